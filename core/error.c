@@ -1,0 +1,59 @@
+#include "config.h"
+
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void error_clear(t2p_error *e)
+{
+    if (!e)
+        return;
+    e->kind = T2P_OK;
+    e->offset = -1;
+    e->file[0] = '\0';
+    e->reason[0] = '\0';
+}
+
+void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
+               const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!e)
+        return;
+    e->kind = kind;
+    e->offset = offset;
+    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+    va_start(ap, fmt);
+    vsnprintf(e->reason, sizeof e->reason, fmt, ap);
+    va_end(ap);
+}
+
+const char *error_format(const t2p_error *e, char *buf, size_t size)
+{
+    if (e->offset >= 0 && e->file[0])
+        snprintf(buf, size, "%s: at byte %lld: %s", e->file, (long long)e->offset, e->reason);
+    else if (e->file[0])
+        snprintf(buf, size, "%s: %s", e->file, e->reason);
+    else
+        snprintf(buf, size, "%s", e->reason);
+    return buf;
+}
+
+const char *error_kind_name(enum t2p_errkind kind)
+{
+    switch (kind) {
+    case T2P_OK: return "ok";
+    case T2P_ERR_IO: return "I/O error";
+    case T2P_ERR_EMPTY: return "empty";
+    case T2P_ERR_JSON: return "not JSON";
+    case T2P_ERR_NOT_TRACE: return "not a trace";
+    case T2P_ERR_TRUNCATED: return "truncated";
+    case T2P_ERR_NOMEM: return "out of memory";
+    case T2P_ERR_CANCELLED: return "cancelled";
+    case T2P_ERR_ARG: return "bad argument";
+    }
+    return "error";
+}

@@ -1,0 +1,29 @@
+/* Formatting figures for people: shared by the CLI and the TUI so that both
+   show the same text for the same number. Pure functions into caller buffers. */
+#ifndef T2P_FMT_H
+#define T2P_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ns as milliseconds with three decimals: "1234.567". Returns buf. */
+const char *fmt_ms(int64_t ns, char *buf, size_t size);
+
+/* ns with a unit chosen for reading: "812 ns", "12.3 us", "4.56 ms", "1.234 s". */
+const char *fmt_dur(int64_t ns, char *buf, size_t size);
+
+/* An integer with thousands separators: "1,234,567". */
+const char *fmt_count(uint64_t n, char *buf, size_t size);
+
+/* part/whole as a percentage with one decimal: "12.3". "-" when whole is 0. */
+const char *fmt_pct(int64_t part, int64_t whole, char *buf, size_t size);
+
+/* Number of display columns of a UTF-8 string (each code point counts one,
+   combining marks zero; wide CJK characters two). */
+size_t fmt_width(const char *s, size_t len);
+
+/* Copies s into buf cut to at most cols display columns, ending with "…" when
+   cut, never splitting a UTF-8 sequence. Returns buf. */
+const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,589 @@
+#include "config.h"
+
+#include "core/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gpu.h"
+#include "core/hmap.h"
+
+struct frame {
+    uint32_t ev;
+    uint32_t node;
+    int64_t end;
+    int64_t cover;     /* union of direct children so far */
+    int64_t cover_end; /* end of the last covered stretch */
+};
+
+struct builder {
+    model *m;
+    const trace *tr;
+    hmap opmap;    /* (name, cat) -> op */
+    hmap childmap; /* (parent node, op) -> node */
+    size_t opcap, nodecap;
+    uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
+    struct frame *stack;
+    size_t stackcap;
+};
+
+static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 1024;
+        model_node *nn = realloc(*nodes, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        *nodes = nn;
+        *cap = nc;
+    }
+    (*nodes)[(*n)++] = v;
+    return 0;
+}
+
+static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
+{
+    uint64_t key = (uint64_t)name << 32 | cat;
+    uint32_t op = hmap_get(&b->opmap, key);
+    if (op != UINT32_MAX)
+        return op;
+    model *m = b->m;
+    if (m->nops == b->opcap) {
+        size_t nc = b->opcap ? b->opcap * 2 : 256;
+        model_op *no = realloc(m->ops, nc * sizeof *no);
+        if (!no)
+            return MODEL_NONE;
+        m->ops = no;
+        b->opcap = nc;
+    }
+    op = (uint32_t)m->nops++;
+    m->ops[op] = (model_op){ .name = name, .cat = cat, .min_ns = INT64_MAX };
+    if (hmap_put(&b->opmap, key, op) < 0)
+        return MODEL_NONE;
+    return op;
+}
+
+static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track)
+{
+    uint64_t key = (uint64_t)parent << 32 | op;
+    uint32_t node = hmap_get(&b->childmap, key);
+    if (node != UINT32_MAX)
+        return node;
+    model *m = b->m;
+    node = (uint32_t)m->nnodes;
+    model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
+                     .next_sibling = MODEL_NONE, .track = track,
+                     .depth = m->nodes[parent].depth + 1 };
+    if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
+        hmap_put(&b->childmap, key, node) < 0)
+        return MODEL_NONE;
+    return node;
+}
+
+/* Sorts idx[0..n) by (ts asc, dur desc, index asc): a natural merge sort,
+   since traces are mostly in order already. */
+static int cmp_ev(const trace_event *ev, uint32_t a, uint32_t b)
+{
+    if (ev[a].ts != ev[b].ts)
+        return ev[a].ts < ev[b].ts ? -1 : 1;
+    if (ev[a].dur != ev[b].dur)
+        return ev[a].dur > ev[b].dur ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+static void sort_track(const trace_event *ev, uint32_t *idx, uint32_t *tmp, size_t n)
+{
+    size_t i;
+    for (i = 1; i < n; i++)
+        if (cmp_ev(ev, idx[i - 1], idx[i]) > 0)
+            break;
+    if (i >= n)
+        return;
+    /* bottom-up merge sort, ping-ponging between idx and tmp */
+    uint32_t *src = idx, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t a = lo, c = mid, k = lo;
+            if (mid < hi && cmp_ev(ev, src[mid - 1], src[mid]) <= 0) {
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+                continue;
+            }
+            while (a < mid && c < hi)
+                dst[k++] = cmp_ev(ev, src[a], src[c]) <= 0 ? src[a++] : src[c++];
+            while (a < mid)
+                dst[k++] = src[a++];
+            while (c < hi)
+                dst[k++] = src[c++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != idx)
+        memcpy(idx, src, n * sizeof *idx);
+}
+
+static void pop_frame(struct builder *b, struct frame *f)
+{
+    model *m = b->m;
+    const trace_event *e = &b->tr->events[f->ev];
+    int64_t self = e->dur - f->cover;
+    model_node *nd = &m->nodes[f->node];
+    nd->self_ns += self;
+    m->ops[nd->op].self_ns += self;
+    m->tracks[e->track].busy_ns += self;
+    m->busy_ns += self;
+}
+
+static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, size_t n)
+{
+    model *m = b->m;
+    const trace_event *ev = b->tr->events;
+    model_track *mt = &m->tracks[track];
+    size_t depth = 0;
+    int64_t cover_end = INT64_MIN;
+
+    mt->events = n;
+    if (n) {
+        mt->first_ns = ev[order[0]].ts;
+        mt->last_ns = INT64_MIN;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = order[i];
+        const trace_event *x = &ev[e];
+        int64_t end = x->ts + x->dur;
+
+        /* track coverage and gaps, for the threads and streams views */
+        if (end > mt->last_ns)
+            mt->last_ns = end;
+        if (cover_end == INT64_MIN) {
+            mt->union_ns += x->dur;
+            cover_end = end;
+        } else if (x->ts >= cover_end) {
+            if (x->ts - cover_end > mt->max_gap_ns)
+                mt->max_gap_ns = x->ts - cover_end;
+            mt->union_ns += x->dur;
+            cover_end = end;
+        } else if (end > cover_end) {
+            mt->union_ns += end - cover_end;
+            cover_end = end;
+        }
+
+        while (depth > 0 && b->stack[depth - 1].end < end)
+            pop_frame(b, &b->stack[--depth]);
+
+        uint32_t parent_node = mt->root;
+        if (depth > 0) {
+            struct frame *p = &b->stack[depth - 1];
+            parent_node = p->node;
+            if (x->ts < p->cover_end) {
+                m->ops[m->nodes[p->node].op].overlap = true;
+            }
+            int64_t from = x->ts > p->cover_end ? x->ts : p->cover_end;
+            if (end > from)
+                p->cover += end - from;
+            if (end > p->cover_end)
+                p->cover_end = end;
+        }
+        uint32_t op = op_get(b, b->name_map[x->name], x->cat);
+        if (op == MODEL_NONE)
+            return -1;
+        uint32_t node = child_get(b, parent_node, op, track);
+        if (node == MODEL_NONE)
+            return -1;
+        m->ev_node[e] = node;
+
+        model_node *nd = &m->nodes[node];
+        nd->calls++;
+        nd->total_ns += x->dur;
+        model_op *o = &m->ops[op];
+        o->calls++;
+        o->total_ns += x->dur;
+        if (x->dur < o->min_ns)
+            o->min_ns = x->dur;
+        if (x->dur > o->max_ns)
+            o->max_ns = x->dur;
+
+        if (depth == b->stackcap) {
+            size_t nc = b->stackcap ? b->stackcap * 2 : 64;
+            struct frame *ns = realloc(b->stack, nc * sizeof *ns);
+            if (!ns)
+                return -1;
+            b->stack = ns;
+            b->stackcap = nc;
+        }
+        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts };
+    }
+    while (depth > 0)
+        pop_frame(b, &b->stack[--depth]);
+    return 0;
+}
+
+static int build_name_map(struct builder *b)
+{
+    const trace *tr = b->tr;
+    uint32_t n = strtab_count(tr->strs);
+    b->name_map = malloc((size_t)(n ? n : 1) * sizeof *b->name_map);
+    if (!b->name_map)
+        return -1;
+    uint32_t star = STRTAB_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        b->name_map[i] = i;
+        if (b->m->opts.keep_steps)
+            continue;
+        const char *s = strtab_str(tr->strs, i);
+        if (strncmp(s, "ProfilerStep#", 13) == 0) {
+            if (star == STRTAB_NONE) {
+                star = strtab_intern(tr->strs, "ProfilerStep*", 13);
+                if (star == STRTAB_NONE)
+                    return -1;
+            }
+            b->name_map[i] = star;
+        }
+    }
+    return 0;
+}
+
+static int build_cats(model *m)
+{
+    hmap cm;
+    size_t cap = 0;
+    if (hmap_init(&cm, 32) < 0)
+        return -1;
+    for (size_t i = 0; i < m->nops; i++) {
+        const model_op *o = &m->ops[i];
+        uint32_t c = hmap_get(&cm, o->cat);
+        if (c == UINT32_MAX) {
+            if (m->ncats == cap) {
+                size_t nc = cap ? cap * 2 : 16;
+                model_cat *n = realloc(m->cats, nc * sizeof *n);
+                if (!n)
+                    goto fail;
+                m->cats = n;
+                cap = nc;
+            }
+            c = (uint32_t)m->ncats++;
+            m->cats[c] = (model_cat){ .name = o->cat };
+            if (hmap_put(&cm, o->cat, c) < 0)
+                goto fail;
+        }
+        m->cats[c].calls += o->calls;
+        m->cats[c].self_ns += o->self_ns;
+        m->cats[c].total_ns += o->total_ns;
+        m->cats[c].dev_self_ns += o->dev_self_ns;
+    }
+    hmap_done(&cm);
+    return 0;
+fail:
+    hmap_done(&cm);
+    return -1;
+}
+
+/* Merges the per-track trees into one; parents come before children. */
+static int build_merged(model *m)
+{
+    hmap mm;
+    size_t cap = 0;
+    if (hmap_init(&mm, m->nnodes / 2 + 16) < 0)
+        return -1;
+    m->node_merged = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_merged);
+    if (!m->node_merged)
+        goto fail;
+    model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                        .next_sibling = MODEL_NONE, .track = MODEL_NONE };
+    if (push_node(&m->mnodes, &m->nmnodes, &cap, root) < 0)
+        goto fail;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        uint32_t mi;
+        if (nd->parent == MODEL_NONE) {
+            mi = 0;
+        } else {
+            uint32_t mp = m->node_merged[nd->parent];
+            uint64_t key = (uint64_t)mp << 32 | nd->op;
+            mi = hmap_get(&mm, key);
+            if (mi == UINT32_MAX) {
+                mi = (uint32_t)m->nmnodes;
+                model_node v = { .op = nd->op, .parent = mp, .first_child = MODEL_NONE,
+                                 .next_sibling = MODEL_NONE, .track = MODEL_NONE,
+                                 .depth = nd->depth, .gpu = nd->gpu };
+                if (push_node(&m->mnodes, &m->nmnodes, &cap, v) < 0 || hmap_put(&mm, key, mi) < 0)
+                    goto fail;
+            }
+        }
+        m->node_merged[i] = mi;
+        model_node *mn = &m->mnodes[mi];
+        mn->calls += nd->calls;
+        mn->self_ns += nd->self_ns;
+        mn->total_ns += nd->total_ns;
+        mn->dev_events += nd->dev_events;
+        mn->dev_leaf_ns += nd->dev_leaf_ns;
+        mn->dev_self_ns += nd->dev_self_ns;
+        mn->dev_total_ns += nd->dev_total_ns;
+    }
+    hmap_done(&mm);
+    return 0;
+fail:
+    hmap_done(&mm);
+    return -1;
+}
+
+/* first_child / next_sibling, children in creation order */
+static void link_children(model_node *nodes, size_t n)
+{
+    for (size_t i = n; i-- > 0;) {
+        uint32_t p = nodes[i].parent;
+        if (p != MODEL_NONE) {
+            nodes[i].next_sibling = nodes[p].first_child;
+            nodes[p].first_child = (uint32_t)i;
+        }
+    }
+}
+
+model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
+{
+    struct builder b;
+    uint32_t *order = NULL, *tmp = NULL;
+    size_t *start = NULL;
+
+    memset(&b, 0, sizeof b);
+    model *m = calloc(1, sizeof *m);
+    if (!m)
+        goto nomem;
+    b.m = m;
+    b.tr = tr;
+    m->tr = tr;
+    if (opts)
+        m->opts = *opts;
+    m->ntracks = tr->ntracks;
+    m->complete_events = tr->nevents;
+    m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
+    m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    order = malloc((tr->nevents ? tr->nevents : 1) * sizeof *order);
+    start = calloc(tr->ntracks + 1, sizeof *start);
+    if (!m->tracks || !m->ev_node || !order || !start)
+        goto nomem;
+    if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
+        build_name_map(&b) < 0)
+        goto nomem;
+
+    /* group events by track (a stable counting sort), then sort each track */
+    for (size_t i = 0; i < tr->nevents; i++)
+        start[tr->events[i].track + 1]++;
+    for (size_t k = 0; k < tr->ntracks; k++)
+        start[k + 1] += start[k];
+    {
+        size_t *fill = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *fill);
+        if (!fill)
+            goto nomem;
+        memcpy(fill, start, tr->ntracks * sizeof *fill);
+        for (size_t i = 0; i < tr->nevents; i++)
+            order[fill[tr->events[i].track]++] = (uint32_t)i;
+        free(fill);
+    }
+    size_t maxn = 0;
+    for (size_t k = 0; k < tr->ntracks; k++)
+        if (start[k + 1] - start[k] > maxn)
+            maxn = start[k + 1] - start[k];
+    tmp = malloc((maxn ? maxn : 1) * sizeof *tmp);
+    if (!tmp)
+        goto nomem;
+
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                            .next_sibling = MODEL_NONE, .track = (uint32_t)k };
+        m->tracks[k].root = (uint32_t)m->nnodes;
+        if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
+            goto nomem;
+    }
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        size_t n = start[k + 1] - start[k];
+        sort_track(tr->events, order + start[k], tmp, n);
+        if (nest_track(&b, (uint32_t)k, order + start[k], n) < 0)
+            goto nomem;
+        if (n) {
+            m->tracks_with_events++;
+            model_node *root = &m->nodes[m->tracks[k].root];
+            root->calls = n;
+            root->self_ns = m->tracks[k].busy_ns;
+        }
+    }
+    free(tmp);
+    tmp = NULL;
+    for (size_t i = 0; i < m->nops; i++)
+        if (m->ops[i].calls == 0 || m->ops[i].min_ns == INT64_MAX)
+            m->ops[i].min_ns = 0;
+
+    /* a root's total is what its direct children cover, summed */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent != MODEL_NONE && m->nodes[nd->parent].parent == MODEL_NONE)
+            m->nodes[nd->parent].total_ns += nd->total_ns;
+    }
+
+    if (tr->has_window) {
+        m->window_start = tr->window_start;
+        m->window_end = tr->window_end;
+    } else if (tr->nevents) {
+        m->window_start = INT64_MAX;
+        m->window_end = INT64_MIN;
+        for (size_t k = 0; k < m->ntracks; k++) {
+            if (!m->tracks[k].events)
+                continue;
+            if (m->tracks[k].first_ns < m->window_start)
+                m->window_start = m->tracks[k].first_ns;
+            if (m->tracks[k].last_ns > m->window_end)
+                m->window_end = m->tracks[k].last_ns;
+        }
+    }
+    m->window_ns = m->window_end - m->window_start;
+
+    if (gpu_attribute(m, order, start) < 0)
+        goto nomem;
+    link_children(m->nodes, m->nnodes);
+    if (build_merged(m) < 0)
+        goto nomem;
+    link_children(m->mnodes, m->nmnodes);
+    if (build_cats(m) < 0)
+        goto nomem;
+
+    free(order);
+    free(start);
+    free(b.stack);
+    free(b.name_map);
+    hmap_done(&b.opmap);
+    hmap_done(&b.childmap);
+    return m;
+
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
+    free(order);
+    free(tmp);
+    free(start);
+    free(b.stack);
+    free(b.name_map);
+    hmap_done(&b.opmap);
+    hmap_done(&b.childmap);
+    model_free(m);
+    return NULL;
+}
+
+void model_free(model *m)
+{
+    if (!m)
+        return;
+    free(m->ops);
+    free(m->cats);
+    free(m->tracks);
+    free(m->nodes);
+    free(m->mnodes);
+    free(m->node_merged);
+    free(m->ev_node);
+    free(m->streams);
+    free(m);
+}
+
+/* ---- sorting ---- */
+
+static const char *const sort_names[MODEL_SORT_N] = {
+    "self", "total", "calls", "name", "avg", "device_self", "device_total"
+};
+
+const char *model_sort_name(enum model_sort s)
+{
+    return (unsigned)s < MODEL_SORT_N ? sort_names[s] : "?";
+}
+
+int model_sort_parse(const char *s)
+{
+    for (int i = 0; i < MODEL_SORT_N; i++)
+        if (strcmp(s, sort_names[i]) == 0)
+            return i;
+    if (strcmp(s, "device") == 0)
+        return MODEL_SORT_DEVICE_TOTAL;
+    return -1;
+}
+
+struct sort_ctx {
+    const model *m;
+    enum model_sort s;
+    bool reverse;
+    bool cats;
+};
+
+/* qsort has no context argument in C11; the sort runs on one thread at a time */
+static _Thread_local struct sort_ctx sctx;
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : (a > b);
+}
+
+static void figures(const struct sort_ctx *c, uint32_t i, int64_t *v, uint32_t *name)
+{
+    if (c->cats) {
+        const model_cat *k = &c->m->cats[i];
+        *name = k->name;
+        switch (c->s) {
+        case MODEL_SORT_TOTAL: *v = k->total_ns; break;
+        case MODEL_SORT_CALLS: *v = (int64_t)k->calls; break;
+        case MODEL_SORT_AVG: *v = k->calls ? k->total_ns / (int64_t)k->calls : 0; break;
+        case MODEL_SORT_DEVICE_SELF:
+        case MODEL_SORT_DEVICE_TOTAL: *v = k->dev_self_ns; break;
+        default: *v = k->self_ns; break;
+        }
+        return;
+    }
+    const model_op *o = &c->m->ops[i];
+    *name = o->name;
+    switch (c->s) {
+    case MODEL_SORT_TOTAL: *v = o->total_ns; break;
+    case MODEL_SORT_CALLS: *v = (int64_t)o->calls; break;
+    case MODEL_SORT_AVG: *v = o->calls ? o->total_ns / (int64_t)o->calls : 0; break;
+    case MODEL_SORT_DEVICE_SELF: *v = o->dev_self_ns; break;
+    case MODEL_SORT_DEVICE_TOTAL: *v = o->dev_total_ns; break;
+    default: *v = o->self_ns; break;
+    }
+}
+
+static int cmp_sort(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int64_t va, vb;
+    uint32_t na, nb;
+    figures(&sctx, a, &va, &na);
+    figures(&sctx, b, &vb, &nb);
+    const strtab *st = sctx.m->tr->strs;
+    int r;
+    if (sctx.s == MODEL_SORT_NAME) {
+        r = strcmp(strtab_str(st, na), strtab_str(st, nb));
+    } else {
+        r = -cmp_i64(va, vb);
+        if (r == 0)
+            r = strcmp(strtab_str(st, na), strtab_str(st, nb));
+    }
+    if (r == 0)
+        r = a < b ? -1 : (a > b);
+    return sctx.reverse ? -r : r;
+}
+
+static void sort_idx(const model *m, enum model_sort s, bool reverse, bool cats, uint32_t *idx,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    sctx = (struct sort_ctx){ m, s, reverse, cats };
+    qsort(idx, n, sizeof *idx, cmp_sort);
+}
+
+void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
+{
+    sort_idx(m, s, reverse, false, idx, m->nops);
+}
+
+void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
+{
+    sort_idx(m, s, reverse, true, idx, m->ncats);
+}

@@ -1,0 +1,148 @@
+/* The model every front reads: nesting, self time, aggregates by operator,
+   category and track, and the merged call tree. Built once from a trace.
+
+   Nesting rule (../shared/docs/trace-format.md): on each track (pid, tid),
+   sorted by (ts asc, dur desc), an event's parent is the innermost open event
+   that fully contains it. self = dur - length of the union of the direct
+   children's intervals (never negative); total = sum of dur. */
+#ifndef T2P_MODEL_H
+#define T2P_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/trace.h"
+
+#define MODEL_NONE UINT32_MAX
+
+typedef struct model_opts {
+    bool keep_steps; /* keep ProfilerStep#N apart instead of merging them as ProfilerStep* */
+} model_opts;
+
+/* An operator: every call with the same (name, category). */
+typedef struct model_op {
+    uint32_t name; /* strtab id; "ProfilerStep*" for merged steps */
+    uint32_t cat;  /* strtab id */
+    uint64_t calls;
+    int64_t self_ns, total_ns, min_ns, max_ns;
+    int64_t dev_self_ns;  /* GPU time launched directly by this operator */
+    int64_t dev_total_ns; /* GPU time launched by it or anything under it, once per GPU event */
+    bool overlap;         /* some call had direct children overlapping each other */
+    bool gpu;             /* GPU work (kernel, memcpy, memset) */
+} model_op;
+
+typedef struct model_cat {
+    uint32_t name;
+    uint64_t calls;
+    int64_t self_ns, total_ns;
+    int64_t dev_self_ns;
+} model_cat;
+
+/* Per trace track (same index as trace->tracks). */
+typedef struct model_track {
+    uint64_t events;
+    int64_t busy_ns;    /* sum of self time of its events */
+    int64_t first_ns, last_ns; /* first start, last end */
+    int64_t union_ns;   /* time covered by at least one event */
+    int64_t max_gap_ns; /* largest idle gap between covered intervals */
+    uint32_t root;      /* its root node in model->nodes */
+} model_track;
+
+/* A node of a call tree: a path of operators from a root. */
+typedef struct model_node {
+    uint32_t op;     /* index into model->ops; MODEL_NONE for a root */
+    uint32_t parent; /* MODEL_NONE for a root */
+    uint32_t first_child, next_sibling;
+    uint32_t track;  /* the track of a per-track node; MODEL_NONE in the merged tree */
+    uint32_t depth;  /* 0 for a root */
+    bool gpu;        /* GPU work placed under the launch that caused it */
+    uint64_t calls;  /* CPU calls; 0 for a GPU node */
+    int64_t self_ns, total_ns;
+    uint64_t dev_events; /* GPU events whose stack ends here */
+    int64_t dev_leaf_ns; /* their GPU time: the pprof flat device time of this stack */
+    int64_t dev_self_ns; /* GPU time launched directly by this node's calls */
+    int64_t dev_total_ns;/* GPU time launched at or below this node */
+} model_node;
+
+/* A GPU stream (a device track). */
+typedef struct model_stream {
+    uint32_t track;
+    uint64_t gpu_events;
+    int64_t busy_ns;    /* union of its GPU events' intervals */
+    int64_t max_gap_ns;
+} model_stream;
+
+typedef struct model {
+    const trace *tr; /* not owned */
+    model_opts opts;
+
+    model_op *ops;
+    size_t nops;
+    model_cat *cats;
+    size_t ncats;
+    model_track *tracks; /* tr->ntracks of them */
+    size_t ntracks;
+
+    /* Per-track call trees: one root per track, nodes[tracks[k].root]. A node
+       index is always greater than its parent's. */
+    model_node *nodes;
+    size_t nnodes;
+    /* The same trees merged across tracks: mnodes[0] is the one root. */
+    model_node *mnodes;
+    size_t nmnodes;
+    uint32_t *node_merged; /* per node: its merged node */
+    uint32_t *ev_node;     /* per event: its node (its op is nodes[ev_node[e]].op) */
+
+    uint64_t complete_events;
+    uint64_t tracks_with_events;
+    int64_t window_start, window_end, window_ns; /* relative to tr->base_ns */
+    int64_t busy_ns; /* sum of self time over all events */
+
+    /* GPU figures (see core/gpu.h) */
+    uint64_t gpu_events;
+    uint64_t gpu_unattributed_events;
+    int64_t gpu_ns;
+    int64_t gpu_unattributed_ns;
+    model_stream *streams;
+    size_t nstreams;
+} model;
+
+/* Builds the model of tr (which must outlive it). NULL with err set on failure. */
+model *model_build(const trace *tr, const model_opts *opts, t2p_error *err);
+void model_free(model *m);
+
+enum model_sort {
+    MODEL_SORT_SELF,
+    MODEL_SORT_TOTAL,
+    MODEL_SORT_CALLS,
+    MODEL_SORT_NAME,
+    MODEL_SORT_AVG,
+    MODEL_SORT_DEVICE_SELF,
+    MODEL_SORT_DEVICE_TOTAL,
+    MODEL_SORT_N
+};
+
+/* "self", "total", ... ; parse returns -1 for an unknown name. */
+const char *model_sort_name(enum model_sort s);
+int model_sort_parse(const char *s);
+
+/* Fills idx[0..nops) with op indices in sort order (descending for figures,
+   ascending for names; reversed when reverse). Ties break by name. */
+void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx);
+
+/* Same for categories. */
+void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx);
+
+static inline const char *model_op_name(const model *m, uint32_t op)
+{
+    return trace_str(m->tr, m->ops[op].name);
+}
+
+static inline const char *model_op_cat(const model *m, uint32_t op)
+{
+    return trace_str(m->tr, m->ops[op].cat);
+}
+
+#endif

@@ -1,0 +1,282 @@
+/* torch2pprof analyze: the text report and its --json twin. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "core/model.h"
+#include "src/cli.h"
+
+static const char analyze_usage[] =
+    "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
+    "\n"
+    "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
+    "\n"
+    "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
+    "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
+    "                    (device = device_total)\n"
+    "  --json            one JSON object, times in integer nanoseconds\n"
+    "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --partial         load what a truncated trace holds instead of failing\n"
+    "\n"
+    "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
+
+static void print_name(FILE *f, const char *s, size_t len, size_t cols)
+{
+    char buf[1024];
+    fmt_ellipsize(s, len, cols, buf, sizeof buf);
+    size_t w = fmt_width(buf, strlen(buf));
+    fputs(buf, f);
+    for (; w < cols; w++)
+        fputc(' ', f);
+}
+
+static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
+                        enum model_sort sort)
+{
+    const trace *tr = m->tr;
+    char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
+    uint64_t nskipped = 0;
+    bool gpu = m->gpu_events > 0;
+
+    for (int r = 0; r < TRACE_SKIP_N; r++)
+        nskipped += tr->skipped[r];
+    fprintf(f, "File:              %s\n", tr->path);
+    if (tr->truncated)
+        fprintf(f, "WARNING:           truncated trace (%s); figures cover what was read\n",
+                tr->truncated_reason);
+    fprintf(f, "Events read:       %s\n", fmt_count(tr->events_read, a, sizeof a));
+    fprintf(f, "Complete events:   %s\n", fmt_count(m->complete_events, a, sizeof a));
+    fprintf(f, "Skipped events:    %s", fmt_count(nskipped, a, sizeof a));
+    const char *sep = " (";
+    for (int r = 0; r < TRACE_SKIP_N; r++) {
+        if (!tr->skipped[r])
+            continue;
+        fprintf(f, "%s%s %s", sep, trace_skip_name(r), fmt_count(tr->skipped[r], a, sizeof a));
+        sep = ", ";
+    }
+    fprintf(f, "%s\n", nskipped ? ")" : "");
+    fprintf(f, "Tracks:            %s\n", fmt_count(m->tracks_with_events, a, sizeof a));
+    fprintf(f, "Unique operations: %s\n", fmt_count(m->nops, a, sizeof a));
+    fprintf(f, "Trace window:      %s ms\n", fmt_ms(m->window_ns, a, sizeof a));
+    fprintf(f, "Busy time:         %s ms (sum of self time over all tracks)\n",
+            fmt_ms(m->busy_ns, a, sizeof a));
+    if (gpu)
+        fprintf(f, "GPU time:          %s ms in %s GPU events (%s ms unattributed)\n",
+                fmt_ms(m->gpu_ns, a, sizeof a), fmt_count(m->gpu_events, b, sizeof b),
+                fmt_ms(m->gpu_unattributed_ns, c, sizeof c));
+
+    uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
+    if (co) {
+        model_sort_cats(m, sort == MODEL_SORT_NAME ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
+        fprintf(f, "\nBy Category\n");
+        fprintf(f, "%-24s %12s %14s %14s %8s\n", "Category", "Calls", "Self ms", "Total ms",
+                "% busy");
+        for (size_t i = 0; i < m->ncats; i++) {
+            const model_cat *k = &m->cats[co[i]];
+            const char *name = trace_str(tr, k->name);
+            print_name(f, *name ? name : "(none)", *name ? strlen(name) : 6, 24);
+            fprintf(f, " %12s %14s %14s %8s\n", fmt_count(k->calls, a, sizeof a),
+                    fmt_ms(k->self_ns, b, sizeof b), fmt_ms(k->total_ns, c, sizeof c),
+                    fmt_pct(k->self_ns, m->busy_ns, d, sizeof d));
+        }
+        free(co);
+    }
+
+    fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
+    fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
+            "Self ms", "Self %", "Total ms", "Avg ms", "Min ms", "Max ms");
+    if (gpu)
+        fprintf(f, " %12s %12s", "Dev self ms", "Dev total ms");
+    fputc('\n', f);
+    for (size_t i = 0; i < nshow; i++) {
+        const model_op *o = &m->ops[order[i]];
+        print_name(f, trace_str(tr, o->name), strtab_len(tr->strs, o->name), 48);
+        fputc(' ', f);
+        print_name(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
+        int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
+        fprintf(f, " %10s %12s %7s %12s %10s %10s %10s", fmt_count(o->calls, a, sizeof a),
+                fmt_ms(o->self_ns, b, sizeof b), fmt_pct(o->self_ns, m->busy_ns, c, sizeof c),
+                fmt_ms(o->total_ns, d, sizeof d), fmt_ms(avg, e, sizeof e),
+                fmt_ms(o->min_ns, g, sizeof g), fmt_ms(o->max_ns, h, sizeof h));
+        if (gpu)
+            fprintf(f, " %12s %12s", fmt_ms(o->dev_self_ns, a, sizeof a),
+                    fmt_ms(o->dev_total_ns, b, sizeof b));
+        fputc('\n', f);
+    }
+
+    if (gpu && m->nstreams) {
+        fprintf(f, "\nGPU streams\n");
+        fprintf(f, "%-32s %12s %14s %8s %14s\n", "Stream", "GPU events", "Busy ms", "Util %",
+                "Max idle ms");
+        for (size_t i = 0; i < m->nstreams; i++) {
+            const model_stream *s = &m->streams[i];
+            char label[256], full[300];
+            const trace_track *k = &tr->tracks[s->track];
+            snprintf(full, sizeof full, "%s %s",
+                     tr->processes[k->process].labels != STRTAB_NONE
+                         ? trace_str(tr, tr->processes[k->process].labels)
+                         : trace_str(tr, tr->processes[k->process].pid),
+                     trace_track_label(tr, s->track, label, sizeof label));
+            print_name(f, full, strlen(full), 32);
+            fprintf(f, " %12s %14s %8s %14s\n", fmt_count(s->gpu_events, a, sizeof a),
+                    fmt_ms(s->busy_ns, b, sizeof b), fmt_pct(s->busy_ns, m->window_ns, c, sizeof c),
+                    fmt_ms(s->max_gap_ns, d, sizeof d));
+        }
+        fprintf(f, "Unattributed GPU time: %s ms in %s events (no launch in the window)\n",
+                fmt_ms(m->gpu_unattributed_ns, a, sizeof a),
+                fmt_count(m->gpu_unattributed_events, b, sizeof b));
+    }
+}
+
+static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow)
+{
+    const trace *tr = m->tr;
+    fputs("{\"file\":", f);
+    cli_json_string(f, tr->path, strlen(tr->path));
+    fprintf(f, ",\"format\":\"%s\"", tr->format == TRACE_FORMAT_ARRAY ? "array" : "kineto");
+    fprintf(f, ",\"truncated\":%s", tr->truncated ? "true" : "false");
+    fprintf(f, ",\"events\":%llu,\"complete_events\":%llu", (unsigned long long)tr->events_read,
+            (unsigned long long)m->complete_events);
+    fputs(",\"skipped\":{", f);
+    const char *sep = "";
+    for (int r = 0; r < TRACE_SKIP_N; r++) {
+        if (!tr->skipped[r])
+            continue;
+        fprintf(f, "%s\"%s\":%llu", sep, trace_skip_name(r), (unsigned long long)tr->skipped[r]);
+        sep = ",";
+    }
+    fprintf(f, "},\"tracks\":%llu,\"unique_ops\":%zu", (unsigned long long)m->tracks_with_events,
+            m->nops);
+    fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld,\"window_ns\":%lld,\"busy_ns\":%lld",
+            (long long)tr->base_ns, (long long)m->window_start, (long long)m->window_ns,
+            (long long)m->busy_ns);
+    fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld,\"gpu_unattributed_events\":%llu,"
+               "\"gpu_unattributed_ns\":%lld",
+            (unsigned long long)m->gpu_events, (long long)m->gpu_ns,
+            (unsigned long long)m->gpu_unattributed_events, (long long)m->gpu_unattributed_ns);
+    fputs(",\"ops\":[", f);
+    for (size_t i = 0; i < nshow; i++) {
+        const model_op *o = &m->ops[order[i]];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_string(f, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
+        fputs(",\"category\":", f);
+        cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
+        fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
+                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld}",
+                (unsigned long long)o->calls, (long long)o->self_ns, (long long)o->total_ns,
+                (long long)o->min_ns, (long long)o->max_ns, (long long)o->dev_self_ns,
+                (long long)o->dev_total_ns);
+    }
+    fputs("],\"categories\":[", f);
+    for (size_t i = 0; i < m->ncats; i++) {
+        const model_cat *k = &m->cats[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_string(f, trace_str(tr, k->name), strtab_len(tr->strs, k->name));
+        fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld}",
+                (unsigned long long)k->calls, (long long)k->self_ns, (long long)k->total_ns);
+    }
+    fputs("],\"streams\":[", f);
+    for (size_t i = 0; i < m->nstreams; i++) {
+        const model_stream *s = &m->streams[i];
+        const trace_track *k = &tr->tracks[s->track];
+        char label[256];
+        fputs(i ? ",{\"pid\":" : "{\"pid\":", f);
+        const char *pid = trace_str(tr, tr->processes[k->process].pid);
+        cli_json_string(f, pid, strlen(pid));
+        fputs(",\"tid\":", f);
+        cli_json_string(f, trace_str(tr, k->tid), strtab_len(tr->strs, k->tid));
+        fputs(",\"name\":", f);
+        trace_track_label(tr, s->track, label, sizeof label);
+        cli_json_string(f, label, strlen(label));
+        fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
+                (unsigned long long)s->gpu_events, (long long)s->busy_ns, (long long)s->max_gap_ns);
+    }
+    fputs("]}\n", f);
+}
+
+int cli_analyze(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "top", required_argument, NULL, 't' },
+        { "sort", required_argument, NULL, 's' },
+        { "json", no_argument, NULL, 'j' },
+        { "keep-steps", no_argument, NULL, 'k' },
+        { "partial", no_argument, NULL, 'p' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    long top = 20;
+    int sort = MODEL_SORT_SELF;
+    bool json = false, partial = false;
+    model_opts mo = { 0 };
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 't':
+            top = strtol(optarg, &end, 10);
+            if (*end || end == optarg || top < 0) {
+                fprintf(stderr, "torch2pprof analyze: -top wants a number >= 0, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 's':
+            sort = model_sort_parse(optarg);
+            if (sort < 0) {
+                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' "
+                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'j': json = true; break;
+        case 'k': mo.keep_steps = true; break;
+        case 'p': partial = true; break;
+        case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
+        default:
+            fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
+                    analyze_usage);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        fprintf(stderr, "torch2pprof analyze: expected one TRACE\n%s", analyze_usage);
+        return EXIT_USAGE;
+    }
+
+    trace *tr = NULL;
+    model *m = cli_open(argv[optind], partial, &mo, &tr);
+    if (!m)
+        return EXIT_INPUT;
+    uint32_t *order = malloc((m->nops ? m->nops : 1) * sizeof *order);
+    if (!order) {
+        fprintf(stderr, "torch2pprof: out of memory\n");
+        model_free(m);
+        trace_free(tr);
+        return EXIT_INPUT;
+    }
+    model_sort_ops(m, (enum model_sort)sort, false, order);
+    size_t nshow = top == 0 || (size_t)top > m->nops ? m->nops : (size_t)top;
+    if (json)
+        report_json(stdout, m, order, nshow);
+    else
+        report_text(stdout, m, order, nshow, (enum model_sort)sort);
+    if (tr->truncated)
+        fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
+                tr->path, tr->truncated_reason);
+    free(order);
+    model_free(m);
+    trace_free(tr);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torch2pprof: cannot write the report\n");
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Check torch2pprof's figures against the independent oracle (and PyTorch's own table).
+
+usage: check_analyze.py TOOL TRACE [EXPECTED.json]
+
+Runs `TOOL analyze --json -top 0 TRACE` and compares
+  (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
+      self_ns, total_ns, min_ns, max_ns; and busy_ns, window_ns, tracks;
+  (b) if EXPECTED (a key_averages file from tests/record_fixtures.py) is given: the
+      tool's ops grouped by name (summed over categories); for every name in EXPECTED,
+      count and total_ns equal; self_ns equal unless that name legitimately differs:
+      the oracle marks it "overlap" (some call has direct children overlapping each
+      other: PyTorch subtracts their plain sum, we subtract their union), or EXPECTED
+      marks it async_calls / async_parent_calls (PyTorch gives async events self 0 and
+      leaves them out of its tree; the trace cannot show which events were async).
+If the oracle says TRACE is not a timing trace, the tool must refuse it (exit != 0).
+
+Exit 0 if all match, 1 on any mismatch, 77 (automake SKIP) if TOOL does not exist.
+Stdlib only, Python >= 3.9.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+
+MAX_SHOWN = 20
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, trace = argv[0], argv[1]
+    expected_path = argv[2] if len(argv) == 3 else None
+    if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
+        print("check_analyze: %s: no such executable, skipping" % tool)
+        return 77
+
+    try:
+        fig = oracle.analyze(trace)
+    except oracle.NotATrace as e:
+        fig = None
+        why = str(e)
+
+    cmd = [tool, "analyze", "--json", "-top", "0", trace]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if fig is None:
+        if p.returncode != 0:
+            print("check_analyze: %s: not a trace, tool refused it (exit %d): %s"
+                  % (trace, p.returncode, p.stderr.decode(errors="replace").strip()))
+            return 0
+        print("check_analyze: %s: oracle says %s, but the tool exited 0" % (trace, why))
+        return 1
+    if p.returncode != 0:
+        print("check_analyze: %s: `%s` exited %d\n%s" % (
+            trace, " ".join(cmd), p.returncode, p.stderr.decode(errors="replace")))
+        return 1
+    try:
+        got = json.loads(p.stdout)
+    except ValueError as e:
+        print("check_analyze: %s: tool output is not JSON: %s\n%s" % (
+            trace, e, p.stdout[:500].decode(errors="replace")))
+        return 1
+
+    bad = []
+    # ---- (a) tool vs oracle
+    for f in ("busy_ns", "window_ns", "tracks"):
+        if got.get(f) != fig[f]:
+            bad.append("%s: tool %r, oracle %r" % (f, got.get(f), fig[f]))
+    tool_ops = {}
+    for o in got.get("ops", []):
+        k = (o.get("name"), o.get("category") or "")
+        if k in tool_ops:
+            bad.append("op %r listed twice by the tool" % (k,))
+        tool_ops[k] = o
+    ora_ops = {(o["name"], o["category"]): o for o in fig["ops"]}
+    fields = ("count", "self_ns", "total_ns", "min_ns", "max_ns")
+    for k in sorted(ora_ops, key=lambda k: (-ora_ops[k]["total_ns"], k)):
+        o = ora_ops[k]
+        t = tool_ops.get(k)
+        if t is None:
+            bad.append("op %r [%s]: missing in tool output (oracle count %d)"
+                       % (k[0], k[1], o["count"]))
+            continue
+        diffs = ["%s tool %r oracle %r" % (f, t.get(f), o[f])
+                 for f in fields if t.get(f) != o[f]]
+        if diffs:
+            bad.append("op %r [%s]: %s" % (k[0], k[1], "; ".join(diffs)))
+    for k in sorted(set(tool_ops) - set(ora_ops), key=str):
+        bad.append("op %r [%s]: in tool output, not in oracle" % k)
+
+    # ---- (b) tool vs PyTorch key_averages
+    n_expected = 0
+    if expected_path:
+        with open(expected_path) as f:
+            expected = json.load(f)
+        by_name = {}
+        for o in got.get("ops", []):
+            d = by_name.setdefault(o.get("name"), {"count": 0, "self_ns": 0, "total_ns": 0})
+            for f_ in ("count", "self_ns", "total_ns"):
+                d[f_] += o.get(f_) or 0
+        overlap = {o["name"] for o in fig["ops"] if o["overlap"]}
+        src = expected.get("source", "key_averages")
+        for e in expected["ops"]:
+            n_expected += 1
+            d = by_name.get(e["name"])
+            if d is None:
+                bad.append("%s: %r missing in tool output" % (src, e["name"]))
+                continue
+            for f_ in ("count", "total_ns"):
+                if d[f_] != e[f_]:
+                    bad.append("%s: %r %s tool %d expected %d" % (src, e["name"], f_, d[f_], e[f_]))
+            excused = (e["name"] in overlap or e.get("async_calls")
+                       or e.get("async_parent_calls"))
+            if d["self_ns"] != e["self_ns"] and not excused:
+                bad.append("%s: %r self_ns tool %d expected %d"
+                           % (src, e["name"], d["self_ns"], e["self_ns"]))
+
+    if bad:
+        print("check_analyze: %s: %d mismatches%s" % (
+            trace, len(bad), " (first %d)" % MAX_SHOWN if len(bad) > MAX_SHOWN else ""))
+        for b in bad[:MAX_SHOWN]:
+            print("  " + b)
+        return 1
+    print("check_analyze: %s: %d ops match" % (trace, len(ora_ops)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

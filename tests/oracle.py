@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Independent second computation of torch2pprof's `analyze --json` figures.
+
+Deliberately simple, stdlib only, Python >= 3.9, no torch.
+
+    oracle.py TRACE                 print the figures as JSON (same shape as
+                                    `torch2pprof analyze --json -top 0 TRACE`)
+    oracle.py --slow TRACE          same, with the naive parent search (for checking)
+    oracle.py --vs-expected TRACE EXPECTED.json
+                                    compare with a PyTorch key_averages() file
+                                    (tests/fixtures/NAME.expected.json); exit 1 on mismatch
+
+Rules (docs/trace-format.md):
+* Input gzip or plain (magic 1f 8b); Kineto object with traceEvents, or a bare array
+  (legacy; a missing closing ']' is tolerated).  An execution trace (nodes, no
+  traceEvents) is not a timing trace: exit 2 with a message.
+* ts/dur parsed as exact decimals: ns = Decimal(text) * 1000 (half-up rounding beyond
+  ns); strings like "2560" accepted; absolute ns = baseTimeNanoseconds + ts*1000.
+* Only ph X carries time; B/E matched per track (file order, E closes the latest open
+  B) become X; unmatched ones are counted in "skipped".  Negative dur: skipped.
+* Track = (pid, tid) compared by JSON text.  cat "Trace" = the window, not an op.
+  "ProfilerStep#N" aggregates as "ProfilerStep*".
+* Parent = innermost event on the same track that FULLY contains the event: among the
+  containers that come earlier in the (ts asc, dur desc, file order) sort, the one with
+  the latest start, then shortest dur, then latest order.
+* self = dur - length of the union of the direct children's intervals.
+* Op key (name, cat or "").
+Extra fields beyond the tool's shape, per op: "overlap" (some call has direct children
+overlapping each other) and "pytorch_self_ns" (self time by PyTorch's rule, dur minus the
+plain SUM of the direct children's durations; may be negative).
+"""
+import decimal
+import gzip
+import json
+import sys
+from decimal import Decimal, ROUND_HALF_UP
+
+
+class NotATrace(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ input
+def load_events(path):
+    """Return (events list, base_ns or None, n_events_total)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    text = raw.decode("utf-8", errors="surrogateescape")
+    kw = dict(parse_float=Decimal, parse_int=int)
+    try:
+        doc = json.loads(text, **kw)
+    except json.JSONDecodeError as e:
+        stripped = text.rstrip()
+        doc = None
+        if stripped.startswith("["):          # killed writer: array without ']'
+            s = stripped.rstrip(",").rstrip()
+            for cand in (s + "]", s + "}]"):
+                try:
+                    doc = json.loads(cand, **kw)
+                    break
+                except json.JSONDecodeError:
+                    pass
+        if doc is None:
+            off = len(text[:e.pos].encode("utf-8", errors="surrogateescape"))
+            raise NotATrace("%s: invalid JSON at byte %d: %s" % (path, off, e.msg))
+    base = None
+    if isinstance(doc, dict):
+        if "traceEvents" not in doc:
+            if "nodes" in doc:
+                raise NotATrace("%s: not a timing trace: a PyTorch execution trace "
+                                "(nodes/schema, no traceEvents)" % path)
+            raise NotATrace("%s: not a trace: JSON object without traceEvents" % path)
+        events = doc["traceEvents"]
+        if doc.get("baseTimeNanoseconds") is not None:
+            base = int(to_decimal(doc["baseTimeNanoseconds"]))
+    elif isinstance(doc, list):
+        events = doc
+    else:
+        raise NotATrace("%s: not a trace: top level is neither object nor array" % path)
+    if not isinstance(events, list):
+        raise NotATrace("%s: traceEvents is not an array" % path)
+    return events, base
+
+
+def to_decimal(v):
+    if isinstance(v, bool) or v is None:
+        raise ValueError("not a number")
+    if isinstance(v, (int, Decimal)):
+        return Decimal(v)
+    if isinstance(v, float):
+        return Decimal(repr(v))
+    if isinstance(v, str):
+        s = v.strip()
+        try:
+            return Decimal(s)
+        except decimal.InvalidOperation:
+            return Decimal(int(s, 0))
+    raise ValueError("not a number")
+
+
+def us_to_ns(v):
+    d = to_decimal(v) * 1000
+    return int(d.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def track_text(v):
+    if isinstance(v, Decimal):
+        return str(v)
+    return json.dumps(v)
+
+
+# ------------------------------------------------------------------ analysis
+def analyze(path, slow=False):
+    events, base = load_events(path)
+    skipped = {}
+
+    def skip(reason):
+        skipped[reason] = skipped.get(reason, 0) + 1
+
+    # timed events: dicts with name, cat, track, ts, dur, order
+    timed = []
+    open_b = {}                     # track -> list of (event, ts_ns)
+    for order, e in enumerate(events):
+        if not isinstance(e, dict):
+            skip("not_an_object")
+            continue
+        ph = e.get("ph")
+        if ph not in ("X", "B", "E"):
+            continue
+        track = (track_text(e.get("pid")), track_text(e.get("tid")))
+        try:
+            ts = us_to_ns(e.get("ts"))
+            if base is not None:
+                ts += base
+        except (ValueError, decimal.InvalidOperation, TypeError):
+            skip("bad_ts")
+            continue
+        if ph == "B":
+            open_b.setdefault(track, []).append((e, ts, order))
+            continue
+        if ph == "E":
+            st = open_b.get(track)
+            if not st:
+                skip("unmatched_E")
+                continue
+            b, bts, border = st.pop()
+            dur = ts - bts
+            src, ts, order = b, bts, border
+        else:
+            try:
+                dur = us_to_ns(e.get("dur"))
+            except (ValueError, decimal.InvalidOperation, TypeError):
+                skip("bad_dur")
+                continue
+            src = e
+        if dur < 0:
+            skip("negative_dur")
+            continue
+        name = src.get("name")
+        name = "" if name is None else str(name)
+        cat = src.get("cat")
+        cat = "" if cat is None else str(cat)
+        timed.append({"name": name, "cat": cat, "track": track, "ts": ts,
+                      "dur": dur, "end": ts + dur, "order": order})
+    for st in open_b.values():
+        for _ in st:
+            skip("unmatched_B")
+
+    window = [t for t in timed if t["cat"] == "Trace"]
+    ops = [t for t in timed if t["cat"] != "Trace"]
+
+    # ---- nesting, per track
+    by_track = {}
+    for t in ops:
+        by_track.setdefault(t["track"], []).append(t)
+    for track, evs in by_track.items():
+        evs.sort(key=lambda t: (t["ts"], -t["dur"], t["order"]))
+        if slow:
+            find_parents_slow(evs)
+        else:
+            find_parents(evs)
+        for t in evs:
+            t["children"] = []
+        for t in evs:
+            if t["parent"] is not None:
+                evs[t["parent"]]["children"].append(t)
+        for t in evs:
+            cover = 0
+            cur_s = cur_e = None
+            total_child = 0
+            for c in t["children"]:          # already in ts order
+                total_child += c["dur"]
+                if cur_e is None or c["ts"] > cur_e:
+                    if cur_e is not None:
+                        cover += cur_e - cur_s
+                    cur_s, cur_e = c["ts"], c["end"]
+                elif c["end"] > cur_e:
+                    cur_e = c["end"]
+            if cur_e is not None:
+                cover += cur_e - cur_s
+            t["self"] = t["dur"] - cover
+            t["pt_self"] = t["dur"] - total_child      # PyTorch's rule: plain sum
+            t["overlap"] = total_child != cover
+            assert t["self"] >= 0
+
+    # ---- aggregation
+    agg = {}
+    cats = {}
+    for t in ops:
+        name = t["name"]
+        if name.startswith("ProfilerStep#"):
+            name = "ProfilerStep*"
+        k = (name, t["cat"])
+        a = agg.get(k)
+        if a is None:
+            a = agg[k] = {"name": name, "category": t["cat"], "count": 0, "self_ns": 0,
+                          "total_ns": 0, "min_ns": t["dur"], "max_ns": t["dur"],
+                          "overlap": False, "pytorch_self_ns": 0}
+        a["count"] += 1
+        a["self_ns"] += t["self"]
+        a["pytorch_self_ns"] += t["pt_self"]
+        a["total_ns"] += t["dur"]
+        a["min_ns"] = min(a["min_ns"], t["dur"])
+        a["max_ns"] = max(a["max_ns"], t["dur"])
+        a["overlap"] = a["overlap"] or t["overlap"]
+        c = cats.get(t["cat"])
+        if c is None:
+            c = cats[t["cat"]] = {"name": t["cat"], "count": 0, "self_ns": 0, "total_ns": 0}
+        c["count"] += 1
+        c["self_ns"] += t["self"]
+        c["total_ns"] += t["dur"]
+
+    if window:
+        window_ns = max(t["end"] for t in window) - min(t["ts"] for t in window)
+    elif timed:
+        window_ns = max(t["end"] for t in timed) - min(t["ts"] for t in timed)
+    else:
+        window_ns = 0
+    tracks = len({t["track"] for t in ops})   # the Trace span is the window, not a track of work
+    return {
+        "events": len(events),
+        "complete_events": len(timed),
+        "skipped": skipped,
+        "tracks": tracks,
+        "window_ns": window_ns,
+        "busy_ns": sum(a["self_ns"] for a in agg.values()),
+        "ops": sorted(agg.values(), key=lambda a: (-a["self_ns"], a["name"], a["category"])),
+        "categories": sorted(cats.values(), key=lambda c: (-c["self_ns"], c["name"])),
+    }
+
+
+def contains(p, t):
+    return p["ts"] <= t["ts"] and t["end"] <= p["end"]
+
+
+def find_parents_slow(evs):
+    """Naive: scan all earlier events in sort order backwards; the first container
+    found is the latest start / shortest dur / latest order one.  Stop early only when
+    no earlier event ends late enough (prefix maximum of end)."""
+    pmax = []
+    m = None
+    for t in evs:
+        m = t["end"] if m is None else max(m, t["end"])
+        pmax.append(m)
+    for k, t in enumerate(evs):
+        t["parent"] = None
+        j = k - 1
+        while j >= 0 and pmax[j] >= t["end"]:
+            if contains(evs[j], t):
+                t["parent"] = j
+                break
+            j -= 1
+
+
+def find_parents(evs):
+    """Same answer, O(n * depth): scan backwards from the previous event in sort order;
+    when a candidate j does not contain the event, no event sorted between parent(j)
+    and j can contain it either (such an event would contain j and be a more inner
+    container of j than parent(j)), so jump to parent(j)."""
+    for k, t in enumerate(evs):
+        t["parent"] = None
+        j = k - 1
+        while j >= 0:
+            if contains(evs[j], t):
+                t["parent"] = j
+                break
+            j = evs[j]["parent"]
+            if j is None:
+                break
+
+
+# ------------------------------------------------------------------ vs key_averages
+def compare_expected(fig, expected):
+    """Compare oracle figures (grouped by name) with a key_averages file.
+    Returns (list of mismatch strings, list of notes for overlap-excused self diffs)."""
+    by_name = {}
+    for o in fig["ops"]:
+        d = by_name.setdefault(o["name"], {"count": 0, "self_ns": 0, "total_ns": 0,
+                                           "overlap": False, "pytorch_self_ns": 0})
+        d["pytorch_self_ns"] += o["pytorch_self_ns"]
+        d["count"] += o["count"]
+        d["self_ns"] += o["self_ns"]
+        d["total_ns"] += o["total_ns"]
+        d["overlap"] = d["overlap"] or o["overlap"]
+    bad, notes = [], []
+    for e in expected["ops"]:
+        d = by_name.get(e["name"])
+        if d is None:
+            bad.append("%s: in expected, not in trace" % e["name"])
+            continue
+        for f in ("count", "total_ns"):
+            if d[f] != e[f]:
+                bad.append("%s: %s oracle %d expected %d" % (e["name"], f, d[f], e[f]))
+        if d["self_ns"] != e["self_ns"]:
+            msg = "%s: self_ns oracle %d expected %d" % (e["name"], d["self_ns"], e["self_ns"])
+            if d["overlap"] and d["pytorch_self_ns"] == e["self_ns"]:
+                notes.append(msg + " (overlapping children; PyTorch's sum rule gives "
+                             "exactly the expected value)")
+            elif e.get("async_calls") or e.get("async_parent_calls"):
+                notes.append(msg + " (async event in PyTorch's table: allowed)")
+            else:
+                bad.append(msg + " (PyTorch's sum rule on our tree: %d)" % d["pytorch_self_ns"])
+        elif d["pytorch_self_ns"] != e["self_ns"] and not (
+                e.get("async_calls") or e.get("async_parent_calls")):
+            bad.append("%s: self_ns matches, but PyTorch's sum rule on our tree gives %d"
+                       % (e["name"], d["pytorch_self_ns"]))
+    names = {e["name"] for e in expected["ops"]}
+    for n in by_name:
+        if n not in names:
+            bad.append("%s: in trace, not in expected" % n)
+    return bad, notes
+
+
+def main(argv):
+    slow = False
+    if argv and argv[0] == "--slow":
+        slow = True
+        argv = argv[1:]
+    try:
+        if len(argv) == 3 and argv[0] == "--vs-expected":
+            fig = analyze(argv[1], slow)
+            with open(argv[2]) as f:
+                expected = json.load(f)
+            bad, notes = compare_expected(fig, expected)
+            for n in notes:
+                print("note: " + n)
+            for b in bad[:20]:
+                print("MISMATCH: " + b)
+            if bad:
+                print("oracle vs key_averages: %s: %d mismatches" % (argv[1], len(bad)))
+                return 1
+            print("oracle vs key_averages: %s: %d names match (%d self diffs "
+                  "explained)" % (argv[1], len(expected["ops"]), len(notes)))
+            return 0
+        if len(argv) != 1:
+            print(__doc__, file=sys.stderr)
+            return 2
+        fig = analyze(argv[0], slow)
+    except NotATrace as e:
+        print("oracle: %s" % e, file=sys.stderr)
+        return 2
+    json.dump(fig, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,255 @@
+/* Unit tests of core/: exact number parsing, interning, the nesting rule and
+   self time on hand-made traces whose figures are worked out by hand. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/fmt.h"
+#include "core/model.h"
+#include "core/num.h"
+#include "core/strtab.h"
+#include "core/trace.h"
+
+static void test_num_exact(void **state)
+{
+    int64_t v;
+    (void)state;
+    assert_true(num_parse_us_to_ns("1712195495659526.753", 20, &v));
+    assert_int_equal(v, 1712195495659526753LL);
+    assert_true(num_parse_us_to_ns("68.0", 4, &v));
+    assert_int_equal(v, 68000);
+    assert_true(num_parse_us_to_ns("1695835535123456", 16, &v));
+    assert_int_equal(v, 1695835535123456000LL);
+    assert_true(num_parse_us_to_ns("0.0005", 6, &v)); /* half rounds away from zero */
+    assert_int_equal(v, 1);
+    assert_true(num_parse_us_to_ns("0.0004", 6, &v));
+    assert_int_equal(v, 0);
+    assert_true(num_parse_us_to_ns("-3.5", 4, &v));
+    assert_int_equal(v, -3500);
+    assert_true(num_parse_us_to_ns("1.5e3", 5, &v));
+    assert_int_equal(v, 1500000);
+    assert_true(num_parse_us_to_ns("2560", 4, &v));
+    assert_int_equal(v, 2560000);
+    assert_false(num_parse_us_to_ns("1e400", 5, &v));
+    assert_false(num_parse_us_to_ns("abc", 3, &v));
+    assert_false(num_parse_us_to_ns("", 0, &v));
+    assert_false(num_parse_us_to_ns("1.2.3", 5, &v));
+    uint64_t id;
+    assert_true(num_parse_id("0x1f", 4, &id));
+    assert_int_equal(id, 31);
+    assert_true(num_parse_id("18446744073709551615", 20, &id));
+    assert_true(id == UINT64_MAX);
+    assert_false(num_parse_id("18446744073709551616", 20, &id));
+}
+
+static void test_strtab(void **state)
+{
+    (void)state;
+    strtab *t = strtab_new();
+    char big[6000];
+    memset(big, 'k', sizeof big);
+    uint32_t a = strtab_intern(t, "aten::mm", 8);
+    uint32_t b = strtab_intern(t, big, sizeof big);
+    uint32_t z = strtab_intern(t, "a\0b", 3);
+    for (int i = 0; i < 5000; i++) {
+        char s[32];
+        int n = snprintf(s, sizeof s, "op%d", i);
+        strtab_intern(t, s, (size_t)n);
+    }
+    assert_int_equal(strtab_intern(t, "aten::mm", 8), a);
+    assert_int_equal(strtab_intern(t, big, sizeof big), b);
+    assert_int_equal(strtab_len(t, b), sizeof big);
+    assert_int_equal(strtab_len(t, z), 3);
+    assert_int_equal(strtab_find(t, "nope", 4), STRTAB_NONE);
+    assert_string_equal(strtab_str(t, a), "aten::mm");
+    assert_int_equal(strtab_count(t), 5003);
+    strtab_free(t);
+    strtab_free(NULL);
+}
+
+static char *write_tmp(const char *text)
+{
+    char *path = strdup("/tmp/t2p-unit-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+static const model_op *find_op(const model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nops; i++)
+        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
+            return &m->ops[i];
+    return NULL;
+}
+
+/* A [0,100] holds B [10,40] and C [30,60] (overlapping siblings) and D [70,100];
+   E [90,120] starts inside A but ends after it: not A's child. */
+static void test_nesting_rule(void **state)
+{
+    (void)state;
+    char *path = write_tmp(
+        "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+        "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},"
+        "{\"ph\":\"X\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
+        "{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":30},"
+        "{\"ph\":\"X\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":30},"
+        "{\"ph\":\"X\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":95,\"dur\":5},"
+        "{\"ph\":\"X\",\"name\":\"Z\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":0},"
+        "{\"ph\":\"X\",\"name\":\"N\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-1}");
+    t2p_error err;
+    trace *tr = trace_load(path, NULL, &err);
+    assert_non_null(tr);
+    model *m = model_build(tr, NULL, &err);
+    assert_non_null(m);
+    const model_op *A = find_op(m, "A"), *B = find_op(m, "B"), *C = find_op(m, "C"),
+                   *D = find_op(m, "D"), *E = find_op(m, "E"), *F = find_op(m, "F"),
+                   *Z = find_op(m, "Z");
+    assert_non_null(A);
+    /* A's children B, C, D (union [10,60] + [70,100] = 80 us), E is not one */
+    assert_int_equal(A->self_ns, 20000);
+    assert_int_equal(A->total_ns, 100000);
+    assert_true(A->overlap);
+    /* Z [50,50] sits in B? no: B ends at 40; it is in C [30,60] */
+    assert_int_equal(C->self_ns, 30000);
+    assert_int_equal(B->self_ns, 30000);
+    /* F [95,100] is inside both D [70,100] and E [90,120]; E started later: innermost */
+    assert_int_equal(D->self_ns, 30000);
+    assert_int_equal(E->self_ns, 25000);
+    assert_int_equal(F->self_ns, 5000);
+    assert_int_equal(Z->calls, 1);
+    assert_int_equal(Z->total_ns, 0);
+    assert_null(find_op(m, "N"));
+    assert_int_equal(tr->skipped[TRACE_SKIP_NEGATIVE_DUR], 1);
+    assert_int_equal(m->busy_ns, 20000 + 30000 + 30000 + 30000 + 25000 + 5000);
+    assert_int_equal(m->window_ns, 120000);
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+}
+
+static void test_steps_and_window(void **state)
+{
+    (void)state;
+    char *path = write_tmp(
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":1000},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":100},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50},"
+        "{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":210},"
+        "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":220},"
+        "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":220}"
+        "], \"baseTimeNanoseconds\": 1711964646000000000}");
+    t2p_error err;
+    trace *tr = trace_load(path, NULL, &err);
+    assert_non_null(tr);
+    assert_true(tr->has_base);
+    assert_int_equal(tr->base_ns, 1711964646000000000LL);
+    model *m = model_build(tr, NULL, &err);
+    const model_op *s = find_op(m, "ProfilerStep*");
+    assert_non_null(s);
+    assert_int_equal(s->calls, 2);
+    assert_int_equal(s->total_ns, 150000);
+    assert_int_equal(s->self_ns, 140000);
+    assert_int_equal(find_op(m, "b")->total_ns, 10000);
+    assert_int_equal(m->window_ns, 1000000);
+    assert_int_equal(m->tracks_with_events, 1);
+    assert_int_equal(tr->skipped[TRACE_SKIP_UNMATCHED_END], 1);
+    assert_int_equal(tr->skipped[TRACE_SKIP_WINDOW], 1);
+    model_free(m);
+    model_opts keep = { .keep_steps = true };
+    m = model_build(tr, &keep, &err);
+    assert_null(find_op(m, "ProfilerStep*"));
+    assert_int_equal(find_op(m, "ProfilerStep#2")->calls, 1);
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+}
+
+static void test_load_errors(void **state)
+{
+    (void)state;
+    t2p_error err;
+    assert_null(trace_load("/nonexistent/x.json", NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_IO);
+    char *p = write_tmp("");
+    assert_null(trace_load(p, NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    unlink(p);
+    free(p);
+    p = write_tmp("hello world");
+    assert_null(trace_load(p, NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_JSON);
+    assert_true(err.offset >= 0 && err.offset <= 1);
+    unlink(p);
+    free(p);
+    p = write_tmp("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"na");
+    assert_null(trace_load(p, NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_TRUNCATED);
+    trace_load_opts part = { .partial = true };
+    trace *tr = trace_load(p, &part, &err);
+    assert_non_null(tr);
+    assert_true(tr->truncated);
+    assert_int_equal(tr->nevents, 1);
+    trace_free(tr);
+    unlink(p);
+    free(p);
+    /* the array form may miss its closing bracket */
+    p = write_tmp("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},\n");
+    tr = trace_load(p, NULL, &err);
+    assert_non_null(tr);
+    assert_int_equal(tr->nevents, 1);
+    trace_free(tr);
+    unlink(p);
+    free(p);
+    p = write_tmp("{\"nodes\":[], \"schema\":\"1.0\"}");
+    assert_null(trace_load(p, NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_NOT_TRACE);
+    assert_non_null(strstr(err.reason, "execution trace"));
+    unlink(p);
+    free(p);
+    p = write_tmp("{\"traceEvents\":{}}");
+    assert_null(trace_load(p, NULL, &err));
+    assert_int_equal(err.kind, T2P_ERR_NOT_TRACE);
+    unlink(p);
+    free(p);
+}
+
+static void test_fmt(void **state)
+{
+    char b[64];
+    (void)state;
+    assert_string_equal(fmt_ms(1234567, b, sizeof b), "1.235");
+    assert_string_equal(fmt_ms(-584000, b, sizeof b), "-0.584");
+    assert_string_equal(fmt_count(1234567, b, sizeof b), "1,234,567");
+    assert_string_equal(fmt_count(12, b, sizeof b), "12");
+    assert_string_equal(fmt_ellipsize("abcdefgh", 8, 5, b, sizeof b), "abcd\xe2\x80\xa6");
+    assert_string_equal(fmt_ellipsize("abc", 3, 5, b, sizeof b), "abc");
+    assert_int_equal(fmt_width("\xc3\xa9t\xc3\xa9", 5), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_num_exact),
+        cmocka_unit_test(test_strtab),
+        cmocka_unit_test(test_nesting_rule),
+        cmocka_unit_test(test_steps_and_window),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_fmt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
