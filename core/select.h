@@ -1,0 +1,29 @@
+/* A selection of call-tree stacks: what `convert --focus/--ignore/--thread`
+   keeps, and what the TUI's focus and filter put on screen. One mechanism,
+   so that the export of "what is on screen" and the CLI agree. */
+#ifndef T2P_SELECT_H
+#define T2P_SELECT_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+typedef struct select_spec {
+    const char *focus_re;  /* keep stacks with a frame matching this POSIX ERE; NULL: no test */
+    const char *ignore_re; /* drop stacks with a frame matching; NULL: no test */
+    const char *thread_re; /* keep stacks whose track label matches; NULL: no test */
+    uint32_t focus_op;     /* keep stacks holding this op (model->ops index); MODEL_NONE: no test */
+    uint32_t focus_mnode;  /* keep stacks at or below this merged-tree node; MODEL_NONE: no test */
+    const char *filter;    /* keep stacks with a frame whose name contains this; NULL: no test */
+} select_spec;
+
+/* Sets every test off. */
+void select_init(select_spec *s);
+
+/* A mask over model->nodes: keep[i] is 1 when the stack ending at node i is
+   selected (roots are 0). Returns a new array (caller frees) or NULL with err
+   set (bad regex: T2P_ERR_ARG; no memory). */
+uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err);
+
+#endif
