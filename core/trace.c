@@ -20,7 +20,12 @@
 /* ---- the reader thread: inflate on the second core while the parser runs ---- */
 
 #define NBUF 4
-#define BUFSZ (1u << 20)
+/* The fuzz build makes the chunks tiny: tokens then cross chunk boundaries,
+   and each run does not map and clear megabytes. */
+#ifndef T2P_READ_BUFSZ
+#define T2P_READ_BUFSZ (1u << 20)
+#endif
+#define BUFSZ ((unsigned)T2P_READ_BUFSZ)
 
 struct reader {
     gzFile gz;
@@ -770,7 +775,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return load_fail(t, &L);
     }
-    gzbuffer(R.gz, 1u << 18);
+    gzbuffer(R.gz, BUFSZ < (1u << 18) ? BUFSZ : 1u << 18);
     pthread_mutex_init(&R.mu, NULL);
     pthread_cond_init(&R.cv, NULL);
     for (int i = 0; i < NBUF; i++)

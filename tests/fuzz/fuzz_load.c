@@ -1,0 +1,101 @@
+/* libFuzzer target: the loader and the aggregation on arbitrary bytes.
+
+   The input is written to a file in /dev/shm (trace_load takes a path and
+   streams it through zlib and yajl, so the fuzzer exercises the real reader,
+   the gzip detection included), then loaded, aggregated, sorted and labelled
+   the way `torch2pprof analyze` does. Inputs of odd length load with
+   partial=true, so both the strict and the --partial paths are covered.
+
+   Built by `make fuzz` (see Makefile.am), never by `make`/`make check`. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/fmt.h"
+#include "core/model.h"
+#include "core/trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+
+static void cleanup(void)
+{
+    if (path[0])
+        unlink(path);
+}
+
+static void exercise(const model *m)
+{
+    const trace *tr = m->tr;
+    char buf[1024], label[256], num[64];
+    uint32_t *order = malloc((m->nops ? m->nops : 1) * sizeof *order);
+    if (order) {
+        for (int s = 0; s < MODEL_SORT_N; s++) {
+            model_sort_ops(m, (enum model_sort)s, s & 1, order);
+            for (size_t i = 0; i < m->nops && i < 32; i++) {
+                const model_op *o = &m->ops[order[i]];
+                fmt_ellipsize(trace_str(tr, o->name), strtab_len(tr->strs, o->name), 48, buf,
+                              sizeof buf);
+                fmt_width(buf, strlen(buf));
+                fmt_ms(o->self_ns, num, sizeof num);
+                fmt_dur(o->total_ns, num, sizeof num);
+                fmt_pct(o->self_ns, m->busy_ns, num, sizeof num);
+            }
+        }
+        free(order);
+    }
+    uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
+    if (co) {
+        model_sort_cats(m, MODEL_SORT_SELF, false, co);
+        free(co);
+    }
+    for (size_t k = 0; k < tr->ntracks; k++)
+        trace_track_label(tr, (uint32_t)k, label, sizeof label);
+    for (size_t i = 0; i < m->nstreams; i++)
+        trace_track_label(tr, m->streams[i].track, label, sizeof label);
+    fmt_ms(m->window_ns, num, sizeof num);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!path[0]) {
+        snprintf(path, sizeof path, "/dev/shm/t2p-fuzz-%ld.json", (long)getpid());
+        atexit(cleanup);
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    if (fclose(f) != 0)
+        abort();
+
+    t2p_error err;
+    trace_load_opts lo = { .partial = size & 1 };
+    trace *tr = trace_load(path, &lo, &err);
+    if (!tr) {
+        char line[1200];
+        if (err.kind == T2P_OK || !err.reason[0])
+            abort(); /* a failure must always say why */
+        error_format(&err, line, sizeof line);
+        return 0;
+    }
+    for (int keep = 0; keep < 2; keep++) {
+        model_opts mo = { .keep_steps = keep };
+        model *m = model_build(tr, &mo, &err);
+        if (!m) {
+            if (err.kind != T2P_ERR_NOMEM)
+                abort();
+            break;
+        }
+        exercise(m);
+        model_free(m);
+    }
+    trace_free(tr);
+    return 0;
+}
