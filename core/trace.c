@@ -64,8 +64,17 @@ static void *reader_main(void *arg)
             if (zerr == Z_ERRNO)
                 snprintf(msg, sizeof msg, "%s", strerror(errno));
             n = 0;
+        } else if (n == 0) {
+            /* zlib reports a gzip stream cut short (Z_BUF_ERROR) only through
+               gzerror after the last bytes were returned */
+            const char *m = gzerror(r->gz, &zerr);
+            if (zerr != Z_OK && zerr != Z_STREAM_END)
+                snprintf(msg, sizeof msg, "%s", m ? m : "read error");
         }
         uint64_t off = (uint64_t)gzoffset(r->gz);
+
+        if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": "))
+            memmove(msg, strstr(msg, ": ") + 2, strlen(strstr(msg, ": ") + 2) + 1); /* gzdopen's name */
 
         pthread_mutex_lock(&r->mu);
         if (n > 0) {
@@ -846,15 +855,19 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     if (R.zerr != Z_OK && R.zerr != Z_STREAM_END) {
         if (R.zerr == Z_BUF_ERROR || R.zerr == Z_DATA_ERROR) {
             if (!opts->partial) {
-                error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
-                          "truncated: the gzip data %s after %llu bytes of JSON (was the writer killed?)",
-                          R.zerr == Z_BUF_ERROR ? "ends" : "is corrupt",
-                          (unsigned long long)base);
+                if (R.zerr == Z_BUF_ERROR)
+                    error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
+                              "truncated: the gzip data ends after %llu bytes of JSON (was the writer killed?)",
+                              (unsigned long long)base);
+                else
+                    error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
+                              "corrupt gzip data after %llu bytes of JSON (%s); --partial loads what precedes it",
+                              (unsigned long long)base, R.zmsg);
                 goto fail;
             }
             truncated = true;
-            snprintf(t->truncated_reason, sizeof t->truncated_reason,
-                     "gzip data ends after %llu bytes", (unsigned long long)base);
+            snprintf(t->truncated_reason, sizeof t->truncated_reason, "gzip data %s after %llu bytes",
+                     R.zerr == Z_BUF_ERROR ? "ends" : "is corrupt", (unsigned long long)base);
         } else {
             error_set(err, T2P_ERR_IO, path, (int64_t)base, "read error: %s", R.zmsg);
             goto fail;
