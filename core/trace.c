@@ -792,8 +792,13 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
             error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
             goto fail;
         }
-    if (pthread_create(&R.th, NULL, reader_main, &R) != 0) {
-        error_set(err, T2P_ERR_IO, path, -1, "cannot start the reader thread");
+    int prc = pthread_create(&R.th, NULL, reader_main, &R);
+    if (prc != 0) {
+        /* EAGAIN: no memory for the thread's stack (e.g. under ulimit -v) */
+        if (prc == EAGAIN || prc == ENOMEM)
+            error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory (cannot start the reader thread)");
+        else
+            error_set(err, T2P_ERR_IO, path, -1, "cannot start the reader thread: %s", strerror(prc));
         goto fail;
     }
     started = true;
