@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -644,6 +645,57 @@ static const yajl_callbacks callbacks = {
 
 /* ---- driving it ---- */
 
+/* yajl does not check its allocations: a failed realloc of its token buffer
+   or nesting stack is written through (a segfault on a long name or deep
+   nesting near the memory limit). So its allocator jumps back to the parse
+   call instead of returning NULL. yajl's structures stay consistent: the
+   jump leaves from inside the allocation call, before yajl stores its
+   result, so yajl_free still frees everything. */
+struct ymem {
+    jmp_buf jb;
+    bool armed; /* only inside yajl_parse / yajl_complete_parse */
+};
+
+static void *ya_malloc(void *ctx, size_t n)
+{
+    struct ymem *ym = ctx;
+    void *p = malloc(n);
+    if (!p && ym->armed)
+        longjmp(ym->jb, 1);
+    return p;
+}
+
+static void *ya_realloc(void *ctx, void *old, size_t n)
+{
+    struct ymem *ym = ctx;
+    void *p = realloc(old, n);
+    if (!p && n && ym->armed)
+        longjmp(ym->jb, 1);
+    return p;
+}
+
+static void ya_free(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+/* yajl_parse(buf, len), or yajl_complete_parse when buf is NULL; *oom set
+   when yajl ran out of memory. */
+static yajl_status parse_guarded(struct ymem *ym, yajl_handle h, const unsigned char *buf,
+                                 size_t len, bool *oom)
+{
+    if (setjmp(ym->jb)) {
+        ym->armed = false;
+        *oom = true;
+        return yajl_status_error;
+    }
+    ym->armed = true;
+    yajl_status s = buf ? yajl_parse(h, buf, len) : yajl_complete_parse(h);
+    ym->armed = false;
+    return s;
+}
+
 static void yajl_reason(yajl_handle h, const unsigned char *buf, size_t len, char *out, size_t size)
 {
     unsigned char *m = yajl_get_error(h, 0, buf, len);
@@ -803,7 +855,10 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     }
     started = true;
 
-    h = yajl_alloc(&callbacks, NULL, &L);
+    struct ymem ym = { .armed = false };
+    yajl_alloc_funcs yaf = { ya_malloc, ya_realloc, ya_free, &ym };
+    bool yoom = false;
+    h = yajl_alloc(&callbacks, &yaf, &L);
     if (!h) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         goto fail;
@@ -823,7 +878,11 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
         uint64_t off = R.offs[slot];
         pthread_mutex_unlock(&R.mu);
 
-        yajl_status s = yajl_parse(h, buf, len);
+        yajl_status s = parse_guarded(&ym, h, buf, len, &yoom);
+        if (yoom) {
+            error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+            goto fail;
+        }
         if (s != yajl_status_ok) {
             int64_t at = (int64_t)(base + yajl_get_bytes_consumed(h));
             if (!L.failed) {
@@ -879,7 +938,11 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
         }
     }
     if (!truncated) {
-        yajl_status s = yajl_complete_parse(h);
+        yajl_status s = parse_guarded(&ym, h, NULL, 0, &yoom);
+        if (yoom) {
+            error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+            goto fail;
+        }
         if (s != yajl_status_ok) {
             if (!L.any_token) {
                 error_set(err, T2P_ERR_EMPTY, path, -1,
