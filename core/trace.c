@@ -139,6 +139,7 @@ struct loader {
     uint32_t last_pid, last_tid, last_track;
     struct begin *begins;
     size_t nbegins, begincap;
+    int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort;
 };
@@ -230,10 +231,30 @@ static uint32_t track_get(struct loader *L, uint32_t pid, uint32_t tid)
     return k;
 }
 
+/* Times are kept in [TIME_MIN, TIME_MAX] and the durations of all the events
+   add up to at most TIME_SUM_MAX (see trace.h), so that no difference of two
+   times and no sum of durations formed later overflows an int64. Real traces
+   are nowhere near: 2^62 ns is 146 years. */
+#define TIME_MIN (-(INT64_C(1) << 61))
+#define TIME_MAX (INT64_C(1) << 62)
+#define TIME_SUM_MAX (INT64_C(1) << 62)
+
+static bool time_ok(int64_t ts)
+{
+    return ts >= TIME_MIN && ts <= TIME_MAX;
+}
+
+static void skip(struct loader *L, enum trace_skip r);
+
 static int add_event(struct loader *L, int64_t ts, int64_t dur, uint32_t name, uint32_t cat,
                      uint32_t track, bool has_corr, uint64_t corr)
 {
     trace *t = L->t;
+    if (dur > TIME_SUM_MAX - L->dur_sum) {
+        skip(L, TRACE_SKIP_BAD_NUMBER);
+        return 1;
+    }
+    L->dur_sum += dur;
     if (grow((void **)&t->events, &L->evcap, t->nevents, sizeof *t->events) < 0)
         return fail_nomem(L);
     uint32_t idx = (uint32_t)t->nevents++;
@@ -275,7 +296,7 @@ static int finish_event(struct loader *L)
             skip(L, TRACE_SKIP_MISSING_TS);
             return 1;
         }
-        if (!c->ts_ok) {
+        if (!c->ts_ok || !time_ok(c->ts)) {
             skip(L, TRACE_SKIP_BAD_NUMBER);
             return 1;
         }
@@ -310,7 +331,7 @@ static int finish_event(struct loader *L)
             skip(L, TRACE_SKIP_MISSING_DUR);
             return 1;
         }
-        if (!c->dur_ok || (dur > 0 && c->ts > INT64_MAX - dur)) {
+        if (!c->dur_ok || (dur > 0 && dur > TIME_MAX - c->ts)) {
             skip(L, TRACE_SKIP_BAD_NUMBER);
             return 1;
         }
@@ -358,7 +379,7 @@ static int finish_event(struct loader *L)
     case 'f':
     case 't':
         skip(L, TRACE_SKIP_FLOW);
-        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok) {
+        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts)) {
             uint32_t track = track_get(L, pid, tid);
             if (track == UINT32_MAX ||
                 grow((void **)&t->flows, &L->flowcap, t->nflows, sizeof *t->flows) < 0)
@@ -512,7 +533,7 @@ static int on_value(struct loader *L, const char *s, size_t n, bool is_str)
     if (d == 1 && L->top == 'm') {
         if (L->top_key == K_BASE_NS) {
             int64_t b;
-            if (num_parse_scaled(s, n, 0, &b)) {
+            if (num_parse_scaled(s, n, 0, &b) && b >= TIME_MIN && b < TIME_MAX) {
                 L->t->base_ns = b;
                 L->t->has_base = true;
             }

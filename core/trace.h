@@ -11,7 +11,12 @@
 #include "core/error.h"
 #include "core/strtab.h"
 
-/* One complete event (ph X, or a matched B/E pair). 32 bytes. */
+/* One complete event (ph X, or a matched B/E pair). 32 bytes.
+   The loader guarantees: ts and ts + dur lie in [-2^61, 2^62] ns, base_ns in
+   [-2^61, 2^62), and the durations of all the events of a trace add up to at
+   most 2^62 ns; events outside are skipped as bad_number. So differences of
+   two times, base_ns + a time, and any sum of durations (or of self times)
+   over a set of events fit in int64. */
 typedef struct trace_event {
     int64_t ts;     /* ns; relative to trace->base_ns when the file gives one */
     int64_t dur;    /* ns, >= 0 */
