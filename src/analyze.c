@@ -1,6 +1,7 @@
 /* torch2pprof analyze: the text report and its --json twin. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -274,8 +275,10 @@ int cli_analyze(int argc, char **argv)
     free(order);
     model_free(m);
     trace_free(tr);
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: cannot write the report\n");
+        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
+                errno ? strerror(errno) : "write error");
         return EXIT_INPUT;
     }
     return EXIT_OK;
