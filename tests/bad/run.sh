@@ -1,0 +1,281 @@
+#!/bin/sh
+# Bad input, faults and hardening: one check per row of the table in the
+# hardening issue, for the torch2pprof CLI. Each asserts the exit code, the
+# exact shape of the one-line message and the files left behind.
+#
+# Inputs: tests/bad/inputs/ (tiny, committed; they also seed the fuzzer) and
+# files made here from data/ (truncations, long names, deep nesting, big
+# inputs for the memory limit). Run by `make check`, or by hand:
+#   top_srcdir=. top_builddir=. sh tests/bad/run.sh
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+tool=$(cd "$top_builddir" && pwd)/torch2pprof
+in=$(cd "$top_srcdir/tests/bad/inputs" && pwd)
+data=$(cd "$top_srcdir/data" && pwd)
+shared=${SHARED:-$top_srcdir/../shared}
+W=$(mktemp -d "${TMPDIR:-/tmp}/t2p-bad.XXXXXX") || exit 99
+trap 'chmod -R u+rwX "$W" 2>/dev/null; rm -rf "$W"' EXIT
+chmod 755 "$W"
+cd "$W" || exit 99
+pass=0 fail=0 skip=0
+n=0
+
+ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
+no() {
+    n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1: $2"
+    echo "#   exit $rc; stderr:"; sed 's/^/#   | /' err | head -5
+    echo "#   stdout:"; head -c 400 out | sed 's/^/#   | /'; echo
+}
+skipped() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# Under ASan/UBSan a sanitizer report is a failure whatever the exit code.
+sanitizer_clean() { ! grep -q -e 'Sanitizer' -e 'runtime error:' err; }
+
+# run ARGS...: runs the tool in $W, leaves out, err, rc and the listing before/after
+run() {
+    ls -A | grep -v -x -e out -e err -e before -e after >before
+    "$tool" "$@" >out 2>err
+    rc=$?
+    ls -A | grep -v -x -e out -e err -e before -e after >after
+}
+
+# fails NAME RC REGEX: exit RC, nothing on stdout, exactly one line on stderr
+# matching the extended REGEX whole, no file created or removed
+fails() {
+    if ! sanitizer_clean; then no "$1" "sanitizer report"; return; fi
+    if [ "$rc" -ne "$2" ]; then no "$1" "exit $rc, expected $2"; return; fi
+    if [ -s out ]; then no "$1" "wrote to stdout"; return; fi
+    if [ "$(wc -l <err)" -ne 1 ]; then no "$1" "stderr is not one line"; return; fi
+    if ! grep -q -x -E -e "$3" err; then no "$1" "message does not match /$3/"; return; fi
+    if ! cmp -s before after; then no "$1" "files changed: $(diff before after | tr '\n' ' ')"; return; fi
+    ok "$1"
+}
+
+# loads NAME JSON-REGEX...: exit 0, no stderr, the --json report matches each REGEX
+loads() {
+    name=$1; shift
+    if ! sanitizer_clean; then no "$name" "sanitizer report"; return; fi
+    if [ "$rc" -ne 0 ]; then no "$name" "exit $rc, expected 0"; return; fi
+    if [ -s err ]; then no "$name" "unexpected stderr"; return; fi
+    for re in "$@"; do
+        if ! grep -q -E -e "$re" out; then no "$name" "report does not match /$re/"; return; fi
+    done
+    if ! cmp -s before after; then no "$name" "files changed"; return; fi
+    ok "$name"
+}
+
+cp "$in"/* .
+cp "$data/cnn_train_cpu.json.gz" cnn.json.gz
+gzip -dc cnn.json.gz >cnn.json
+cnn_size=$(wc -c <cnn.json)
+
+# ---- exit codes 1: usage ----
+run
+if [ "$rc" -eq 1 ] && head -1 err | grep -q '^usage: torch2pprof COMMAND' && [ ! -s out ]; then ok "no arguments: usage, exit 1"; else no "no arguments: usage, exit 1" "got $rc"; fi
+run analyze --frobnicate cnn.json
+if [ "$rc" -eq 1 ] && grep -q "unknown option '--frobnicate'" err && [ ! -s out ]; then ok "unknown option: exit 1"; else no "unknown option: exit 1" "got $rc"; fi
+run analyze cnn.json cnn.json.gz
+if [ "$rc" -eq 1 ] && grep -q "expected one TRACE" err; then ok "two traces: exit 1"; else no "two traces: exit 1" "got $rc"; fi
+run analyze -top x cnn.json; fails "bad -top: exit 1" 1 "torch2pprof analyze: -top wants a number >= 0, not 'x'"
+run --help
+if [ "$rc" -eq 0 ] && grep -q 'Exit codes: 0 ok, 1 usage error, 2 input or output error' out; then ok "--help documents the exit codes"; else no "--help documents the exit codes" "missing"; fi
+run analyze --help
+if [ "$rc" -eq 0 ] && grep -q 'Exit codes: 0 ok, 1 usage error, 2 input or output error' out; then ok "analyze --help documents the exit codes"; else no "analyze --help documents the exit codes" "missing"; fi
+
+# ---- missing file, directory, unreadable ----
+run analyze missing.json
+fails "missing file" 2 'torch2pprof: missing\.json: No such file or directory'
+mkdir adir
+run analyze adir
+fails "a directory" 2 'torch2pprof: adir: is a directory, not a trace file'
+cp object_no_events.json unreadable.json
+chmod 000 unreadable.json
+if [ "$(id -u)" -eq 0 ]; then
+    # root reads anything: drop to nobody for this row when setpriv can
+    if command -v setpriv >/dev/null 2>&1 &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" --version >/dev/null 2>&1; then
+        ls -A | grep -v -x -e out -e err -e before -e after >before
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" analyze unreadable.json >out 2>err
+        rc=$?
+        ls -A | grep -v -x -e out -e err -e before -e after >after
+        fails "unreadable file" 2 'torch2pprof: unreadable\.json: Permission denied'
+    else
+        skipped "unreadable file" "running as root without setpriv to drop privileges"
+    fi
+else
+    run analyze unreadable.json
+    fails "unreadable file" 2 'torch2pprof: unreadable\.json: Permission denied'
+fi
+chmod 644 unreadable.json
+
+# ---- not a trace: says what the file is and what was expected ----
+: >empty.json
+run analyze empty.json
+fails "empty file" 2 'torch2pprof: empty\.json: empty file \(0 bytes\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
+run analyze whitespace.json
+fails "only white space" 2 'torch2pprof: whitespace\.json: holds only white space; expected a PyTorch profiler trace \(Chrome trace JSON\)'
+run analyze not_json.txt
+fails "not JSON" 2 'torch2pprof: not_json\.txt: at byte 1: not JSON \(lexical error: invalid char in json text\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
+head -c 300 /dev/urandom | gzip -c >binary.gz
+head -c 300 /dev/urandom >binary.bin
+printf '\000\001\002' | cat - binary.bin >binary2.bin
+run analyze binary2.bin
+fails "binary garbage" 2 'torch2pprof: binary2\.bin: at byte [0-9]+: not JSON \(lexical error: .*\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
+run analyze scalar.json
+fails "a lone JSON value" 2 'torch2pprof: scalar\.json: a single JSON value, not a trace; expected an object with "traceEvents" or an array of events'
+run analyze object_no_events.json
+fails "object without traceEvents" 2 'torch2pprof: object_no_events\.json: a JSON object without "traceEvents"; expected a PyTorch profiler trace'
+if [ -f "$shared/traces/not_a_trace_execution_graph.json.gz" ]; then
+    cp "$shared/traces/not_a_trace_execution_graph.json.gz" exec_graph.json.gz
+    run analyze exec_graph.json.gz
+    fails "execution trace" 2 'torch2pprof: exec_graph\.json\.gz: a PyTorch execution trace \(nodes/schema\), not a timing trace; expected a profiler trace with "traceEvents" \(torch\.profiler export_chrome_trace\)'
+else
+    skipped "execution trace" "../shared/traces not found"
+fi
+run analyze events_object.json
+fails "traceEvents an object" 2 'torch2pprof: events_object\.json: at byte 17: "traceEvents" is an object, not an array of events'
+run analyze events_string.json
+fails "traceEvents a string" 2 'torch2pprof: events_string\.json: at byte 22: "traceEvents" is a string, not an array of events'
+run analyze array_of_numbers.json
+fails "array without events" 2 'torch2pprof: array_of_numbers\.json: a JSON array with no event objects; expected an array of trace events'
+
+# ---- truncated: exit 2 naming "truncated" and the byte offset; --partial loads ----
+head -c 3000 cnn.json >cut.json
+run analyze cut.json
+fails "truncated JSON" 2 'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\)'
+head -c 2000 cnn.json.gz >cut.json.gz
+run analyze cut.json.gz
+fails "truncated gzip" 2 'torch2pprof: cut\.json\.gz: at byte [0-9]+: truncated: the gzip data ends after [0-9]+ bytes of JSON \(was the writer killed\?\)'
+head -c 20 cnn.json.gz >cut_header.json.gz
+run analyze cut_header.json.gz
+fails "gzip cut in its header" 2 'torch2pprof: cut_header\.json\.gz: at byte 0: truncated: the gzip data ends after 0 bytes of JSON \(was the writer killed\?\)'
+python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+for i in range(200, 260): b[i] ^= 0x55
+open(sys.argv[2], "wb").write(b)' cnn.json.gz corrupt.json.gz 2>/dev/null ||
+    { cp cnn.json.gz corrupt.json.gz; printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' | dd of=corrupt.json.gz bs=1 seek=200 conv=notrunc 2>/dev/null; }
+run analyze corrupt.json.gz
+fails "corrupt gzip" 2 'torch2pprof: corrupt\.json\.gz: at byte [0-9]+: corrupt gzip data after [0-9]+ bytes of JSON \(.*\); --partial loads what precedes it'
+
+run analyze --partial --json cut.json
+if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
+    grep -q -x -E 'torch2pprof: warning: cut\.json: truncated \(JSON ends at byte 3000\); loaded what was read' err &&
+    grep -q '"truncated":true' out && grep -q -E '"events":[1-9][0-9]*' out && sanitizer_clean; then
+    ok "--partial loads a truncated JSON with a warning"
+else
+    no "--partial loads a truncated JSON with a warning" "bad output"
+fi
+run analyze --partial cut.json.gz
+if [ "$rc" -eq 0 ] && grep -q -x -E 'torch2pprof: warning: cut\.json\.gz: truncated \(gzip data ends after [0-9]+ bytes\); loaded what was read' err &&
+    grep -q '^WARNING: *truncated trace (gzip data ends after [0-9]* bytes); figures cover what was read' out && sanitizer_clean; then
+    ok "--partial loads a truncated gzip with a warning in the report"
+else
+    no "--partial loads a truncated gzip with a warning in the report" "bad output"
+fi
+
+# ---- array form missing its closing ] loads ----
+run analyze --json no_closing_bracket.json
+loads "array form without its closing ]" '"format":"array"' '"events":2,"complete_events":2' '"truncated":false'
+# but a Kineto object cut after its events is truncated, not silently complete
+printf '{"traceEvents":[{"ph":"X","ts":1,"dur":2,"name":"a","pid":1,"tid":1}' >object_open.json
+run analyze object_open.json
+fails "object form without its closing ]}" 2 'torch2pprof: object_open\.json: at byte 68: truncated: the JSON ends at byte 68 inside the document \(was the writer killed\?\)'
+
+# ---- invalid JSON inside: byte offset and reason ----
+run analyze control_char.json
+fails "control character in a string" 2 'torch2pprof: control_char\.json: at byte 35: invalid JSON: lexical error: invalid character inside string'
+run analyze bad_utf8.json
+fails "bad UTF-8" 2 'torch2pprof: bad_utf8\.json: at byte 36: invalid JSON: lexical error: invalid bytes in UTF8 string'
+run analyze unescaped_quote.json
+fails "unescaped quote" 2 'torch2pprof: unescaped_quote\.json: at byte 40: invalid JSON: lexical error: invalid char in json text'
+run analyze nan.json
+fails "NaN" 2 'torch2pprof: nan\.json: at byte 17: invalid JSON: lexical error: invalid char in json text'
+run analyze bare_na.json
+fails "bare N/A" 2 'torch2pprof: bare_na\.json: at byte 25: invalid JSON: lexical error: invalid char in json text'
+run analyze --json huge_number.json
+loads "1e400 is skipped and counted as bad_number" '"events":2,"complete_events":1,"skipped":\{"bad_number":1\}'
+
+# ---- event-level problems: skipped and counted per reason ----
+run analyze --json event_problems.json
+loads "event problems counted in --json skipped" \
+    '"events":12,"complete_events":1,' \
+    '"skipped":\{"unknown_phase":2,"missing_ts":1,"bad_number":2,"missing_dur":1,"negative_dur":1,"unmatched_begin":1,"unmatched_end":1,"not_an_object":2\}'
+run analyze event_problems.json
+loads "event problems counted in the report" \
+    '^Skipped events: +11 \(unknown_phase 2, missing_ts 1, bad_number 2, missing_dur 1, negative_dur 1, unmatched_begin 1, unmatched_end 1, not_an_object 2\)$'
+
+# ---- absurd inputs: no crash, bounded memory ----
+# 6,000-character names (and one of 100,000): round-trip in --json, cut in the table
+long=$(head -c 6000 /dev/zero | tr '\0' k)
+printf '[{"ph":"X","ts":1,"dur":2,"name":"%s","pid":1,"tid":1}]\n' "$long" >long_name.json
+run analyze --json long_name.json
+loads "6,000-character name round-trips in --json" "\"name\":\"$long\""
+run analyze long_name.json
+loads "6,000-character name is cut in the table" '^kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk… '
+run analyze --json big_ids.json
+loads "ids above 2^63, string and negative pids and tids" '"complete_events":3' '"gpu_events":2' \
+    '"gpu_unattributed_events":1' '"name":"cudaLaunchKernel","category":"cuda_runtime","count":1,"self_ns":5000,"total_ns":5000,"min_ns":5000,"max_ns":5000,"device_self_ns":2000,"device_total_ns":2000'
+# nesting 200,000 deep inside args and at the top of the array
+{ printf '[{"ph":"X","ts":1,"dur":2,"name":"a","pid":1,"tid":1,"args":{"x":'
+  head -c 200000 /dev/zero | tr '\0' '['
+  head -c 200000 /dev/zero | tr '\0' ']'
+  printf '}},'
+  head -c 200000 /dev/zero | tr '\0' '['
+  head -c 200000 /dev/zero | tr '\0' ']'
+  printf ']\n'; } >deep.json
+run analyze --json deep.json
+loads "nesting 200,000 deep" '"events":2,"complete_events":1,"skipped":\{"not_an_object":1\}'
+for f in overflow_begin_end overflow_busy overflow_window_gap overflow_gpu; do
+    run analyze --json "$f.json"
+    loads "times at the int64 limits: $f" '"skipped":\{"bad_number":[1-9]\}' '"busy_ns":[0-9]+,'
+done
+
+# ---- memory: a failing allocation ends in one line, exit 2 ----
+# A 300 MB name inside a 1.3 MB gzip, and 3 million events, under ulimit -v.
+# Sanitizers reserve terabytes of address space and cannot run under it.
+if "$tool" --version 2>&1 | grep -q . && ! nm -D "$tool" 2>/dev/null | grep -q -e __asan_init -e __ubsan; then
+    { printf '[{"ph":"X","name":"'; head -c 300000000 /dev/zero | tr '\0' a
+      printf '","ts":1,"dur":1,"pid":1,"tid":1}]\n'; } | gzip -1 >huge_name.json.gz
+    ls -A | grep -v -x -e out -e err -e before -e after >before
+    (ulimit -v 120000 && exec "$tool" analyze huge_name.json.gz) >out 2>err
+    rc=$?
+    ls -A | grep -v -x -e out -e err -e before -e after >after
+    fails "out of memory on a 300 MB name (ulimit -v)" 2 'torch2pprof: huge_name\.json\.gz: at byte [0-9]+: out of memory'
+    rm -f huge_name.json.gz
+    { echo '['; yes '{"ph":"X","ts":1,"dur":1,"name":"a","pid":1,"tid":1},' | head -n 3000000; } |
+        gzip -1 >many.json.gz
+    ls -A | grep -v -x -e out -e err -e before -e after >before
+    (ulimit -v 120000 && exec "$tool" analyze many.json.gz) >out 2>err
+    rc=$?
+    ls -A | grep -v -x -e out -e err -e before -e after >after
+    fails "out of memory on 3 million events (ulimit -v)" 2 'torch2pprof: many\.json\.gz: (at byte [0-9]+: )?out of memory.*'
+    rm -f many.json.gz
+else
+    skipped "out of memory on a 300 MB name (ulimit -v)" "sanitizer build"
+    skipped "out of memory on 3 million events (ulimit -v)" "sanitizer build"
+fi
+
+# ---- output: the report cannot be written ----
+if [ -w /dev/full ]; then
+    ls -A | grep -v -x -e out -e err -e before -e after >before
+    "$tool" analyze cnn.json >/dev/full 2>err
+    rc=$?
+    : >out
+    ls -A | grep -v -x -e out -e err -e before -e after >after
+    fails "stdout on a full disk (/dev/full)" 2 'torch2pprof: <stdout>: cannot write the report: No space left on device'
+else
+    skipped "stdout on a full disk (/dev/full)" "no /dev/full"
+fi
+
+# the inputs are never modified
+if gzip -dc cnn.json.gz | cmp -s - cnn.json && [ "$(wc -c <cnn.json)" -eq "$cnn_size" ]; then
+    ok "inputs untouched"
+else
+    no "inputs untouched" "cnn.json changed"
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
