@@ -828,6 +828,12 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     L.s_process_sort = strtab_intern(t->strs, "process_sort_index", 18);
     L.s_thread_name = strtab_intern(t->strs, "thread_name", 11);
     L.s_thread_sort = strtab_intern(t->strs, "thread_sort_index", 17);
+    if (L.s_empty == STRTAB_NONE || L.s_trace == STRTAB_NONE || L.s_process_name == STRTAB_NONE ||
+        L.s_process_labels == STRTAB_NONE || L.s_process_sort == STRTAB_NONE ||
+        L.s_thread_name == STRTAB_NONE || L.s_thread_sort == STRTAB_NONE) {
+        error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
+        return load_fail(t, &L);
+    }
 
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
