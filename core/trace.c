@@ -674,7 +674,10 @@ static const yajl_callbacks callbacks = {
    result, so yajl_free still frees everything. */
 struct ymem {
     jmp_buf jb;
-    bool armed; /* only inside yajl_parse / yajl_complete_parse */
+    bool armed;    /* only inside yajl_alloc, yajl_parse and yajl_complete_parse */
+    bool tracking; /* inside yajl_alloc: what it got so far is freed on a jump */
+    int ntrack;
+    void *track[8];
 };
 
 static void *ya_malloc(void *ctx, size_t n)
@@ -683,6 +686,8 @@ static void *ya_malloc(void *ctx, size_t n)
     void *p = malloc(n);
     if (!p && ym->armed)
         longjmp(ym->jb, 1);
+    if (ym->tracking && ym->ntrack < 8)
+        ym->track[ym->ntrack++] = p;
     return p;
 }
 
@@ -699,6 +704,21 @@ static void ya_free(void *ctx, void *p)
 {
     (void)ctx;
     free(p);
+}
+
+static yajl_handle alloc_guarded(struct ymem *ym, yajl_alloc_funcs *yaf, void *ctx)
+{
+    ym->ntrack = 0;
+    if (setjmp(ym->jb)) {
+        ym->armed = ym->tracking = false;
+        for (int i = 0; i < ym->ntrack; i++)
+            free(ym->track[i]);
+        return NULL;
+    }
+    ym->armed = ym->tracking = true;
+    yajl_handle h = yajl_alloc(&callbacks, yaf, ctx);
+    ym->armed = ym->tracking = false;
+    return h;
 }
 
 /* yajl_parse(buf, len), or yajl_complete_parse when buf is NULL; *oom set
@@ -885,7 +905,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     struct ymem ym = { .armed = false };
     yajl_alloc_funcs yaf = { ya_malloc, ya_realloc, ya_free, &ym };
     bool yoom = false;
-    h = yajl_alloc(&callbacks, &yaf, &L);
+    h = alloc_guarded(&ym, &yaf, &L);
     if (!h) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         goto fail;
