@@ -1,0 +1,156 @@
+/* Allocation failure in core/: every allocation the loader and the model make
+   fails in turn, and each time trace_load or model_build must return NULL
+   with T2P_ERR_NOMEM and a reason, never crash, and free what it had (the
+   sanitizer build checks leaks). yajl's allocations go through the loader's
+   allocator, so they fail here too.
+
+   The test binary is linked with -Wl,--wrap=malloc,... (see Makefile.am):
+   the calls from libt2pcore.a and from this file reach the __wrap_ functions
+   below; zlib's and libc's own allocations are not counted. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/model.h"
+#include "core/trace.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+char *__wrap_strdup(const char *s);
+
+static bool armed;
+static long calls, fail_at = -1;
+
+static bool should_fail(void)
+{
+    if (!armed)
+        return false;
+    return calls++ == fail_at;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    return should_fail() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return should_fail() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    return should_fail() ? NULL : __real_realloc(p, n);
+}
+
+char *__wrap_strdup(const char *s)
+{
+    return should_fail() ? NULL : __real_strdup(s);
+}
+
+/* A trace that reaches every growth path: enough distinct names and tracks
+   to grow the string table, the hash maps and the arrays past their first
+   size, B/E pairs, flows, metadata, correlations, GPU work, steps, and a
+   name long enough to cross the loader's read chunks. */
+static char path[64];
+
+static void write_trace(void)
+{
+    snprintf(path, sizeof path, "/tmp/t2p-nomem-%ld.json", (long)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"traceEvents\":[\n", f);
+    fputs("{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},\n", f);
+    fputs("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":7,\"args\":{\"name\":\"stream 7 \"}},\n", f);
+    fputs("{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":1,\"ts\":0,\"dur\":99999999},\n", f);
+    for (int i = 0; i < 3000; i++) {
+        int tid = i % 40;
+        long ts = (long)(i / 40) * 100;
+        fprintf(f, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":%d,\"ts\":%ld,\"dur\":90},\n",
+                i / 40, tid, ts);
+        fprintf(f, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op_%d\",\"pid\":1,\"tid\":%d,\"ts\":%ld,\"dur\":50},\n",
+                i, tid, ts + 1);
+        fprintf(f, "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":%d,\"ts\":%ld,\"dur\":5,\"args\":{\"correlation\":%d}},\n",
+                tid, ts + 2, i);
+        fprintf(f, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"kernel_%d\",\"pid\":0,\"tid\":7,\"ts\":%ld,\"dur\":3,\"args\":{\"correlation\":%d}},\n",
+                i % 700, ts + 10, i);
+        if (i % 10 == 0) {
+            fprintf(f, "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"f\",\"id\":%d,\"pid\":1,\"tid\":%d,\"ts\":%ld},\n", i, tid, ts + 2);
+            fprintf(f, "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"f\",\"id\":%d,\"pid\":0,\"tid\":7,\"ts\":%ld},\n", i, ts + 10);
+            fprintf(f, "{\"ph\":\"B\",\"name\":\"b_%d\",\"pid\":2,\"tid\":%d,\"ts\":%ld},\n", i, tid, ts + 20);
+            fprintf(f, "{\"ph\":\"E\",\"pid\":2,\"tid\":%d,\"ts\":%ld},\n", tid, ts + 30);
+            fprintf(f, "{\"ph\":\"B\",\"name\":\"unmatched\",\"pid\":3,\"tid\":%d,\"ts\":%ld},\n", tid, ts);
+        }
+    }
+    fputs("{\"ph\":\"X\",\"name\":\"", f);
+    for (int i = 0; i < 20000; i++)
+        fputc('n', f);
+    fputs("\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}\n]}\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_every_allocation_fails_cleanly(void **state)
+{
+    (void)state;
+    write_trace();
+    long k;
+    long failures = 0;
+    for (k = 0;; k++) {
+        t2p_error err;
+        model *m = NULL;
+        calls = 0;
+        fail_at = k;
+        armed = true;
+        trace *t = trace_load(path, NULL, &err);
+        if (t)
+            m = model_build(t, NULL, &err);
+        armed = false;
+        bool failed = calls > k;
+        if (!failed) {
+            /* the k-th allocation was never reached: everything succeeded */
+            assert_non_null(t);
+            assert_non_null(m);
+            model_free(m);
+            trace_free(t);
+            break;
+        }
+        failures++;
+        if (t && m) {
+            fail_msg("allocation %ld failed but trace_load and model_build both succeeded", k);
+        }
+        if (err.kind != T2P_ERR_NOMEM)
+            fail_msg("allocation %ld failed: error kind %d (%s), not out of memory", k,
+                     (int)err.kind, err.reason);
+        assert_true(err.reason[0] != '\0');
+        assert_non_null(strstr(err.reason, "out of memory"));
+        model_free(m);
+        trace_free(t);
+    }
+    unlink(path);
+    /* the loop must have gone through a real number of allocations */
+    assert_true(failures > 50);
+    printf("# %ld allocation failures, each one a clean T2P_ERR_NOMEM\n", failures);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_allocation_fails_cleanly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
