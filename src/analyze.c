@@ -258,7 +258,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     uint32_t *order = malloc((m->nops ? m->nops : 1) * sizeof *order);
     if (!order) {
-        fprintf(stderr, "torch2pprof: out of memory\n");
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
         model_free(m);
         trace_free(tr);
         return EXIT_INPUT;

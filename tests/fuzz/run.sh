@@ -10,7 +10,7 @@ fuzzer=$1
 seconds=$2
 srcdir=$3
 jobs=${4:-1}
-max_len=${FUZZ_MAX_LEN:-65536}
+max_len=${FUZZ_MAX_LEN:-16384}
 shared=${SHARED:-$srcdir/../shared}
 dir=fuzz-corpus
 mkdir -p "$dir/seeds" "$dir/work" "$dir/crashes"
