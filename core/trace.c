@@ -105,12 +105,17 @@ enum key {
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH
 };
 
+/* An open B event. The open B events of a track form a stack linked by prev;
+   a matched slot goes to a free list linked the same way. */
 struct begin {
     int64_t ts;
     uint32_t name, cat, track;
+    uint32_t prev; /* the next older open B on the track (or next free slot), BEGIN_NONE */
     bool has_corr;
     uint64_t corr;
 };
+
+#define BEGIN_NONE (UINT32_MAX - 1) /* hmap cannot hold UINT32_MAX as a value */
 
 struct cur {
     char ph;
@@ -139,6 +144,9 @@ struct loader {
     uint32_t last_pid, last_tid, last_track;
     struct begin *begins;
     size_t nbegins, begincap;
+    hmap open_top;     /* track -> its innermost open B, BEGIN_NONE when none */
+    uint32_t free_begin; /* head of the free slots, BEGIN_NONE when none */
+    uint64_t open_begins;
     int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort;
@@ -303,24 +311,42 @@ static int finish_event(struct loader *L)
         uint32_t track = track_get(L, pid, tid);
         if (track == UINT32_MAX)
             return fail_nomem(L);
+        /* per-track stacks: an E closes its track's innermost open B in O(1)
+           (a scan of every open B made B/E traces quadratic) */
+        uint32_t top = hmap_get(&L->open_top, track);
+        if (top == UINT32_MAX)
+            top = BEGIN_NONE;
         if (c->ph == 'B') {
-            if (grow((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
+            uint32_t slot = L->free_begin;
+            if (slot != BEGIN_NONE) {
+                L->free_begin = L->begins[slot].prev;
+            } else {
+                if (L->nbegins >= BEGIN_NONE ||
+                    grow((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
+                    return fail_nomem(L);
+                slot = (uint32_t)L->nbegins++;
+            }
+            L->begins[slot] = (struct begin){ c->ts, name, cat, track, top, c->has_corr, c->corr };
+            if (hmap_put(&L->open_top, track, slot) < 0) {
+                L->begins[slot].prev = L->free_begin;
+                L->free_begin = slot;
                 return fail_nomem(L);
-            L->begins[L->nbegins++] = (struct begin){ c->ts, name, cat, track, c->has_corr, c->corr };
+            }
+            L->open_begins++;
             return 1;
         }
         int64_t dur = c->dur;
         if (c->ph == 'E') {
-            size_t i = L->nbegins;
-            while (i > 0 && L->begins[i - 1].track != track)
-                i--;
-            if (i == 0) {
+            if (top == BEGIN_NONE) {
                 skip(L, TRACE_SKIP_UNMATCHED_END);
                 return 1;
             }
-            struct begin b = L->begins[i - 1];
-            memmove(&L->begins[i - 1], &L->begins[i], (L->nbegins - i) * sizeof *L->begins);
-            L->nbegins--;
+            struct begin b = L->begins[top];
+            if (hmap_put(&L->open_top, track, b.prev) < 0)
+                return fail_nomem(L);
+            L->begins[top].prev = L->free_begin;
+            L->free_begin = top;
+            L->open_begins--;
             if (c->ts < b.ts) {
                 skip(L, TRACE_SKIP_NEGATIVE_DUR);
                 return 1;
@@ -789,6 +815,7 @@ static void *load_fail(trace *t, struct loader *L)
     trace_free(t);
     hmap_done(&L->tracks);
     hmap_done(&L->procs);
+    hmap_done(&L->open_top);
     free(L->begins);
     return NULL;
 }
@@ -828,6 +855,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     L.err = err;
     L.path = path;
     L.last_pid = L.last_tid = UINT32_MAX;
+    L.free_begin = BEGIN_NONE;
 
     trace *t = calloc(1, sizeof *t);
     if (!t) {
@@ -1033,13 +1061,14 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
                   "a JSON array with no event objects; expected an array of trace events");
         goto fail;
     }
-    t->skipped[TRACE_SKIP_UNMATCHED_BEGIN] += L.nbegins;
+    t->skipped[TRACE_SKIP_UNMATCHED_BEGIN] += L.open_begins;
     finish_tracks(t);
 
     yajl_free(h);
     reader_stop(&R, started);
     hmap_done(&L.tracks);
     hmap_done(&L.procs);
+    hmap_done(&L.open_top);
     free(L.begins);
     return t;
 
