@@ -207,7 +207,7 @@ loads "event problems counted in the report" \
     '^Skipped events: +11 \(unknown_phase 2, missing_ts 1, bad_number 2, missing_dur 1, negative_dur 1, unmatched_begin 1, unmatched_end 1, not_an_object 2\)$'
 
 # ---- absurd inputs: no crash, bounded memory ----
-# 6,000-character names (and one of 100,000): round-trip in --json, cut in the table
+# 6,000-character names: round-trip in --json, cut in the table
 long=$(head -c 6000 /dev/zero | tr '\0' k)
 printf '[{"ph":"X","ts":1,"dur":2,"name":"%s","pid":1,"tid":1}]\n' "$long" >long_name.json
 run analyze --json long_name.json
@@ -227,6 +227,18 @@ loads "ids above 2^63, string and negative pids and tids" '"complete_events":3' 
   printf ']\n'; } >deep.json
 run analyze --json deep.json
 loads "nesting 200,000 deep" '"events":2,"complete_events":1,"skipped":\{"not_an_object":1\}'
+# 100,000 open B on one track, 100,000 on another, then the first track's E:
+# each E used to scan every open B (quadratic; minutes at a few MB)
+awk 'BEGIN { n = 100000; printf "[";
+  for (i = 0; i < n; i++) printf "{\"ph\":\"B\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":%d},\n", i;
+  for (i = 0; i < n; i++) printf "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":%d},\n", i;
+  for (i = 0; i < n; i++) printf "%s{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%d}", i ? ",\n" : "", n + i;
+  print "]" }' >begin_end_many.json
+start=$(date +%s)
+run analyze --json begin_end_many.json
+loads "100,000 open B/E pairs across tracks" '"events":300000,"complete_events":100000,"skipped":\{"unmatched_begin":100000\}'
+if [ $(($(date +%s) - start)) -gt 15 ]; then no "100,000 open B/E pairs in linear time" "took over 15 s"; else ok "100,000 open B/E pairs in linear time"; fi
+rm -f begin_end_many.json
 for f in overflow_begin_end overflow_busy overflow_window_gap overflow_gpu; do
     run analyze --json "$f.json"
     loads "times at the int64 limits: $f" '"skipped":\{"bad_number":[1-9]\}' '"busy_ns":[0-9]+,'
