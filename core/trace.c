@@ -723,6 +723,15 @@ static void *ya_realloc(void *ctx, void *old, size_t n)
     void *p = realloc(old, n);
     if (!p && n && ym->armed)
         longjmp(ym->jb, 1);
+    if (ym->tracking && p) {
+        int i = 0;
+        while (i < ym->ntrack && ym->track[i] != old)
+            i++;
+        if (i < ym->ntrack && old)
+            ym->track[i] = p;
+        else if (ym->ntrack < 8)
+            ym->track[ym->ntrack++] = p;
+    }
     return p;
 }
 
@@ -743,6 +752,10 @@ static yajl_handle alloc_guarded(struct ymem *ym, yajl_alloc_funcs *yaf, void *c
     }
     ym->armed = ym->tracking = true;
     yajl_handle h = yajl_alloc(&callbacks, yaf, ctx);
+    /* yajl_parse allocates the lexer on its first call, and loses it when the
+       allocation of the lexer's buffer fails: make that first call here */
+    if (h)
+        yajl_parse(h, (const unsigned char *)"", 0);
     ym->armed = ym->tracking = false;
     return h;
 }
