@@ -13,6 +13,8 @@ own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
   - device_time: the total equals gpu_ns; with -filefunctions (which keys
     functions by name and file, our (name, category)), each function's cum
     equals the op's device_total_ns, each name counted once per GPU event;
+  - convert --focus/--ignore/--thread keeps what pprof's own -focus,
+    -ignore and -tagfocus=thread= keep of the whole profile;
   - -traces and -tagfocus=thread=stream run without complaint;
   - with --http: `-http=127.0.0.1:PORT -no_browser` serves its top, flame
     graph and peek pages.
@@ -195,6 +197,23 @@ def main(argv):
             if cum != o["device_total_ns"]:
                 bad.append("device_time: %r cum %d, analyze device total %d"
                            % (key, cum, o["device_total_ns"]))
+
+        # a selection made by convert against the same one made by pprof;
+        # the regexes match no category (pprof's -focus also tests file names)
+        sel = os.path.join(tmp, "sel.pb.gz")
+        focus, ignore, thread = "^aten::", "ackward|zero_", "^thread"
+        c = subprocess.run([tool, "convert", "--focus", focus, "--ignore", ignore, "--thread",
+                            thread, trace, sel], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if c.returncode != 0:
+            bad.append("convert with a selection exited %d" % c.returncode)
+        else:
+            for index in ("time", "samples", "device_time"):
+                mine, _ = top(go, env, sel, index)
+                theirs, _ = top(go, env, out, index, ["-focus=" + focus, "-ignore=" + ignore,
+                                                      "-tagfocus=thread=" + thread])
+                a_, b_ = sum(v[0] for v in mine.values()), sum(v[0] for v in theirs.values())
+                if a_ != b_:
+                    bad.append("%s: selection by convert keeps %d, by pprof %d" % (index, a_, b_))
 
         for args in (["-traces"], ["-tagfocus=thread=stream", "-top"], ["-peek", "."]):
             cmd, p = pprof(go, env, args, out)
