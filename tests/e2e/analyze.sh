@@ -10,7 +10,9 @@ for t in "$top_srcdir"/tests/fixtures/*.json.gz; do
     exp="${t%.json.gz}.expected.json"
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" "$exp" || fail=1
 done
+[ -d "$SHARED/traces" ] || echo "note: $SHARED/traces not found; shared traces not checked"
 for t in "$SHARED"/traces/*; do
+    [ -e "$t" ] || continue
     case "$t" in *not_a_trace*) continue ;; esac
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
 done
