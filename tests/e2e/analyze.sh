@@ -10,6 +10,9 @@ for t in "$top_srcdir"/tests/fixtures/*.json.gz; do
     exp="${t%.json.gz}.expected.json"
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" "$exp" || fail=1
 done
+for t in "$top_srcdir"/tests/fixtures/*.json; do
+    "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
+done
 for t in "$SHARED"/traces/*; do
     case "$t" in *not_a_trace*) continue ;; esac
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
