@@ -13,7 +13,9 @@ done
 for t in "$top_srcdir"/tests/fixtures/*.json; do
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
 done
+[ -d "$SHARED/traces" ] || echo "note: $SHARED/traces not found; shared traces not checked"
 for t in "$SHARED"/traces/*; do
+    [ -e "$t" ] || continue
     case "$t" in *not_a_trace*) continue ;; esac
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
 done
