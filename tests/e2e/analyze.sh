@@ -1,7 +1,8 @@
 #!/bin/sh
 # analyze against independent figures: PyTorch's own key_averages() table for
 # the recorded fixtures, and tests/oracle.py (a deliberately simple second
-# computation) for every shared real trace.
+# computation) for every shared real trace, the sample data and the hand-made
+# fixtures (tests/fixtures/*.json).
 set -u
 tool="$top_builddir/torch2pprof"
 py=$(command -v python3) || { echo "python3 missing"; exit 77; }
