@@ -26,17 +26,17 @@ Rules (docs/trace-format.md):
 * self = dur - length of the union of the direct children's intervals.
 * Op key (name, cat or "").
 * GPU (docs/trace-format.md "CPU to GPU"): GPU events = cat kernel / gpu_memcpy /
-  gpu_memset; launches = cat cuda_runtime / cuda_driver; linked by args.correlation
+  gpu_memset (and an accelerator's mtia_ccp_events); launches = cat cuda_runtime /
+  cuda_driver (and mtia_runtime); linked by args.correlation
   (an integer, or a string of digits / 0x hex); the first launch in file order with a
   correlation wins.  The launching op = the launch's parent (nesting rule), or the launch
   itself when it has none.  device_self_ns(op) += dur of each GPU event it launched.
   device_total_ns: per GPU event, each distinct op among {the launch, every ancestor of
   the launch, the GPU event itself} gets dur once.  A GPU event without a launch adds
   dur to its own op's device_total_ns only, and to gpu_unattributed_*.
-* Streams: tracks of a device process (process_labels not starting with "CPU") or named
-  "stream ..."/"Stream ..." (thread_name) that have timed events: gpu_events = GPU events
-  on it, busy_ns = length of the union of all its events, max_gap_ns = largest gap
-  between consecutive covered stretches.
+* Streams: tracks holding GPU events: gpu_events = their number, busy_ns = length of
+  the union of their intervals (sync rows and annotations on the same track do not
+  count), max_gap_ns = largest gap between consecutive covered stretches.
 Extra fields beyond the tool's shape, per op: "overlap" (some call has direct children
 overlapping each other) and "pytorch_self_ns" (self time by PyTorch's rule, dur minus the
 plain SUM of the direct children's durations; may be negative).
@@ -129,8 +129,8 @@ def shown_text(v):
     return v if isinstance(v, str) else str(v)
 
 
-GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events")
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "mtia_runtime")
 
 
 def correlation(e):
@@ -295,13 +295,12 @@ def analyze(path, slow=False):
 
     streams = []
     for track, evs in by_track.items():
-        lab = labels.get(track[0], "")
-        tn = tnames.get(track, "")
-        if not ((lab and not lab.startswith("CPU")) or tn.startswith(("stream ", "Stream "))):
+        work = [t for t in evs if t["cat"] in GPU_CATS]
+        if not work:
             continue
         busy = gap = 0
         cur_s = cur_e = None
-        for t in evs:                        # sorted by ts
+        for t in work:                       # sorted by ts
             if cur_e is not None and t["ts"] <= cur_e:
                 cur_e = max(cur_e, t["end"])
                 continue
@@ -311,7 +310,7 @@ def analyze(path, slow=False):
             cur_s, cur_e = t["ts"], t["end"]
         busy += cur_e - cur_s
         streams.append({"pid": pid_shown[track][0], "tid": pid_shown[track][1],
-                        "gpu_events": sum(1 for t in evs if t["cat"] in GPU_CATS),
+                        "gpu_events": len(work),
                         "busy_ns": busy, "max_gap_ns": gap})
     streams.sort(key=lambda x: (x["pid"], x["tid"]))
 
