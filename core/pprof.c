@@ -195,6 +195,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     const trace *tr = m->tr;
     const uint8_t *keep = opts ? opts->keep : NULL;
     uint32_t *opid = NULL; /* per op: its location and function id, 0 when unused */
+    uint8_t *is_stream = NULL; /* per track: it carries GPU work */
     size_t nsamples = 0, nslots = 0, nlocs = 0;
 
     memset(b, 0, sizeof *b);
@@ -226,8 +227,15 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->locids = malloc((nslots ? nslots : 1) * sizeof *b->locids);
     b->values = malloc((nsamples ? nsamples : 1) * NVALUES * sizeof *b->values);
     opid = calloc(m->nops ? m->nops : 1, sizeof *opid);
-    if (!b->samples || !b->sample_ptrs || !b->locids || !b->values || !opid)
+    is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
+    if (!b->samples || !b->sample_ptrs || !b->locids || !b->values || !opid || !is_stream)
         goto fail;
+    /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
+       that no "GPU n" label marks */
+    for (size_t k = 0; k < m->nstreams; k++)
+        is_stream[m->streams[k].track] = 1;
+    for (size_t k = 0; k < m->ntracks; k++)
+        is_stream[k] |= tr->tracks[k].is_gpu;
 
     size_t s = 0, slot = 0;
     for (size_t i = 0; i < m->nnodes; i++) {
@@ -255,8 +263,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         b->total_ns += nd->self_ns;
         b->device_ns += nd->dev_leaf_ns;
 
-        uint32_t stream = nd->gpu ? nd->stream
-                          : tr->tracks[nd->track].is_gpu ? nd->track : MODEL_NONE;
+        uint32_t stream = nd->gpu ? nd->stream : is_stream[nd->track] ? nd->track : MODEL_NONE;
         int64_t set = labelset_get(b, tr, nd->track, stream);
         if (set < 0)
             goto fail;
@@ -378,9 +385,11 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->prof.n_string_table = nstr;
     b->prof.string_table = b->strings;
     free(opid);
+    free(is_stream);
     return 0;
 fail:
     free(opid);
+    free(is_stream);
     return -1;
 }
 
