@@ -110,8 +110,9 @@ int cli_convert(int argc, char **argv)
                       .ncomments = ncomments };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
-        cli_fail(&err);
-        rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
+        /* OUT naming the trace is an output error (2), like any other file
+           that cannot be written, not a usage error */
+        rc = cli_fail(&err);
         goto out;
     }
     char a[64], b[64], d[64];
