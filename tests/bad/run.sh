@@ -281,6 +281,115 @@ else
     skipped "stdout on a full disk (/dev/full)" "no /dev/full"
 fi
 
+# ---- convert's output: no partial OUT, no temporary file, the trace untouched ----
+# cvt NAME RC REGEX ARGS...: like fails, but lists hidden files too (the
+# temporary file is .OUT.XXXXXX.tmp) in the output's directory as well
+cvt() {
+    name=$1 want=$2 re=$3; shift 3
+    run "$@"
+    if ! sanitizer_clean; then no "$name" "sanitizer report"; return; fi
+    if [ "$rc" -ne "$want" ]; then no "$name" "exit $rc, expected $want"; return; fi
+    if [ "$(wc -l <err)" -ne 1 ]; then no "$name" "stderr is not one line"; return; fi
+    if ! grep -q -x -E -e "$re" err; then no "$name" "message does not match /$re/"; return; fi
+    if ! cmp -s before after; then no "$name" "files changed: $(diff before after | tr '\n' ' ')"; return; fi
+    if ls -A . adir ro 2>/dev/null | grep -q '\.tmp$'; then no "$name" "temporary file left"; return; fi
+    ok "$name"
+}
+if "$tool" convert --help >/dev/null 2>&1; then
+    cvt "convert into a missing directory" 2 \
+        'torch2pprof: nodir/out\.pb\.gz: cannot create a temporary file beside it: No such file or directory' \
+        convert cnn.json.gz nodir/out.pb.gz
+    cvt "convert onto the trace itself" 2 \
+        'torch2pprof: cnn\.json\.gz: is the trace being converted: refusing to overwrite it' \
+        convert cnn.json.gz cnn.json.gz
+    ln -s cnn.json.gz trace_link.json.gz
+    ln cnn.json.gz trace_hardlink.json.gz
+    cvt "convert onto a symbolic link to the trace" 2 \
+        'torch2pprof: trace_link\.json\.gz: is the trace being converted: refusing to overwrite it' \
+        convert cnn.json.gz trace_link.json.gz
+    cvt "convert onto a hard link to the trace" 2 \
+        'torch2pprof: trace_hardlink\.json\.gz: is the trace being converted: refusing to overwrite it' \
+        convert cnn.json.gz trace_hardlink.json.gz
+    cvt "convert onto ./ and a path to the trace" 2 \
+        'torch2pprof: \./adir/\.\./cnn\.json\.gz: is the trace being converted: refusing to overwrite it' \
+        convert cnn.json.gz ./adir/../cnn.json.gz
+    rm -f trace_link.json.gz trace_hardlink.json.gz
+    cvt "convert onto a directory" 2 \
+        'torch2pprof: adir: cannot rename the temporary file into place: Is a directory' \
+        convert cnn.json.gz adir
+    cvt "convert a truncated trace writes nothing" 2 \
+        'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\)' \
+        convert cut.json out.pb.gz
+    # a directory the user cannot write: as nobody when root
+    mkdir ro && chmod 555 ro
+    if [ "$(id -u)" -ne 0 ]; then
+        cvt "convert into a read-only directory" 2 \
+            'torch2pprof: ro/out\.pb\.gz: cannot create a temporary file beside it: Permission denied' \
+            convert cnn.json.gz ro/out.pb.gz
+    elif command -v setpriv >/dev/null 2>&1 &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" --version >/dev/null 2>&1; then
+        ls -A | grep -v -x -e out -e err -e before -e after >before
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" convert cnn.json.gz ro/out.pb.gz >out 2>err
+        rc=$?
+        ls -A | grep -v -x -e out -e err -e before -e after >after
+        if [ -z "$(ls -A ro)" ]; then
+            fails "convert into a read-only directory" 2 \
+                'torch2pprof: ro/out\.pb\.gz: cannot create a temporary file beside it: Permission denied'
+        else
+            no "convert into a read-only directory" "files left in ro/"
+        fi
+    else
+        skipped "convert into a read-only directory" "running as root without setpriv"
+    fi
+    # a full disk: a 64 KiB tmpfs filled to the last byte, in a private mount
+    # namespace (root: unshare -m; otherwise a user namespace, unshare -rm)
+    ns="unshare -m"
+    [ "$(id -u)" -eq 0 ] || ns="unshare -rm"
+    mkdir full
+    if $ns sh -c 'mount -t tmpfs -o size=64k t2pfull full' 2>/dev/null; then
+        # shellcheck disable=SC2016
+        $ns sh -c '
+            mount -t tmpfs -o size=64k t2pfull full || exit 99
+            echo "an older profile" >full/old.pb.gz
+            dd if=/dev/zero of=full/filler bs=4096 2>/dev/null
+            dd if=/dev/zero of=full/filler2 bs=1 2>/dev/null
+            "$1" convert cnn.json.gz full/old.pb.gz >out_old 2>err_old; echo $? >rc_old
+            "$1" convert cnn.json.gz full/new.pb.gz >out 2>err; echo $? >rc
+            ls -A full >full_after
+            cat full/old.pb.gz >old_after
+        ' sh "$tool"
+        rc=$(cat rc)
+        ls -A | grep -v -x -e out -e err -e before -e after -e rc -e rc_old -e out_old -e err_old \
+            -e full_after -e old_after >before
+        cp before after
+        fails "convert onto a full disk (new OUT)" 2 \
+            'torch2pprof: full/new\.pb\.gz: cannot write: No space left on device'
+        printf 'filler\nfiller2\nold.pb.gz\n' >want_after
+        if [ "$(cat rc_old)" -eq 2 ] && [ ! -s out_old ] &&
+            grep -q -x -E 'torch2pprof: full/old\.pb\.gz: cannot write: No space left on device' err_old &&
+            [ "$(cat old_after)" = "an older profile" ] && cmp -s full_after want_after; then
+            ok "convert onto a full disk: the old OUT intact, no temporary file"
+        else
+            rc=$(cat rc_old); cp err_old err; cp out_old out
+            no "convert onto a full disk: the old OUT intact, no temporary file" \
+                "left: $(tr '\n' ' ' <full_after); old OUT now: $(head -c 40 old_after)"
+        fi
+        rm -f rc rc_old out_old err_old full_after old_after want_after
+    else
+        skipped "convert onto a full disk (new OUT)" "cannot mount a tmpfs here (no root, no user namespaces)"
+        skipped "convert onto a full disk: the old OUT intact, no temporary file" "cannot mount a tmpfs here"
+    fi
+    run convert cnn.json.gz out.pb.gz
+    if [ "$rc" -eq 0 ] && [ -s out.pb.gz ] && gzip -t out.pb.gz && ! ls -A | grep -q '\.tmp$' && sanitizer_clean; then
+        ok "convert writes OUT and leaves no temporary file"
+    else
+        no "convert writes OUT and leaves no temporary file" "bad result"
+    fi
+    rm -f out.pb.gz
+else
+    skipped "convert output rows" "convert is not built"
+fi
+
 # the inputs are never modified
 if gzip -dc cnn.json.gz | cmp -s - cnn.json && [ "$(wc -c <cnn.json)" -eq "$cnn_size" ]; then
     ok "inputs untouched"
