@@ -185,11 +185,14 @@ static int fail_nomem(struct loader *L)
 /* Arrays start at 512 KiB so that malloc maps them on their own: realloc then
    grows them with mremap, never copying, and large ones ask for huge pages,
    which saves most of the page faults of filling 50+ MB of events. */
+#ifndef T2P_GROW_FIRST_BYTES /* the fuzz build starts small: each run is tiny */
+#define T2P_GROW_FIRST_BYTES (512u * 1024u)
+#endif
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : (512u * 1024u) / elem;
+    size_t ncap = *cap ? *cap * 2 : (size_t)T2P_GROW_FIRST_BYTES / elem;
     if (ncap > SIZE_MAX / elem)
         return -1;
     void *np = realloc(*p, ncap * elem);
