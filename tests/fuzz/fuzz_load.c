@@ -1,9 +1,11 @@
-/* libFuzzer target: the loader and the aggregation on arbitrary bytes.
+/* libFuzzer target: the loader, the aggregation and the export on arbitrary bytes.
 
    The input is written to a file in /dev/shm (trace_load takes a path and
    streams it through zlib and yajl, so the fuzzer exercises the real reader,
    the gzip detection included), then loaded, aggregated, sorted and labelled
-   the way `torch2pprof analyze` does. Inputs of odd length load with
+   the way `torch2pprof analyze` does, then selected (focus, ignore, thread,
+   filter) and written as a pprof profile the way `convert` does. Inputs of
+   odd length load with
    partial=true, so both the strict and the --partial paths are covered.
 
    Built by `make fuzz` (see Makefile.am), never by `make`/`make check`. */
@@ -17,16 +19,57 @@
 
 #include "core/fmt.h"
 #include "core/model.h"
+#include "core/pprof.h"
+#include "core/select.h"
 #include "core/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
+static char path[64], out_path[64];
 
 static void cleanup(void)
 {
     if (path[0])
         unlink(path);
+    if (out_path[0])
+        unlink(out_path);
+}
+
+/* convert, with and without a selection; the profile is read by nobody.
+   Writing it (a gzip stream, a temp file, a rename) costs ten times the rest
+   of a run, so only one input in eight is written; every one is selected. */
+static void export(const model *m, unsigned variant)
+{
+    bool write = variant % 8 == 0;
+    if (!write && !(variant & 1))
+        return;
+    t2p_error err;
+    uint8_t *keep = NULL;
+    if (variant & 1) {
+        select_spec sel;
+        select_init(&sel);
+        sel.focus_re = "a|k|Step";
+        sel.ignore_re = (variant & 2) ? "^aten::(mm|add)$" : NULL;
+        sel.thread_re = (variant & 4) ? "stream|thread|/" : NULL;
+        sel.filter = (variant & 8) ? "n" : NULL;
+        if (m->nops)
+            sel.focus_op = (uint32_t)(variant % m->nops);
+        keep = select_nodes(m, &sel, &err);
+        if (!keep) {
+            if (err.kind != T2P_ERR_NOMEM)
+                abort();
+            return;
+        }
+    }
+    static const char *const comments[] = { "fuzz" };
+    pprof_opts po = { .keep = keep, .tool_version = "fuzz", .comments = comments, .ncomments = 1 };
+    pprof_summary sum;
+    if (write && pprof_write(m, &po, out_path, &sum, &err) < 0 && err.kind != T2P_ERR_NOMEM &&
+        err.kind != T2P_ERR_IO)
+        abort();
+    if (write)
+        unlink(out_path);
+    free(keep);
 }
 
 static void exercise(const model *m)
@@ -65,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!path[0]) {
         snprintf(path, sizeof path, "/dev/shm/t2p-fuzz-%ld.json", (long)getpid());
+        snprintf(out_path, sizeof out_path, "/dev/shm/t2p-fuzz-%ld.pb.gz", (long)getpid());
         atexit(cleanup);
     }
     FILE *f = fopen(path, "wb");
@@ -94,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         exercise(m);
+        export(m, (unsigned)(size >> 1) * 2 + (unsigned)keep);
         model_free(m);
     }
     trace_free(tr);
