@@ -88,6 +88,9 @@ if [ -f "$shared/traces/not_a_trace_execution_graph.json.gz" ]; then
 fi
 if [ -f "$W/plain/torch2pprof" ] && "$tool" convert --help >/dev/null 2>&1; then
     vg 0 convert "$src/data/cnn_train_cpu.json.gz" "$W/out.pb.gz"
+    vg 0 convert --focus conv --thread . "$src/data/alexnet_train.json.gz" "$W/out2.pb.gz"
+    vg 2 convert "$src/data/cnn_train_cpu.json.gz" "$W/nodir/out.pb.gz"
+    vg 2 convert "$W/cut.json" "$W/out3.pb.gz"
 fi
 
 # ---- 3. fuzz smoke ----
