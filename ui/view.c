@@ -1429,6 +1429,15 @@ static void pad(struct line *l, size_t n)
         put(l, " ", 1);
 }
 
+/* blanks to the screen's width: a table narrower than the screen still
+   paints whole lines (the cursor bar) */
+static void pad_to(const view *v, struct line *l)
+{
+    size_t w = fmt_width(l->buf, l->off);
+    if (w < (size_t)v->width)
+        pad(l, (size_t)v->width - w);
+}
+
 /* s cut to width columns (with an ellipsis) and padded, left or right */
 static void cell(struct line *l, const char *s, size_t len, int width, bool right)
 {
@@ -1472,6 +1481,7 @@ void view_colheader(view *v, char *buf, size_t size)
         cell(&l, t, strlen(t), cols[i]->id == C_NAME ? namew : cols[i]->width,
              col_right(cols[i]->id));
     }
+    pad_to(v, &l);
 }
 
 static void num_ms(char *t, size_t size, int64_t ns)
@@ -1608,6 +1618,7 @@ void view_line(view *v, size_t i, char *buf, size_t size, bool *gpu)
         default: line_threads(v, id, cols[c], namew, &l, gpu); break;
         }
     }
+    pad_to(v, &l);
 }
 
 void view_title(view *v, char *buf, size_t size)
