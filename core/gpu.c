@@ -7,15 +7,18 @@
 
 #include "core/hmap.h"
 
+/* MTIA accelerators log their device work as mtia_ccp_events and its launches
+   as mtia_runtime, with the same correlation scheme as CUDA. */
 bool gpu_is_work_cat(const char *cat)
 {
     return strcmp(cat, "kernel") == 0 || strcmp(cat, "gpu_memcpy") == 0 ||
-           strcmp(cat, "gpu_memset") == 0;
+           strcmp(cat, "gpu_memset") == 0 || strcmp(cat, "mtia_ccp_events") == 0;
 }
 
 bool gpu_is_launch_cat(const char *cat)
 {
-    return strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0;
+    return strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
+           strcmp(cat, "mtia_runtime") == 0;
 }
 
 static int add_gpu_node(model *m, size_t *cap, hmap *gm, uint32_t parent, uint32_t op,
@@ -131,24 +134,44 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         m->nodes[m->tracks[m->nodes[lnode].track].root].dev_total_ns += dur;
     }
 
-    /* streams: device tracks with GPU work */
+    /* streams: the tracks that carry GPU work; busy and gaps over that work
+       alone, so sync rows and annotations on the same track do not count */
     size_t ns = 0;
     for (size_t k = 0; k < m->ntracks; k++)
-        if (tr->tracks[k].is_gpu && m->tracks[k].events)
-            ns++;
+        for (size_t i = start[k]; i < start[k + 1]; i++)
+            if (catkind[ev[order[i]].cat] == 1) {
+                ns++;
+                break;
+            }
     m->streams = calloc(ns ? ns : 1, sizeof *m->streams);
     if (!m->streams)
         goto out;
     for (size_t k = 0; k < m->ntracks; k++) {
-        if (!tr->tracks[k].is_gpu || !m->tracks[k].events)
+        model_stream s = { .track = (uint32_t)k };
+        int64_t cover_start = 0, cover_end = INT64_MIN;
+        for (size_t i = start[k]; i < start[k + 1]; i++) {
+            const trace_event *x = &ev[order[i]];
+            if (catkind[x->cat] != 1)
+                continue;
+            int64_t end = x->ts + x->dur;
+            s.gpu_events++;
+            if (cover_end != INT64_MIN && x->ts <= cover_end) {
+                if (end > cover_end)
+                    cover_end = end;
+                continue;
+            }
+            if (cover_end != INT64_MIN) {
+                s.busy_ns += cover_end - cover_start;
+                if (x->ts - cover_end > s.max_gap_ns)
+                    s.max_gap_ns = x->ts - cover_end;
+            }
+            cover_start = x->ts;
+            cover_end = end;
+        }
+        if (!s.gpu_events)
             continue;
-        model_stream *s = &m->streams[m->nstreams++];
-        s->track = (uint32_t)k;
-        for (size_t i = start[k]; i < start[k + 1]; i++)
-            if (catkind[ev[order[i]].cat] == 1)
-                s->gpu_events++;
-        s->busy_ns = m->tracks[k].union_ns;
-        s->max_gap_ns = m->tracks[k].max_gap_ns;
+        s.busy_ns += cover_end - cover_start;
+        m->streams[m->nstreams++] = s;
     }
     rc = 0;
 out:

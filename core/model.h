@@ -66,12 +66,12 @@ typedef struct model_node {
     int64_t dev_total_ns;/* GPU time launched at or below this node */
 } model_node;
 
-/* A GPU stream (a device track). */
+/* A GPU stream: a track that carries GPU work. */
 typedef struct model_stream {
     uint32_t track;
     uint64_t gpu_events;
     int64_t busy_ns;    /* union of its GPU events' intervals */
-    int64_t max_gap_ns;
+    int64_t max_gap_ns; /* largest idle gap between them */
 } model_stream;
 
 typedef struct model {

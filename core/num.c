@@ -7,8 +7,49 @@ static bool is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The common shape, "123456.789" with at most 18 digits and no more decimals
+   than scale, in plain 64-bit arithmetic. Returns false to defer to the
+   general path. */
+static bool parse_fast(const char *s, size_t len, int scale, int64_t *out)
+{
+    size_t i = 0;
+    uint64_t v = 0;
+    int ndig = 0, frac = 0;
+    bool neg = false;
+
+    if (len == 0 || len > 20)
+        return false;
+    if (s[0] == '-') {
+        neg = true;
+        i = 1;
+    }
+    for (; i < len && is_digit(s[i]); i++, ndig++)
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    if (ndig == 0)
+        return false;
+    if (i < len) {
+        if (s[i] != '.')
+            return false;
+        for (i++; i < len && is_digit(s[i]); i++, ndig++, frac++)
+            v = v * 10 + (uint64_t)(s[i] - '0');
+        if (i < len || frac == 0 || frac > scale)
+            return false;
+    }
+    if (ndig > 19) /* 19 digits cannot overflow 64 bits */
+        return false;
+    for (int k = frac; k < scale; k++)
+        if (__builtin_mul_overflow(v, 10u, &v))
+            return false;
+    if (v > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return true;
+}
+
 bool num_parse_scaled(const char *s, size_t len, int scale, int64_t *out)
 {
+    if (scale >= 0 && scale <= 3 && parse_fast(s, len, scale, out))
+        return true;
     size_t i = 0;
     bool neg = false;
     unsigned __int128 mant = 0;

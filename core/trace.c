@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -124,6 +125,7 @@ struct loader {
     uint32_t last_pid, last_tid, last_track;
     struct begin *begins;
     size_t nbegins, begincap;
+    uint32_t memo[3]; /* last pid, tid and cat ids: most events repeat them */
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort;
 };
@@ -156,16 +158,30 @@ static int fail_nomem(struct loader *L)
     return 0;
 }
 
+/* Arrays start at 512 KiB so that malloc maps them on their own: realloc then
+   grows them with mremap, never copying, and large ones ask for huge pages,
+   which saves most of the page faults of filling 50+ MB of events. */
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 1024;
+    size_t ncap = *cap ? *cap * 2 : (512u * 1024u) / elem;
+    if (ncap > SIZE_MAX / elem)
+        return -1;
     void *np = realloc(*p, ncap * elem);
     if (!np)
         return -1;
     *p = np;
     *cap = ncap;
+#ifdef MADV_HUGEPAGE
+    size_t bytes = ncap * elem;
+    if (bytes >= (8u << 20)) {
+        uintptr_t lo = ((uintptr_t)np + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+        uintptr_t hi = ((uintptr_t)np + bytes) & ~(uintptr_t)((2u << 20) - 1);
+        if (hi > lo)
+            madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#endif
     return 0;
 }
 
@@ -174,6 +190,18 @@ static uint32_t intern(struct loader *L, const char *s, size_t len)
     uint32_t id = strtab_intern(L->t->strs, s, len);
     if (id == STRTAB_NONE)
         fail_nomem(L);
+    return id;
+}
+
+/* intern through a one-entry memo: pid, tid and cat repeat from event to event */
+static uint32_t intern_memo(struct loader *L, int slot, const char *s, size_t len)
+{
+    uint32_t id = L->memo[slot];
+    if (id != STRTAB_NONE && strtab_len(L->t->strs, id) == len &&
+        memcmp(strtab_str(L->t->strs, id), s, len) == 0)
+        return id;
+    id = intern(L, s, len);
+    L->memo[slot] = id;
     return id;
 }
 
@@ -441,15 +469,15 @@ static int on_value(struct loader *L, const char *s, size_t n, bool is_str)
                 return 0;
             break;
         case K_CAT:
-            if ((c->cat = intern(L, s, n)) == STRTAB_NONE)
+            if ((c->cat = intern_memo(L, 2, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_PID:
-            if ((c->pid = intern(L, s, n)) == STRTAB_NONE)
+            if ((c->pid = intern_memo(L, 0, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_TID:
-            if ((c->tid = intern(L, s, n)) == STRTAB_NONE)
+            if ((c->tid = intern_memo(L, 1, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_TS:
@@ -721,6 +749,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     L.err = err;
     L.path = path;
     L.last_pid = L.last_tid = UINT32_MAX;
+    L.memo[0] = L.memo[1] = L.memo[2] = STRTAB_NONE;
 
     trace *t = calloc(1, sizeof *t);
     if (!t) {

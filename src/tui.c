@@ -46,7 +46,8 @@ static const char usage[] =
     "  --partial         load what a truncated trace holds instead of failing\n"
     "  --replay KEYS     no terminal: apply KEYS to the view and print the time of each key\n"
     "                    (<Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc>\n"
-    "                    <BS> <Tab> <BTab> <F1> <lt>; other characters are themselves)\n"
+    "                    <BS> <Tab> <BTab> <F1> <Space> <lt>; other characters are themselves;\n"
+    "                    white space separates keys: \"3 E <Down> /conv <Enter> n\")\n"
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
@@ -185,15 +186,18 @@ static const struct { const char *name; int key; } keynames[] = {
 static int script_next(const char **s, char *name, size_t size)
 {
     const char *p = *s;
-    while (*p == '\n' || *p == '\r')
+    /* white space separates keys ("2 3 E"); <Space> is the space key */
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     if (!*p) {
         *s = p;
         return 0;
     }
     if (*p == '<') {
-        const char *e = strchr(p, '>');
-        if (e && e > p + 1) {
+        const char *e = p + 1;
+        while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))
+            e++;
+        if (*e == '>' && e > p + 1) {
             size_t n = (size_t)(e - p - 1);
             for (size_t i = 0; i < sizeof keynames / sizeof *keynames; i++)
                 if (strlen(keynames[i].name) == n && !strncmp(p + 1, keynames[i].name, n)) {
@@ -248,14 +252,15 @@ static void render(view *v, FILE *out)
         fprintf(out, "%s\n", buf);
 }
 
-static int replay(view *v, const char *script, bool print, int w, int h)
+/* Output, one fact a line, for tests/bench/bench.py:
+     first-screen MS ms     from the start of the program to the first screen
+     key NAME MS ms rows N  one per key: view_key plus laying out the screen */
+static int replay(view *v, const char *script, bool print, int w, int h, double t_start)
 {
-    double t0 = now_s();
     view_resize(v, w, h);
     render(v, NULL);
-    double t1 = now_s();
     double worst = 0;
-    printf("first_screen_ms %.3f\n", (t1 - t0) * 1e3);
+    printf("first-screen %.3f ms\n", (now_s() - t_start) * 1e3);
     const char *s = script;
     char name[64];
     int key, i = 0, rc = EXIT_OK;
@@ -272,11 +277,11 @@ static int replay(view *v, const char *script, bool print, int w, int h)
         double ms = (now_s() - a) * 1e3;
         if (ms > worst)
             worst = ms;
-        printf("key %d %s %.3f ms rows %zu\n", i, name, ms, view_nrows(v));
+        printf("key %s %.3f ms rows %zu\n", name, ms, view_nrows(v));
         if (r == VIEW_QUIT)
             break;
     }
-    printf("max_key_ms %.3f\n", worst);
+    printf("max-key %.3f ms over %d keys\n", worst, i);
     if (print) {
         render(v, stdout);
         if (v->status[0])
@@ -369,6 +374,7 @@ int main(int argc, char **argv)
     char *script = NULL;
     int rw = 120, rh = 40;
     int c;
+    double t_start = now_s();
 
     setlocale(LC_ALL, "");
     opterr = 0;
@@ -439,22 +445,19 @@ int main(int argc, char **argv)
     int rc;
 
     if (script) {
-        double t0 = now_s();
         rc = load(path, partial, &mo, false, &tr, &m);
         if (rc != EXIT_OK) {
             free(script);
             return rc;
         }
-        printf("load_ms %.3f events %zu nodes %zu mnodes %zu\n", (now_s() - t0) * 1e3,
+        printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - t_start) * 1e3,
                tr->nevents, m->nnodes, m->nmnodes);
-        t0 = now_s();
         v = view_new(m, &vo);
         if (!v) {
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
             rc = EXIT_INPUT;
         } else {
-            printf("view_new_ms %.3f\n", (now_s() - t0) * 1e3);
-            rc = replay(v, script, print, rw, rh);
+            rc = replay(v, script, print, rw, rh, t_start);
         }
         free(script);
         view_free(v);

@@ -5,7 +5,10 @@ usage: check_analyze.py TOOL TRACE [EXPECTED.json]
 
 Runs `TOOL analyze --json -top 0 TRACE` and compares
   (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
-      self_ns, total_ns, min_ns, max_ns; and busy_ns, window_ns, tracks;
+      self_ns, total_ns, min_ns, max_ns, device_self_ns, device_total_ns; and busy_ns,
+      window_ns, tracks, gpu_events, gpu_ns, gpu_unattributed_events,
+      gpu_unattributed_ns; and the streams, keyed by (pid, tid): gpu_events, busy_ns,
+      max_gap_ns;
   (b) if EXPECTED (a key_averages file from tests/record_fixtures.py) is given: the
       tool's ops grouped by name (summed over categories); for every name in EXPECTED,
       count and total_ns equal; self_ns equal unless that name legitimately differs:
@@ -67,7 +70,8 @@ def main(argv):
 
     bad = []
     # ---- (a) tool vs oracle
-    for f in ("busy_ns", "window_ns", "tracks"):
+    for f in ("busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
+              "gpu_unattributed_events", "gpu_unattributed_ns"):
         if got.get(f) != fig[f]:
             bad.append("%s: tool %r, oracle %r" % (f, got.get(f), fig[f]))
     tool_ops = {}
@@ -77,7 +81,8 @@ def main(argv):
             bad.append("op %r listed twice by the tool" % (k,))
         tool_ops[k] = o
     ora_ops = {(o["name"], o["category"]): o for o in fig["ops"]}
-    fields = ("count", "self_ns", "total_ns", "min_ns", "max_ns")
+    fields = ("count", "self_ns", "total_ns", "min_ns", "max_ns", "device_self_ns",
+              "device_total_ns")
     for k in sorted(ora_ops, key=lambda k: (-ora_ops[k]["total_ns"], k)):
         o = ora_ops[k]
         t = tool_ops.get(k)
@@ -91,6 +96,25 @@ def main(argv):
             bad.append("op %r [%s]: %s" % (k[0], k[1], "; ".join(diffs)))
     for k in sorted(set(tool_ops) - set(ora_ops), key=str):
         bad.append("op %r [%s]: in tool output, not in oracle" % k)
+
+    tool_st = {}
+    for st in got.get("streams", []):
+        k = (st.get("pid"), st.get("tid"))
+        if k in tool_st:
+            bad.append("stream pid %r tid %r listed twice by the tool" % k)
+        tool_st[k] = st
+    ora_st = {(st["pid"], st["tid"]): st for st in fig["streams"]}
+    for k in sorted(ora_st):
+        o, t = ora_st[k], tool_st.get(k)
+        if t is None:
+            bad.append("stream pid %r tid %r: missing in tool output" % k)
+            continue
+        diffs = ["%s tool %r oracle %r" % (f, t.get(f), o[f])
+                 for f in ("gpu_events", "busy_ns", "max_gap_ns") if t.get(f) != o[f]]
+        if diffs:
+            bad.append("stream pid %r tid %r: %s" % (k + ("; ".join(diffs),)))
+    for k in sorted(set(tool_st) - set(ora_st)):
+        bad.append("stream pid %r tid %r: in tool output, not in oracle" % k)
 
     # ---- (b) tool vs PyTorch key_averages
     n_expected = 0
@@ -125,7 +149,9 @@ def main(argv):
         for b in bad[:MAX_SHOWN]:
             print("  " + b)
         return 1
-    print("check_analyze: %s: %d ops match" % (trace, len(ora_ops)))
+    print("check_analyze: %s: %d ops match; %d GPU events (%d unattributed), %d streams"
+          % (trace, len(ora_ops), fig["gpu_events"], fig["gpu_unattributed_events"],
+             len(ora_st)))
     return 0
 
 

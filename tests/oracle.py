@@ -25,6 +25,18 @@ Rules (docs/trace-format.md):
   the latest start, then shortest dur, then latest order.
 * self = dur - length of the union of the direct children's intervals.
 * Op key (name, cat or "").
+* GPU (docs/trace-format.md "CPU to GPU"): GPU events = cat kernel / gpu_memcpy /
+  gpu_memset (and an accelerator's mtia_ccp_events); launches = cat cuda_runtime /
+  cuda_driver (and mtia_runtime); linked by args.correlation
+  (an integer, or a string of digits / 0x hex); the first launch in file order with a
+  correlation wins.  The launching op = the launch's parent (nesting rule), or the launch
+  itself when it has none.  device_self_ns(op) += dur of each GPU event it launched.
+  device_total_ns: per GPU event, each distinct op among {the launch, every ancestor of
+  the launch, the GPU event itself} gets dur once.  A GPU event without a launch adds
+  dur to its own op's device_total_ns only, and to gpu_unattributed_*.
+* Streams: tracks holding GPU events: gpu_events = their number, busy_ns = length of
+  the union of their intervals (sync rows and annotations on the same track do not
+  count), max_gap_ns = largest gap between consecutive covered stretches.
 Extra fields beyond the tool's shape, per op: "overlap" (some call has direct children
 overlapping each other) and "pytorch_self_ns" (self time by PyTorch's rule, dur minus the
 plain SUM of the direct children's durations; may be negative).
@@ -32,6 +44,7 @@ plain SUM of the direct children's durations; may be negative).
 import decimal
 import gzip
 import json
+import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
@@ -111,6 +124,33 @@ def track_text(v):
     return json.dumps(v)
 
 
+def shown_text(v):
+    """pid/tid as the tool prints it: the text as written, without JSON quotes."""
+    return v if isinstance(v, str) else str(v)
+
+
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events")
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "mtia_runtime")
+
+
+def correlation(e):
+    """args.correlation as an int, or None (absent, or not a whole number)."""
+    a = e.get("args")
+    if not isinstance(a, dict):
+        return None
+    c = a.get("correlation")
+    if isinstance(c, bool):
+        return None
+    if isinstance(c, int):
+        return c
+    if isinstance(c, str):
+        if re.fullmatch(r"0[xX][0-9a-fA-F]{1,16}", c):
+            return int(c, 16)
+        if re.fullmatch(r"-?[0-9]+", c):
+            return int(c, 10)
+    return None
+
+
 # ------------------------------------------------------------------ analysis
 def analyze(path, slow=False):
     events, base = load_events(path)
@@ -122,11 +162,21 @@ def analyze(path, slow=False):
     # timed events: dicts with name, cat, track, ts, dur, order
     timed = []
     open_b = {}                     # track -> list of (event, ts_ns)
+    labels = {}                     # pid text -> process_labels (the last one given)
+    tnames = {}                     # track -> thread_name (the last one given)
+    pid_shown = {}                  # track -> (pid, tid) as the tool prints them
     for order, e in enumerate(events):
         if not isinstance(e, dict):
             skip("not_an_object")
             continue
         ph = e.get("ph")
+        if ph == "M":
+            a = e.get("args") if isinstance(e.get("args"), dict) else {}
+            if e.get("name") == "process_labels" and isinstance(a.get("labels"), str):
+                labels[track_text(e.get("pid"))] = a["labels"]
+            if e.get("name") == "thread_name" and isinstance(a.get("name"), str):
+                tnames[(track_text(e.get("pid")), track_text(e.get("tid")))] = a["name"]
+            continue
         if ph not in ("X", "B", "E"):
             continue
         track = (track_text(e.get("pid")), track_text(e.get("tid")))
@@ -162,8 +212,10 @@ def analyze(path, slow=False):
         name = "" if name is None else str(name)
         cat = src.get("cat")
         cat = "" if cat is None else str(cat)
+        pid_shown[track] = (shown_text(e.get("pid")), shown_text(e.get("tid")))
         timed.append({"name": name, "cat": cat, "track": track, "ts": ts,
-                      "dur": dur, "end": ts + dur, "order": order})
+                      "dur": dur, "end": ts + dur, "order": order,
+                      "corr": correlation(src)})
     for st in open_b.values():
         for _ in st:
             skip("unmatched_B")
@@ -206,6 +258,62 @@ def analyze(path, slow=False):
             assert t["self"] >= 0
 
     # ---- aggregation
+    def op_key(t):
+        name = t["name"]
+        if name.startswith("ProfilerStep#"):
+            name = "ProfilerStep*"
+        return (name, t["cat"])
+
+    for track, evs in by_track.items():
+        for t in evs:
+            t["up"] = None if t["parent"] is None else evs[t["parent"]]
+    dev_self, dev_total, gpu = {}, {}, {"events": 0, "ns": 0, "un_events": 0, "un_ns": 0}
+    first_launch = {}
+    for t in ops:                            # "timed" order: file order of the events
+        if t["cat"] in LAUNCH_CATS and t["corr"] is not None:
+            first_launch.setdefault(t["corr"], t)
+    for g in ops:
+        if g["cat"] not in GPU_CATS:
+            continue
+        gpu["events"] += 1
+        gpu["ns"] += g["dur"]
+        launch = first_launch.get(g["corr"]) if g["corr"] is not None else None
+        if launch is None:
+            gpu["un_events"] += 1
+            gpu["un_ns"] += g["dur"]
+            dev_total[op_key(g)] = dev_total.get(op_key(g), 0) + g["dur"]
+            continue
+        launcher = launch["up"] if launch["up"] is not None else launch
+        dev_self[op_key(launcher)] = dev_self.get(op_key(launcher), 0) + g["dur"]
+        keys = {op_key(g)}
+        a = launch
+        while a is not None:
+            keys.add(op_key(a))
+            a = a["up"]
+        for k in keys:
+            dev_total[k] = dev_total.get(k, 0) + g["dur"]
+
+    streams = []
+    for track, evs in by_track.items():
+        work = [t for t in evs if t["cat"] in GPU_CATS]
+        if not work:
+            continue
+        busy = gap = 0
+        cur_s = cur_e = None
+        for t in work:                       # sorted by ts
+            if cur_e is not None and t["ts"] <= cur_e:
+                cur_e = max(cur_e, t["end"])
+                continue
+            if cur_e is not None:
+                busy += cur_e - cur_s
+                gap = max(gap, t["ts"] - cur_e)
+            cur_s, cur_e = t["ts"], t["end"]
+        busy += cur_e - cur_s
+        streams.append({"pid": pid_shown[track][0], "tid": pid_shown[track][1],
+                        "gpu_events": len(work),
+                        "busy_ns": busy, "max_gap_ns": gap})
+    streams.sort(key=lambda x: (x["pid"], x["tid"]))
+
     agg = {}
     cats = {}
     for t in ops:
@@ -217,7 +325,9 @@ def analyze(path, slow=False):
         if a is None:
             a = agg[k] = {"name": name, "category": t["cat"], "count": 0, "self_ns": 0,
                           "total_ns": 0, "min_ns": t["dur"], "max_ns": t["dur"],
-                          "overlap": False, "pytorch_self_ns": 0}
+                          "overlap": False, "pytorch_self_ns": 0,
+                          "device_self_ns": dev_self.get(k, 0),
+                          "device_total_ns": dev_total.get(k, 0)}
         a["count"] += 1
         a["self_ns"] += t["self"]
         a["pytorch_self_ns"] += t["pt_self"]
@@ -246,6 +356,11 @@ def analyze(path, slow=False):
         "tracks": tracks,
         "window_ns": window_ns,
         "busy_ns": sum(a["self_ns"] for a in agg.values()),
+        "gpu_events": gpu["events"],
+        "gpu_ns": gpu["ns"],
+        "gpu_unattributed_events": gpu["un_events"],
+        "gpu_unattributed_ns": gpu["un_ns"],
+        "streams": streams,
         "ops": sorted(agg.values(), key=lambda a: (-a["self_ns"], a["name"], a["category"])),
         "categories": sorted(cats.values(), key=lambda c: (-c["self_ns"], c["name"])),
     }
@@ -298,7 +413,9 @@ def compare_expected(fig, expected):
     by_name = {}
     for o in fig["ops"]:
         d = by_name.setdefault(o["name"], {"count": 0, "self_ns": 0, "total_ns": 0,
-                                           "overlap": False, "pytorch_self_ns": 0})
+                                           "overlap": False, "pytorch_self_ns": 0,
+                          "device_self_ns": dev_self.get(k, 0),
+                          "device_total_ns": dev_total.get(k, 0)})
         d["pytorch_self_ns"] += o["pytorch_self_ns"]
         d["count"] += o["count"]
         d["self_ns"] += o["self_ns"]

@@ -40,6 +40,10 @@ static void test_num_exact(void **state)
     assert_true(num_parse_us_to_ns("2560", 4, &v));
     assert_int_equal(v, 2560000);
     assert_false(num_parse_us_to_ns("1e400", 5, &v));
+    assert_false(num_parse_us_to_ns("123456789012345678", 18, &v)); /* 1.2e20 ns: out of range */
+    assert_true(num_parse_us_to_ns("9223372036854775.807", 20, &v));
+    assert_int_equal(v, INT64_MAX);
+    assert_false(num_parse_us_to_ns("9223372036854775.808", 20, &v));
     assert_false(num_parse_us_to_ns("abc", 3, &v));
     assert_false(num_parse_us_to_ns("", 0, &v));
     assert_false(num_parse_us_to_ns("1.2.3", 5, &v));

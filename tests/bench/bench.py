@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""make bench: load speed and memory against the floor (inflate + tokenise).
+
+Builds the benchmark trace if absent (../shared/tools/scale-trace.py, 20 copies
+of ns_resolution_rank0), compiles ../shared/tools/floor.c, then runs floor,
+analyze, convert and the TUI's headless key replay side by side, several
+rounds interleaved so that machine noise hits them alike. Prints medians,
+ratios to the floor and peak RSS (from wait4), and checks the targets.
+BENCH_RUNS (default 5) sets the rounds; BENCH_SCALE10=1 adds the 10x run.
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+TARGETS = {"analyze": 1.3, "convert": 1.5, "tui-first-screen": 1.5}
+RSS_LIMIT_MB = 120
+KEY_LIMIT_MS = 30.0
+KEYS = "2 3 E C 1 > > < r f \\ 4 1 / n N"
+
+
+def run(cmd, out=subprocess.DEVNULL):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({code}): {err.strip()}")
+    return wall, ru.ru_maxrss / 1024.0  # ru_maxrss is in KiB on Linux
+
+
+def main():
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+    src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
+    shared = os.environ.get("T2P_SHARED", os.path.join(src, "..", "shared"))
+    out = os.path.join(build, "bench-out")
+    os.makedirs(out, exist_ok=True)
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+
+    big = os.path.join(out, "big.json.gz")
+    if not os.path.exists(big):
+        print("bench: building the benchmark trace (20 copies of ns_resolution_rank0)...", flush=True)
+        subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
+                               os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
+                               big + ".tmp", "20"])
+        os.rename(big + ".tmp", big)
+    floor = os.path.join(out, "floor")
+    subprocess.check_call(["cc", "-O2", os.path.join(shared, "tools", "floor.c"), "-o", floor,
+                           "-lyajl", "-lz"])
+    tool = os.path.join(build, "torch2pprof")
+    tui = os.path.join(build, "torch2pprof-tui")
+    pb = os.path.join(out, "big.pb.gz")
+
+    cmds = {
+        "floor": [floor, big],
+        "analyze": [tool, "analyze", big],
+        "convert": [tool, "convert", big, pb],
+    }
+    have_tui = os.path.exists(tui)
+    times = {k: [] for k in cmds}
+    rss = {k: 0.0 for k in cmds}
+    first_screen, keys = [], {}
+    if have_tui:
+        times["tui-replay"] = []
+        rss["tui-replay"] = 0.0
+    for r in range(runs):
+        for name, cmd in cmds.items():
+            w, m = run(cmd)
+            times[name].append(w)
+            rss[name] = max(rss[name], m)
+        if have_tui:
+            rep = os.path.join(out, "replay.txt")
+            with open(rep, "w") as f:
+                w, m = run([tui, "--replay", KEYS, big], out=f)
+            times["tui-replay"].append(w)
+            rss["tui-replay"] = max(rss["tui-replay"], m)
+            for line in open(rep):
+                # lines: "first-screen 812.3 ms" and "key X 1.2 ms"
+                parts = line.split()
+                if parts and parts[0] == "first-screen":
+                    first_screen.append(float(parts[1]) / 1000.0)
+                elif parts and parts[0] == "key":
+                    keys.setdefault(parts[1], []).append(float(parts[2]))
+        print(f"bench: round {r + 1}/{runs} done", flush=True)
+
+    fmed = statistics.median(times["floor"])
+    ok = True
+    print(f"\nbenchmark trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB gzip)")
+    print(f"{'':18} {'median s':>9} {'x floor':>8} {'target':>7} {'peak RSS MB':>12}")
+    for name in times:
+        med = statistics.median(times[name])
+        ratio = med / fmed
+        target = TARGETS.get(name)
+        mark = ""
+        if target:
+            mark = "ok" if ratio <= target else "MISSED"
+            ok &= ratio <= target
+        if name in ("analyze", "convert") and rss[name] > RSS_LIMIT_MB:
+            mark += " RSS MISSED"
+            ok = False
+        print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {mark}")
+    if first_screen:
+        med = statistics.median(first_screen)
+        ratio = med / fmed
+        good = ratio <= TARGETS["tui-first-screen"]
+        ok &= good
+        print(f"{'tui-first-screen':18} {med:9.3f} {ratio:8.2f} {1.5:>7} {'':12} {'ok' if good else 'MISSED'}")
+    if keys:
+        print("\nTUI key times (median ms over rounds, as measured by the program):")
+        for k, v in keys.items():
+            med = statistics.median(v)
+            good = max(v) <= KEY_LIMIT_MS
+            ok &= good
+            print(f"  key {k:6} median {med:7.2f}  max {max(v):7.2f} {'ok' if good else 'MISSED'}")
+
+    if os.environ.get("BENCH_SCALE10") == "1":
+        big10 = os.path.join(out, "big10.json.gz")
+        if not os.path.exists(big10):
+            print("bench: building the 10x trace (200 copies; several minutes)...", flush=True)
+            subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
+                                   os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
+                                   big10 + ".tmp", "200"])
+            os.rename(big10 + ".tmp", big10)
+        t1 = [run(cmds["analyze"])[0] for _ in range(3)]
+        r10 = [run([tool, "analyze", big10]) for _ in range(3)]
+        ratio = statistics.median(w for w, _ in r10) / statistics.median(t1)
+        peak = max(m for _, m in r10)
+        good = ratio <= 10.5 and peak <= 1024
+        ok &= good
+        print(f"\n10x: analyze {statistics.median(w for w, _ in r10):.2f} s = {ratio:.2f}x the 1x run "
+              f"(target 10.5), peak RSS {peak:.0f} MB (target 1024) {'ok' if good else 'MISSED'}")
+
+    print("\nbench:", "every target met" if ok else "SOME TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
