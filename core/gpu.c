@@ -21,10 +21,21 @@ bool gpu_is_launch_cat(const char *cat)
            strcmp(cat, "mtia_runtime") == 0;
 }
 
-static int add_gpu_node(model *m, size_t *cap, hmap *gm, uint32_t parent, uint32_t op,
-                        uint32_t *out)
+/* One GPU node per (launch node, GPU op, stream): the stream is part of the
+   key so that every GPU node's events ran on one stream, which pprof labels
+   the node's samples with. (op, stream) pairs get small ids in os so that the
+   key still fits 64 bits. */
+static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t parent, uint32_t op,
+                        uint32_t stream, uint32_t *out)
 {
-    uint64_t key = (uint64_t)parent << 32 | op;
+    uint64_t oskey = (uint64_t)op << 32 | stream;
+    uint32_t osid = hmap_get(os, oskey);
+    if (osid == UINT32_MAX) {
+        osid = (uint32_t)os->n;
+        if (hmap_put(os, oskey, osid) < 0)
+            return -1;
+    }
+    uint64_t key = (uint64_t)parent << 32 | osid;
     uint32_t n = hmap_get(gm, key);
     if (n == UINT32_MAX) {
         if (m->nnodes == *cap || *cap == 0) {
@@ -38,7 +49,8 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, uint32_t parent, uint32
         n = (uint32_t)m->nnodes++;
         m->nodes[n] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                     .next_sibling = MODEL_NONE, .track = m->nodes[parent].track,
-                                    .depth = m->nodes[parent].depth + 1, .gpu = true };
+                                    .depth = m->nodes[parent].depth + 1, .gpu = true,
+                                    .stream = stream };
         if (hmap_put(gm, key, n) < 0)
             return -1;
     }
@@ -53,14 +65,15 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     uint32_t ncat = strtab_count(tr->strs);
     unsigned char *catkind = calloc(ncat ? ncat : 1, 1); /* 1 work, 2 launch */
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
-    hmap launches, gm;
+    hmap launches, gm, os;
     size_t cap = m->nnodes;
     int rc = -1;
 
     memset(&launches, 0, sizeof launches);
     memset(&gm, 0, sizeof gm);
+    memset(&os, 0, sizeof os);
     if (!catkind || !stamp || hmap_init(&launches, tr->ncorrs / 2 + 16) < 0 ||
-        hmap_init(&gm, 1024) < 0)
+        hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
         goto out;
     for (uint32_t i = 0; i < ncat; i++) {
         const char *s = strtab_str(tr->strs, i);
@@ -116,7 +129,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         m->ops[m->nodes[opnode].op].dev_self_ns += dur;
 
         uint32_t leaf;
-        if (add_gpu_node(m, &cap, &gm, lnode, gop, &leaf) < 0)
+        if (add_gpu_node(m, &cap, &gm, &os, lnode, gop, ev[e].track, &leaf) < 0)
             goto out;
         m->nodes[leaf].dev_events++;
         m->nodes[leaf].dev_leaf_ns += dur;
@@ -179,5 +192,6 @@ out:
     free(stamp);
     hmap_done(&launches);
     hmap_done(&gm);
+    hmap_done(&os);
     return rc;
 }

@@ -12,7 +12,7 @@
 #include "core/model.h"
 
 /* Fills the device figures of ops and nodes, adds one GPU node per
-   (launch node, GPU op) under the launch, and the streams list.
+   (launch node, GPU op, stream) under the launch, and the streams list.
    order/start: the model's per-track sorted event order.
    Returns 0, or -1 when out of memory. */
 int gpu_attribute(model *m, const uint32_t *order, const size_t *start);

@@ -72,7 +72,7 @@ static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint3
     model *m = b->m;
     node = (uint32_t)m->nnodes;
     model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
-                     .next_sibling = MODEL_NONE, .track = track,
+                     .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = track,
                      .depth = m->nodes[parent].depth + 1 };
     if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
         hmap_put(&b->childmap, key, node) < 0)
@@ -292,7 +292,7 @@ static int build_merged(model *m)
     if (!m->node_merged)
         goto fail;
     model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
-                        .next_sibling = MODEL_NONE, .track = MODEL_NONE };
+                        .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = MODEL_NONE };
     if (push_node(&m->mnodes, &m->nmnodes, &cap, root) < 0)
         goto fail;
     for (size_t i = 0; i < m->nnodes; i++) {
@@ -307,8 +307,8 @@ static int build_merged(model *m)
             if (mi == UINT32_MAX) {
                 mi = (uint32_t)m->nmnodes;
                 model_node v = { .op = nd->op, .parent = mp, .first_child = MODEL_NONE,
-                                 .next_sibling = MODEL_NONE, .track = MODEL_NONE,
-                                 .depth = nd->depth, .gpu = nd->gpu };
+                                 .next_sibling = MODEL_NONE, .stream = MODEL_NONE,
+                                 .track = MODEL_NONE, .depth = nd->depth, .gpu = nd->gpu };
                 if (push_node(&m->mnodes, &m->nmnodes, &cap, v) < 0 || hmap_put(&mm, key, mi) < 0)
                     goto fail;
             }
@@ -393,7 +393,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 
     for (size_t k = 0; k < tr->ntracks; k++) {
         model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
-                            .next_sibling = MODEL_NONE, .track = (uint32_t)k };
+                            .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
         m->tracks[k].root = (uint32_t)m->nnodes;
         if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
             goto nomem;

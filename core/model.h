@@ -58,6 +58,9 @@ typedef struct model_node {
     uint32_t track;  /* the track of a per-track node; MODEL_NONE in the merged tree */
     uint32_t depth;  /* 0 for a root */
     bool gpu;        /* GPU work placed under the launch that caused it */
+    uint32_t stream; /* a GPU node: the stream track its events ran on (a launch whose
+                        work ran on several streams has one GPU node per stream);
+                        MODEL_NONE otherwise and in the merged tree */
     uint64_t calls;  /* CPU calls; 0 for a GPU node */
     int64_t self_ns, total_ns;
     uint64_t dev_events; /* GPU events whose stack ends here */

@@ -23,6 +23,8 @@ typedef struct pprof_opts {
     const uint8_t *keep;      /* mask over model->nodes from select_nodes; NULL: every stack */
     const char *tool_version; /* for the profile's comments */
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
+    const char *const *comments; /* more lines for the profile's comments (the selection) */
+    size_t ncomments;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

@@ -26,4 +26,9 @@ void select_init(select_spec *s);
    set (bad regex: T2P_ERR_ARG; no memory). */
 uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err);
 
+/* Compiles the spec's regular expressions and reports the first bad one
+   (T2P_ERR_ARG), so that a front can refuse it before loading a trace.
+   Returns 0 or -1 with err set. */
+int select_check(const select_spec *s, t2p_error *err);
+
 #endif

@@ -1,14 +1,141 @@
-/* torch2pprof convert: being written (pprof export). */
+/* torch2pprof convert: the trace as a pprof profile for go tool pprof. */
 #include "config.h"
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/fmt.h"
+#include "core/model.h"
+#include "core/pprof.h"
+#include "core/select.h"
 #include "src/cli.h"
+
+static const char convert_usage[] =
+    "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
+    "                           [--thread RE] TRACE OUT.pb.gz\n"
+    "       torch2pprof TRACE OUT.pb.gz\n"
+    "\n"
+    "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
+    "One sample per call stack and thread: samples = calls ending at that stack,\n"
+    "time = their self time (so flat = self, cum = inclusive, total = busy time),\n"
+    "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
+    "stream on GPU work (go tool pprof -tagfocus thread=stream).\n"
+    "\n"
+    "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
+    "  --ignore RE     drop stacks with a frame matching RE\n"
+    "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
+    "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --partial       load what a truncated trace holds instead of failing\n"
+    "\n"
+    "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
+    "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
 int cli_convert(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "torch2pprof: convert is not built yet\n");
-    return EXIT_USAGE;
+    static const struct option longopts[] = {
+        { "focus", required_argument, NULL, 'f' },
+        { "ignore", required_argument, NULL, 'i' },
+        { "thread", required_argument, NULL, 't' },
+        { "keep-steps", no_argument, NULL, 'k' },
+        { "partial", no_argument, NULL, 'p' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+    select_spec sel;
+    model_opts mo = { 0 };
+    bool partial = false, selecting = false;
+    const char *comments[4];
+    char cbuf[3][600];
+    size_t ncomments = 0;
+    t2p_error err;
+    int c;
+
+    select_init(&sel);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f': sel.focus_re = optarg; break;
+        case 'i': sel.ignore_re = optarg; break;
+        case 't': sel.thread_re = optarg; break;
+        case 'k': mo.keep_steps = true; break;
+        case 'p': partial = true; break;
+        case 'h': fputs(convert_usage, stdout); return EXIT_OK;
+        default:
+            fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
+                    convert_usage);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        fprintf(stderr, "torch2pprof convert: expected TRACE and OUT.pb.gz\n%s", convert_usage);
+        return EXIT_USAGE;
+    }
+    const char *in = argv[optind], *out = argv[optind + 1];
+    /* a bad regex is the caller's mistake: say so before a long load */
+    if (select_check(&sel, &err) < 0) {
+        cli_fail(&err);
+        return EXIT_USAGE;
+    }
+    const char *what[3] = { "focus", "ignore", "thread" };
+    const char *pats[3] = { sel.focus_re, sel.ignore_re, sel.thread_re };
+    for (int i = 0; i < 3; i++) {
+        if (!pats[i])
+            continue;
+        snprintf(cbuf[ncomments], sizeof cbuf[ncomments], "selection: --%s %s", what[i], pats[i]);
+        comments[ncomments] = cbuf[ncomments];
+        ncomments++;
+        selecting = true;
+    }
+    if (mo.keep_steps)
+        comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+
+    trace *tr = NULL;
+    model *m = cli_open(in, partial, &mo, &tr);
+    if (!m)
+        return EXIT_INPUT;
+    int rc = EXIT_INPUT;
+    uint8_t *keep = NULL;
+    if (selecting) {
+        keep = select_nodes(m, &sel, &err);
+        if (!keep) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+    }
+    pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
+                      .ncomments = ncomments };
+    pprof_summary sum;
+    if (pprof_write(m, &po, out, &sum, &err) < 0) {
+        cli_fail(&err);
+        rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
+        goto out;
+    }
+    char a[64], b[64], d[64];
+    printf("wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
+           out, sum.samples, sum.locations, sum.functions, sum.strings,
+           fmt_ms(sum.total_ns, a, sizeof a));
+    if (selecting)
+        printf(" (of busy %s ms)", fmt_ms(m->busy_ns, b, sizeof b));
+    else
+        fputs(" (busy)", stdout);
+    if (m->gpu_events)
+        printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    putchar('\n');
+    if (tr->truncated)
+        fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
+                tr->path, tr->truncated_reason);
+    rc = EXIT_OK;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torch2pprof: cannot write the summary\n");
+        rc = EXIT_INPUT;
+    }
+out:
+    free(keep);
+    model_free(m);
+    trace_free(tr);
+    return rc;
 }

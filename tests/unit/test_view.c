@@ -16,6 +16,8 @@
 
 #include "core/fmt.h"
 #include "core/model.h"
+#include "core/pprof.h"
+#include "core/select.h"
 #include "core/trace.h"
 #include "ui/view.h"
 
@@ -487,6 +489,105 @@ static void test_filter(void **state)
     close_fixture(f);
 }
 
+/* ------------------------------------------------------------- export */
+
+/* Where select_spec can say the scope, select_nodes (the CLI's selection)
+   and the view's own mask agree node for node. */
+static void assert_same_mask(view *v)
+{
+    select_spec s;
+    t2p_error err;
+    assert_true(view_scope(v, &s));
+    uint8_t *a = select_nodes(v->m, &s, &err);
+    uint8_t *b = view_keep(v);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t i = 0; i < v->m->nnodes; i++)
+        if (a[i] != b[i])
+            fail_msg("node %zu: select_nodes %d, view %d", i, a[i], b[i]);
+    free(a);
+    free(b);
+}
+
+static void test_scope_matches_select(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    const model *m = f->m;
+    /* every op as a focus, alone and with a filter */
+    for (uint32_t op = 0; op < m->nops; op++) {
+        view_push_focus(v, VIEW_FOCUS_OP, op);
+        assert_same_mask(v);
+        view_key(v, VK_ESC);
+    }
+    keys(v, "\\aten");
+    view_key(v, VK_ENTER);
+    assert_same_mask(v);
+    for (uint32_t op = 0; op < m->nops; op += 7) {
+        view_push_focus(v, VIEW_FOCUS_OP, op);
+        assert_same_mask(v);
+        view_key(v, VK_BACKSPACE);
+    }
+    view_key(v, VK_ESC); /* clears the filter */
+    assert_string_equal(v->filter, "");
+    /* merged nodes as a focus, alone and under an op focus */
+    for (uint32_t n = 1; n < m->nmnodes; n += 3) {
+        view_push_focus(v, VIEW_FOCUS_MNODE, n);
+        assert_same_mask(v);
+        view_key(v, VK_ESC);
+    }
+    view_push_focus(v, VIEW_FOCUS_OP, m->mnodes[5].op);
+    view_push_focus(v, VIEW_FOCUS_MNODE, 5);
+    assert_same_mask(v);
+    close_fixture(f);
+}
+
+static void test_export(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/t2p-view-export-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    view_opts vo = { .export_dir = dir };
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
+    view *v = f->v;
+    char path[512], foot[1024], ms[32];
+    /* the whole trace: its total is the busy time */
+    assert_int_equal(view_key(v, 'e'), VIEW_DRAW_FOOTER);
+    snprintf(path, sizeof path, "%s/alexnet_train.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    view_footer(v, foot, sizeof foot);
+    assert_non_null(strstr(foot, path));
+    assert_non_null(strstr(foot, fmt_ms(f->m->busy_ns, ms, sizeof ms)));
+    /* a focus: the next free name, the scope's busy time */
+    view_key(v, VK_ENTER);
+    int64_t busy = v->scope_busy_ns;
+    assert_true(busy > 0 && busy < f->m->busy_ns);
+    view_key(v, 'e');
+    snprintf(path, sizeof path, "%s/alexnet_train-1.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    /* a category (no select_spec for it): the view's own mask */
+    view_key(v, VK_ESC);
+    view_key(v, '2');
+    view_key(v, VK_ENTER);
+    busy = v->scope_busy_ns;
+    view_key(v, 'e');
+    snprintf(path, sizeof path, "%s/alexnet_train-2.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    /* a directory that cannot be written: a message, no crash */
+    v->export_dir = "/nonexistent-dir";
+    assert_int_equal(view_export(v), -1);
+    assert_non_null(strstr(v->status, "export failed"));
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, i ? "%s/alexnet_train-%d.pb.gz" : "%s/alexnet_train.pb.gz", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+    close_fixture(f);
+}
+
 /* ------------------------------------------------------------- layout */
 
 static void test_layout_widths(void **state)
@@ -568,6 +669,8 @@ int main(void)
         cmocka_unit_test(test_focus_and_back),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_scope_matches_select),
+        cmocka_unit_test(test_export),
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
     };

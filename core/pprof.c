@@ -1,0 +1,594 @@
+/* The pprof export. The profile is built as protobuf-c structs over the
+   model's per-track call trees, packed by protobuf-c straight into a gzip
+   stream, written to a temp file beside the output and renamed into place.
+
+   Semantics (what pprof users expect from a CPU profile):
+   - one sample per kept per-track node: its stack of operators, leaf first,
+     values {calls ending there, their self time, GPU time whose stack ends
+     there}; so flat = self time, cum = inclusive time, total = busy time;
+   - one function and one location per operator (name, category), the
+     category as the function's file name, so pprof -filefunctions keeps two
+     operators of one name apart while the default view merges them;
+   - labels thread, pid, tid on every sample, and device, stream on samples
+     of GPU work (for -tagfocus). */
+#include "config.h"
+
+#include "core/pprof.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/hmap.h"
+#include "core/profile.pb-c.h"
+#include "core/strtab.h"
+
+typedef Perftools__Profiles__Profile pb_profile;
+typedef Perftools__Profiles__Sample pb_sample;
+typedef Perftools__Profiles__Location pb_location;
+typedef Perftools__Profiles__Line pb_line;
+typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__Label pb_label;
+typedef Perftools__Profiles__ValueType pb_valuetype;
+typedef Perftools__Profiles__Mapping pb_mapping;
+
+enum { NVALUES = 3, MAXLABELS = 5 };
+
+/* The labels shared by every sample of one (track, stream) pair. */
+struct labelset {
+    pb_label labels[MAXLABELS];
+    pb_label *ptrs[MAXLABELS];
+    size_t n;
+};
+
+/* A profile under construction: the protobuf-c structs and what they point to. */
+struct build {
+    strtab *strs;
+    pb_profile prof;
+    pb_valuetype types[NVALUES], period_type;
+    pb_valuetype *type_ptrs[NVALUES];
+    pb_mapping mapping;
+    pb_mapping *mapping_ptr;
+    pb_sample *samples;
+    pb_sample **sample_ptrs;
+    uint64_t *locids; /* every sample's location ids, one run per sample */
+    int64_t *values;
+    pb_location *locs;
+    pb_location **loc_ptrs;
+    pb_line *lines;
+    pb_line **line_ptrs;
+    pb_function *funcs;
+    pb_function **func_ptrs;
+    struct labelset **sets; /* each its own allocation: samples point into them */
+    size_t nsets, setcap;
+    hmap setmap; /* track << 32 | stream track -> index into sets */
+    int64_t *comments;
+    char **strings;
+    uint64_t calls;
+    int64_t total_ns, device_ns;
+};
+
+static int64_t str_id(struct build *b, const char *s, size_t len)
+{
+    uint32_t id = strtab_intern(b->strs, s, len);
+    return id == STRTAB_NONE ? -1 : (int64_t)id;
+}
+
+static int64_t cstr_id(struct build *b, const char *s)
+{
+    return str_id(b, s, strlen(s));
+}
+
+static bool node_sampled(const model *m, const uint8_t *keep, size_t i)
+{
+    const model_node *nd = &m->nodes[i];
+    if (nd->parent == MODEL_NONE || (keep && !keep[i]))
+        return false;
+    /* a zero-duration call still counts as a call: only stacks with nothing
+       at all (inner nodes whose time all went to their children) drop out */
+    return nd->calls || nd->self_ns || nd->dev_leaf_ns;
+}
+
+/* "GPU 0" from process_labels, else the process name, else "pid N". */
+static const char *device_label(const trace *tr, uint32_t track, char *buf, size_t size)
+{
+    const trace_process *p = &tr->processes[tr->tracks[track].process];
+    if (p->labels != STRTAB_NONE)
+        return trace_str(tr, p->labels);
+    if (p->name != STRTAB_NONE)
+        return trace_str(tr, p->name);
+    snprintf(buf, size, "pid %s", trace_str(tr, p->pid));
+    return buf;
+}
+
+static int add_label(struct build *b, struct labelset *ls, const char *key, const char *val)
+{
+    pb_label *l = &ls->labels[ls->n];
+    perftools__profiles__label__init(l);
+    l->key = cstr_id(b, key);
+    l->str = cstr_id(b, val);
+    if (l->key < 0 || l->str < 0)
+        return -1;
+    ls->ptrs[ls->n++] = l;
+    return 0;
+}
+
+/* The label set of samples on track whose GPU work ran on stream (a track,
+   or MODEL_NONE for CPU work). Returns its index, or -1 when out of memory. */
+static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, uint32_t stream)
+{
+    uint64_t key = (uint64_t)track << 32 | stream;
+    uint32_t i = hmap_get(&b->setmap, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls; /* owned by b from here on, even when the rest fails */
+    char label[512], dev[300];
+    const trace_track *k = &tr->tracks[track];
+    ls->n = 0;
+    if (add_label(b, ls, "thread", trace_track_label(tr, track, label, sizeof label)) < 0 ||
+        add_label(b, ls, "pid", trace_str(tr, tr->processes[k->process].pid)) < 0 ||
+        add_label(b, ls, "tid", trace_str(tr, k->tid)) < 0)
+        return -1;
+    if (stream != MODEL_NONE &&
+        (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
+         add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
+        return -1;
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->setmap, key, i) < 0)
+        return -1;
+    return i;
+}
+
+/* Wall-clock start of the window in ns since the epoch, or 0 when the trace
+   does not say: relative timestamps without baseTimeNanoseconds (legacy
+   traces, steady clocks) are not dates. */
+static int64_t wall_start(const model *m)
+{
+    const int64_t y2000 = 946684800LL * 1000000000LL, y2100 = 4102444800LL * 1000000000LL;
+    int64_t abs_ns = m->tr->base_ns + m->window_start;
+    if (m->tr->has_base || (abs_ns >= y2000 && abs_ns < y2100))
+        return abs_ns;
+    return 0;
+}
+
+static void build_free(struct build *b)
+{
+    strtab_free(b->strs);
+    free(b->samples);
+    free(b->sample_ptrs);
+    free(b->locids);
+    free(b->values);
+    free(b->locs);
+    free(b->loc_ptrs);
+    free(b->lines);
+    free(b->line_ptrs);
+    free(b->funcs);
+    free(b->func_ptrs);
+    for (size_t i = 0; i < b->nsets; i++)
+        free(b->sets[i]);
+    free(b->sets);
+    hmap_done(&b->setmap);
+    free(b->comments);
+    free(b->strings);
+}
+
+static int build_profile(const model *m, const pprof_opts *opts, struct build *b)
+{
+    const trace *tr = m->tr;
+    const uint8_t *keep = opts ? opts->keep : NULL;
+    uint32_t *opid = NULL; /* per op: its location and function id, 0 when unused */
+    uint8_t *is_stream = NULL; /* per track: it carries GPU work */
+    size_t nsamples = 0, nslots = 0, nlocs = 0;
+
+    memset(b, 0, sizeof *b);
+    perftools__profiles__profile__init(&b->prof);
+    b->strs = strtab_new();
+    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
+        goto fail;
+
+    static const char *const types[NVALUES][2] = {
+        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
+    };
+    for (int i = 0; i < NVALUES; i++) {
+        perftools__profiles__value_type__init(&b->types[i]);
+        b->types[i].type = cstr_id(b, types[i][0]);
+        b->types[i].unit = cstr_id(b, types[i][1]);
+        if (b->types[i].type < 0 || b->types[i].unit < 0)
+            goto fail;
+        b->type_ptrs[i] = &b->types[i];
+    }
+
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (!node_sampled(m, keep, i))
+            continue;
+        nsamples++;
+        nslots += m->nodes[i].depth;
+    }
+    b->samples = malloc((nsamples ? nsamples : 1) * sizeof *b->samples);
+    b->sample_ptrs = malloc((nsamples ? nsamples : 1) * sizeof *b->sample_ptrs);
+    b->locids = malloc((nslots ? nslots : 1) * sizeof *b->locids);
+    b->values = malloc((nsamples ? nsamples : 1) * NVALUES * sizeof *b->values);
+    opid = calloc(m->nops ? m->nops : 1, sizeof *opid);
+    is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
+    if (!b->samples || !b->sample_ptrs || !b->locids || !b->values || !opid || !is_stream)
+        goto fail;
+    /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
+       that no "GPU n" label marks */
+    for (size_t k = 0; k < m->nstreams; k++)
+        is_stream[m->streams[k].track] = 1;
+    for (size_t k = 0; k < m->ntracks; k++)
+        is_stream[k] |= tr->tracks[k].is_gpu;
+
+    size_t s = 0, slot = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (!node_sampled(m, keep, i))
+            continue;
+        const model_node *nd = &m->nodes[i];
+        pb_sample *sm = &b->samples[s];
+        perftools__profiles__sample__init(sm);
+        sm->location_id = &b->locids[slot];
+        /* leaf first, as pprof wants; a location id is its op's, first come first numbered */
+        for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE; n = m->nodes[n].parent) {
+            uint32_t op = m->nodes[n].op;
+            if (!opid[op])
+                opid[op] = (uint32_t)++nlocs;
+            b->locids[slot++] = opid[op];
+            sm->n_location_id++;
+        }
+        int64_t *v = &b->values[s * NVALUES];
+        v[0] = (int64_t)nd->calls;
+        v[1] = nd->self_ns;
+        v[2] = nd->dev_leaf_ns;
+        sm->value = v;
+        sm->n_value = NVALUES;
+        b->calls += nd->calls;
+        b->total_ns += nd->self_ns;
+        b->device_ns += nd->dev_leaf_ns;
+
+        uint32_t stream = nd->gpu ? nd->stream : is_stream[nd->track] ? nd->track : MODEL_NONE;
+        int64_t set = labelset_get(b, tr, nd->track, stream);
+        if (set < 0)
+            goto fail;
+        sm->label = b->sets[set]->ptrs;
+        sm->n_label = b->sets[set]->n;
+        b->sample_ptrs[s++] = sm;
+    }
+    b->locs = malloc((nlocs ? nlocs : 1) * sizeof *b->locs);
+    b->loc_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->loc_ptrs);
+    b->lines = malloc((nlocs ? nlocs : 1) * sizeof *b->lines);
+    b->line_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->line_ptrs);
+    b->funcs = malloc((nlocs ? nlocs : 1) * sizeof *b->funcs);
+    b->func_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->func_ptrs);
+    if (!b->locs || !b->loc_ptrs || !b->lines || !b->line_ptrs || !b->funcs || !b->func_ptrs)
+        goto fail;
+    for (size_t op = 0; op < m->nops; op++) {
+        if (!opid[op])
+            continue;
+        size_t k = opid[op] - 1;
+        const model_op *o = &m->ops[op];
+        pb_function *f = &b->funcs[k];
+        perftools__profiles__function__init(f);
+        f->id = opid[op];
+        f->name = str_id(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
+        /* no system_name: pprof takes a function whose system name equals its
+           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
+           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
+           "Memcpy HtoD " and merge every templated kernel of one name */
+        f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
+        if (f->name < 0 || f->filename < 0)
+            goto fail;
+        pb_line *ln = &b->lines[k];
+        perftools__profiles__line__init(ln);
+        ln->function_id = opid[op];
+        b->line_ptrs[k] = ln;
+        pb_location *l = &b->locs[k];
+        perftools__profiles__location__init(l);
+        l->id = opid[op];
+        l->mapping_id = 1;
+        l->n_line = 1;
+        l->line = &b->line_ptrs[k];
+        b->loc_ptrs[k] = l;
+        b->func_ptrs[k] = f;
+    }
+
+    /* comments: where the profile came from and how to read it */
+    char line[1400];
+    const char *extra[8];
+    size_t nextra = 0;
+    snprintf(line, sizeof line, "torch2pprof %s", opts && opts->tool_version ? opts->tool_version
+                                                                              : PACKAGE_VERSION);
+    int64_t c0 = cstr_id(b, line);
+    snprintf(line, sizeof line, "source: %s", tr->path);
+    int64_t c1 = cstr_id(b, line);
+    int64_t c2 = cstr_id(b, "samples = calls ending at the stack; time = their self time "
+                            "(flat = self, cum = inclusive, total = busy time); "
+                            "device_time = GPU time launched at the stack");
+    if (c0 < 0 || c1 < 0 || c2 < 0)
+        goto fail;
+    if (tr->truncated) {
+        snprintf(line, sizeof line, "truncated trace (%s): figures cover what was read",
+                 tr->truncated_reason);
+        extra[nextra++] = line;
+    }
+    size_t nuser = opts && opts->comments ? opts->ncomments : 0;
+    b->comments = malloc((3 + nextra + nuser) * sizeof *b->comments);
+    if (!b->comments)
+        goto fail;
+    b->comments[0] = c0;
+    b->comments[1] = c1;
+    b->comments[2] = c2;
+    b->prof.n_comment = 3;
+    for (size_t i = 0; i < nextra + nuser; i++) {
+        const char *c = i < nextra ? extra[i] : opts->comments[i - nextra];
+        if ((b->comments[b->prof.n_comment++] = cstr_id(b, c)) < 0)
+            goto fail;
+    }
+
+    /* One mapping, the trace, marked as symbolized already: pprof then names
+       it as the profile's main file and does not look for a binary. */
+    perftools__profiles__mapping__init(&b->mapping);
+    b->mapping.id = 1;
+    const char *slash = strrchr(tr->path, '/');
+    b->mapping.filename = cstr_id(b, slash ? slash + 1 : tr->path);
+    if (b->mapping.filename < 0)
+        goto fail;
+    b->mapping.has_functions = true;
+    b->mapping.has_filenames = true;
+    b->mapping_ptr = &b->mapping;
+
+    perftools__profiles__value_type__init(&b->period_type);
+    b->period_type.type = b->types[1].type;
+    b->period_type.unit = b->types[1].unit;
+
+    b->prof.n_sample_type = NVALUES;
+    b->prof.sample_type = b->type_ptrs;
+    b->prof.n_sample = nsamples;
+    b->prof.sample = b->sample_ptrs;
+    b->prof.n_mapping = 1;
+    b->prof.mapping = &b->mapping_ptr;
+    b->prof.n_location = nlocs;
+    b->prof.location = b->loc_ptrs;
+    b->prof.n_function = nlocs;
+    b->prof.function = b->func_ptrs;
+    b->prof.comment = b->comments;
+    b->prof.time_nanos = wall_start(m);
+    b->prof.duration_nanos = m->window_ns;
+    b->prof.period_type = &b->period_type;
+    b->prof.period = 1;
+    b->prof.default_sample_type = b->types[1].type;
+
+    /* the string table last: everything above has interned its strings */
+    uint32_t nstr = strtab_count(b->strs);
+    b->strings = malloc(nstr * sizeof *b->strings);
+    if (!b->strings)
+        goto fail;
+    for (uint32_t i = 0; i < nstr; i++)
+        b->strings[i] = (char *)strtab_str(b->strs, i);
+    b->prof.n_string_table = nstr;
+    b->prof.string_table = b->strings;
+    free(opid);
+    free(is_stream);
+    return 0;
+fail:
+    free(opid);
+    free(is_stream);
+    return -1;
+}
+
+/* ---- writing ---- */
+
+/* protobuf-c packs into this buffer, which compresses as it goes: the packed
+   profile never sits in memory whole. */
+struct gzsink {
+    ProtobufCBuffer base;
+    gzFile gz;
+    int failed_errno; /* 0 while all is well */
+    bool failed;
+};
+
+static void gzsink_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
+{
+    struct gzsink *g = (struct gzsink *)buf;
+    while (len > 0 && !g->failed) {
+        unsigned chunk = len > (1u << 30) ? 1u << 30 : (unsigned)len;
+        errno = 0;
+        int w = gzwrite(g->gz, data, chunk);
+        if (w <= 0) {
+            g->failed = true;
+            g->failed_errno = errno;
+            return;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+}
+
+/* Whether out names the trace file: same inode, or the same path once
+   resolved (for an out that does not exist yet, its directory resolved). */
+static bool same_file(const char *trace_path, const char *out)
+{
+    struct stat a, b;
+    if (stat(trace_path, &a) == 0 && stat(out, &b) == 0)
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    if (strcmp(trace_path, out) == 0)
+        return true;
+    char *rt = realpath(trace_path, NULL);
+    char *ro = realpath(out, NULL);
+    bool same = rt && ro && strcmp(rt, ro) == 0;
+    free(rt);
+    free(ro);
+    return same;
+}
+
+/* Creates DIR/.BASE.XXXXXX.tmp beside out with O_EXCL. Not mkstemp: its
+   0600 mode would become the output's; open's 0666 lets the umask decide,
+   as for any file a user writes. */
+static int open_temp(const char *out, char **tmp_out)
+{
+    const char *slash = strrchr(out, '/');
+    size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
+    const char *base = out + dirlen;
+    size_t size = strlen(out) + 32;
+    char *tmp = malloc(size);
+    if (!tmp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    static unsigned counter;
+    unsigned seed = (unsigned)getpid() * 2654435761u ^ (unsigned)time(NULL) ^ (unsigned)(uintptr_t)tmp;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        unsigned r = (seed + ++counter * 40503u) & 0xffffffu;
+        snprintf(tmp, size, "%.*s.%s.%06x.tmp", (int)dirlen, out, base, r);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *tmp_out = tmp;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    free(tmp);
+    errno = e;
+    return -1;
+}
+
+static int write_profile(const pb_profile *prof, const char *out, bool no_overwrite,
+                         t2p_error *err)
+{
+    char *tmp = NULL;
+    int fd = open_temp(out, &tmp);
+    if (fd < 0) {
+        error_set(err, T2P_ERR_IO, out, -1, "cannot create a temporary file beside it: %s",
+                  strerror(errno));
+        return -1;
+    }
+    gzFile gz = gzdopen(fd, "wb6");
+    if (!gz) {
+        close(fd);
+        error_set(err, T2P_ERR_NOMEM, out, -1, "out of memory opening the gzip stream");
+        goto fail;
+    }
+    gzbuffer(gz, 1 << 17);
+    struct gzsink sink = { .base = { .append = gzsink_append }, .gz = gz };
+    protobuf_c_message_pack_to_buffer(&prof->base, &sink.base);
+    errno = 0;
+    int zrc = gzclose(gz); /* flushes and closes fd */
+    if (sink.failed || zrc != Z_OK) {
+        int e = sink.failed ? sink.failed_errno : errno;
+        error_set(err, T2P_ERR_IO, out, -1, "cannot write: %s",
+                  e ? strerror(e) : zrc == Z_MEM_ERROR ? "out of memory in zlib" : "gzip error");
+        goto fail;
+    }
+    if (no_overwrite) {
+        /* link fails when out exists, where rename would replace it */
+        if (link(tmp, out) < 0) {
+            error_set(err, T2P_ERR_IO, out, -1, "cannot create: %s", strerror(errno));
+            goto fail;
+        }
+        unlink(tmp);
+    } else if (rename(tmp, out) < 0) {
+        error_set(err, T2P_ERR_IO, out, -1, "cannot rename the temporary file into place: %s",
+                  strerror(errno));
+        goto fail;
+    }
+    free(tmp);
+    return 0;
+fail:
+    unlink(tmp);
+    free(tmp);
+    return -1;
+}
+
+int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
+                pprof_summary *sum, t2p_error *err)
+{
+    struct build b;
+
+    if (same_file(m->tr->path, out_path)) {
+        error_set(err, T2P_ERR_ARG, out_path, -1,
+                  "is the trace being converted: refusing to overwrite it");
+        return -1;
+    }
+    if (build_profile(m, opts, &b) < 0) {
+        error_set(err, T2P_ERR_NOMEM, out_path, -1, "out of memory building the profile");
+        build_free(&b);
+        return -1;
+    }
+    if (write_profile(&b.prof, out_path, opts && opts->no_overwrite, err) < 0) {
+        build_free(&b);
+        return -1;
+    }
+    if (sum) {
+        sum->samples = b.prof.n_sample;
+        sum->locations = b.prof.n_location;
+        sum->functions = b.prof.n_function;
+        sum->strings = b.prof.n_string_table;
+        sum->calls = b.calls;
+        sum->total_ns = b.total_ns;
+        sum->device_ns = b.device_ns;
+    }
+    build_free(&b);
+    return 0;
+}
+
+/* ---- choosing a name ---- */
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len > n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+char *pprof_free_path(const char *dir, const char *trace_path)
+{
+    const char *slash = strrchr(trace_path, '/');
+    const char *name = slash ? slash + 1 : trace_path;
+    size_t len = strlen(name);
+    for (bool again = true; again;) {
+        again = false;
+        static const char *const endings[] = { ".gz", ".json", ".pt.trace" };
+        for (size_t i = 0; i < sizeof endings / sizeof *endings; i++)
+            if (ends_with(name, len, endings[i])) {
+                len -= strlen(endings[i]);
+                again = true;
+            }
+    }
+    if (!dir || !*dir)
+        dir = ".";
+    size_t dlen = strlen(dir);
+    bool sep = dir[dlen - 1] != '/';
+    size_t size = dlen + 1 + len + 32;
+    char *path = malloc(size);
+    if (!path)
+        return NULL;
+    for (unsigned i = 0; i < UINT_MAX; i++) {
+        if (i == 0)
+            snprintf(path, size, "%s%s%.*s.pb.gz", dir, sep ? "/" : "", (int)len, name);
+        else
+            snprintf(path, size, "%s%s%.*s-%u.pb.gz", dir, sep ? "/" : "", (int)len, name, i);
+        struct stat st;
+        if (lstat(path, &st) < 0 && errno == ENOENT)
+            return path;
+    }
+    free(path);
+    return NULL;
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Check `torch2pprof convert` through go tool pprof against `torch2pprof analyze`.
+
+usage: check_convert.py TOOL TRACE [--http]
+
+Converts TRACE, then reads the profile with `go tool pprof` (never with our
+own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
+  - time: pprof's total equals busy_ns; each function's flat equals the
+    self_ns of the ops of that name (pprof's default granularity groups
+    functions by name, and our functions are per (name, category), so
+    analyze's ops are summed by name);
+  - samples: each function's flat equals the calls of that name;
+  - device_time: the total equals gpu_ns; with -filefunctions (which keys
+    functions by name and file, our (name, category)), each function's cum
+    equals the op's device_total_ns, each name counted once per GPU event;
+  - convert --focus/--ignore/--thread keeps what pprof's own -focus,
+    -ignore and -tagfocus=thread= keep of the whole profile;
+  - -traces and -tagfocus=thread=stream run without complaint;
+  - with --http: `-http=127.0.0.1:PORT -no_browser` serves its top, flame
+    graph and peek pages.
+If analyze refuses TRACE, convert must refuse it too.
+
+Exit 0 if all match, 1 on any mismatch, 77 (automake SKIP) if go or TOOL is
+missing. Stdlib only, Python >= 3.9.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROW = re.compile(r"^\s*(\S+) +(\S+) +(\S+) +(\S+) +(\S+)  (.*)$")
+TOTAL = re.compile(r"of (\S+) total")
+MAX_SHOWN = 20
+
+
+def number(s):
+    """pprof prints 123ns, 1.5ms, 42 ...; with -unit=ns values are integers."""
+    m = re.match(r"^(-?[0-9.]+)([a-z]*)$", s)
+    if not m or m.group(2) not in ("", "ns"):
+        raise ValueError("unexpected pprof value %r" % s)
+    v = float(m.group(1))
+    if v != int(v):
+        raise ValueError("non-integer pprof value %r" % s)
+    return int(v)
+
+
+def pprof(go, env, args, profile):
+    cmd = [go, "tool", "pprof"] + args + [profile]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                       timeout=300)
+    return cmd, p
+
+
+def top(go, env, profile, index, extra=()):
+    """{name: (flat, cum)} and the total, from pprof -top."""
+    args = ["-top", "-unit=ns", "-nodecount=1000000", "-nodefraction=0",
+            "-edgefraction=0", "-sample_index=" + index] + list(extra)
+    cmd, p = pprof(go, env, args, profile)
+    if p.returncode != 0:
+        raise RuntimeError("`%s` exited %d: %s" % (" ".join(cmd), p.returncode,
+                                                  p.stderr.decode(errors="replace")))
+    rows, total, header = {}, None, True
+    for line in p.stdout.decode("utf-8", errors="replace").split("\n"):
+        if header:
+            m = TOTAL.search(line)
+            if m and line.startswith("Showing nodes"):
+                total = number(m.group(1))
+            if line.split() == ["flat", "flat%", "sum%", "cum", "cum%"]:
+                header = False
+            continue
+        if not line:
+            continue
+        m = ROW.match(line)
+        if not m:
+            raise RuntimeError("cannot read pprof row %r" % line)
+        name = m.group(6)
+        if name in rows:
+            raise RuntimeError("pprof lists %r twice" % name)
+        rows[name] = (number(m.group(1)), number(m.group(4)))
+    if total is None:
+        # an empty profile has no "Showing nodes" line
+        total = 0
+    return rows, total
+
+
+def check_http(go, env, profile, bad):
+    port = random.randint(20000, 60000)
+    cmd = [go, "tool", "pprof", "-no_browser", "-http=127.0.0.1:%d" % port, profile]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    try:
+        base = "http://127.0.0.1:%d/ui/" % port
+        deadline = time.time() + 60
+        pages = ["top", "flamegraph", "peek"]
+        while pages and time.time() < deadline:
+            if p.poll() is not None:
+                bad.append("-http exited %d: %s" % (p.returncode,
+                                                   p.stdout.read().decode(errors="replace")))
+                return
+            try:
+                with urllib.request.urlopen(base + pages[0], timeout=10) as r:
+                    body = r.read()
+                    if r.status != 200 or len(body) < 100:
+                        bad.append("-http %s: status %d, %d bytes" % (pages[0], r.status,
+                                                                      len(body)))
+                pages.pop(0)
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.2)
+        if pages:
+            bad.append("-http: no answer for %s within 60 s" % pages[0])
+    finally:
+        p.kill()
+        p.wait()
+
+
+def main(argv):
+    http = "--http" in argv
+    argv = [a for a in argv if a != "--http"]
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, trace = argv
+    go = shutil.which("go")
+    if not go:
+        print("check_convert: go missing, skipping")
+        return 77
+    if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
+        print("check_convert: %s: no such executable, skipping" % tool)
+        return 77
+
+    tmp = tempfile.mkdtemp(prefix="t2p-convert-")
+    env = dict(os.environ)
+    # go wants a cache and a home; CI may give neither
+    env.update(HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"), GOFLAGS="",
+               PPROF_TMPDIR=tmp, GOTOOLCHAIN="local")
+    out = os.path.join(tmp, "out.pb.gz")
+    bad = []
+    try:
+        a = subprocess.run([tool, "analyze", "--json", "-top", "0", trace],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        c = subprocess.run([tool, "convert", trace, out], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        if a.returncode != 0:
+            if c.returncode == 0 or os.path.exists(out):
+                bad.append("analyze refused it but convert exited %d" % c.returncode)
+            else:
+                print("check_convert: %s: refused by both (exit %d)" % (trace, c.returncode))
+            return report(trace, bad)
+        if c.returncode != 0:
+            bad.append("convert exited %d: %s" % (c.returncode,
+                                                  c.stderr.decode(errors="replace")))
+            return report(trace, bad)
+        if [f for f in os.listdir(tmp) if f.endswith(".tmp")]:
+            bad.append("a temporary file was left beside the output")
+        got = json.loads(a.stdout)
+
+        self_by, calls_by = {}, {}
+        for o in got["ops"]:
+            n = o["name"]
+            self_by[n] = self_by.get(n, 0) + o["self_ns"]
+            calls_by[n] = calls_by.get(n, 0) + o["count"]
+
+        rows, total = top(go, env, out, "time")
+        if total != got["busy_ns"]:
+            bad.append("time: pprof total %d ns, analyze busy %d ns" % (total, got["busy_ns"]))
+        for n, v in self_by.items():
+            flat = rows.get(n, (0, 0))[0]
+            if flat != v:
+                bad.append("time: %r flat %d, analyze self %d" % (n, flat, v))
+        for n in rows:
+            if n not in self_by:
+                bad.append("time: pprof lists %r, analyze does not" % n)
+
+        rows, total = top(go, env, out, "samples")
+        if total != sum(calls_by.values()):
+            bad.append("samples: pprof total %d, analyze calls %d" % (total,
+                                                                     sum(calls_by.values())))
+        for n, v in calls_by.items():
+            flat = rows.get(n, (0, 0))[0]
+            if flat != v:
+                bad.append("samples: %r flat %d, analyze calls %d" % (n, flat, v))
+
+        rows, total = top(go, env, out, "device_time", ["-filefunctions"])
+        if total != got["gpu_ns"]:
+            bad.append("device_time: pprof total %d ns, analyze gpu %d ns" % (total, got["gpu_ns"]))
+        ndev = 0
+        for o in got["ops"]:
+            # pprof shows "NAME FILE"; our file is the category
+            key = o["name"] + (" " + o["category"] if o["category"] else "")
+            cum = rows.get(key, (0, 0))[1]
+            ndev += o["device_total_ns"] != 0
+            if cum != o["device_total_ns"]:
+                bad.append("device_time: %r cum %d, analyze device total %d"
+                           % (key, cum, o["device_total_ns"]))
+
+        # a selection made by convert against the same one made by pprof;
+        # the regexes match no category (pprof's -focus also tests file names)
+        sel = os.path.join(tmp, "sel.pb.gz")
+        focus, ignore, thread = "^aten::", "ackward|zero_", "^thread"
+        c = subprocess.run([tool, "convert", "--focus", focus, "--ignore", ignore, "--thread",
+                            thread, trace, sel], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if c.returncode != 0:
+            bad.append("convert with a selection exited %d" % c.returncode)
+        else:
+            for index in ("time", "samples", "device_time"):
+                mine, _ = top(go, env, sel, index)
+                theirs, _ = top(go, env, out, index, ["-focus=" + focus, "-ignore=" + ignore,
+                                                      "-tagfocus=thread=" + thread])
+                a_, b_ = sum(v[0] for v in mine.values()), sum(v[0] for v in theirs.values())
+                if a_ != b_:
+                    bad.append("%s: selection by convert keeps %d, by pprof %d" % (index, a_, b_))
+
+        for args in (["-traces"], ["-tagfocus=thread=stream", "-top"], ["-peek", "."]):
+            cmd, p = pprof(go, env, args, out)
+            if p.returncode != 0:
+                bad.append("`%s` exited %d: %s" % (" ".join(cmd), p.returncode,
+                                                   p.stderr.decode(errors="replace")))
+        if http:
+            check_http(go, env, out, bad)
+        if not bad:
+            print("check_convert: %s: ok: total %d ns = busy, %d names, device %d ns = gpu, "
+                  "%d ops with device time%s"
+                  % (trace, got["busy_ns"], len(self_by), got["gpu_ns"], ndev,
+                     ", -http served" if http else ""))
+        return report(trace, bad)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report(trace, bad):
+    if not bad:
+        return 0
+    print("check_convert: %s: %d mismatches" % (trace, len(bad)))
+    for b in bad[:MAX_SHOWN]:
+        print("  " + b)
+    if len(bad) > MAX_SHOWN:
+        print("  ... and %d more" % (len(bad) - MAX_SHOWN))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,647 @@
+/* Unit tests of the pprof export and the selection: the written profile is
+   gunzipped and decoded with protobuf-c, and its figures recomputed from the
+   samples the way pprof does (flat from the leaf, cum once per function per
+   sample) and compared with the model's. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "core/model.h"
+#include "core/pprof.h"
+#include "core/profile.pb-c.h"
+#include "core/select.h"
+#include "core/trace.h"
+
+typedef Perftools__Profiles__Profile pb_profile;
+
+/* ---- fixtures ---- */
+
+static char tmpdir[64];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    strcpy(tmpdir, "/tmp/t2p-pprof-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+        if (unlink(p) < 0)
+            rmdir(p);
+    }
+    if (d)
+        closedir(d);
+    return rmdir(tmpdir);
+}
+
+static char *path_in(const char *name)
+{
+    char *p = malloc(strlen(tmpdir) + strlen(name) + 2);
+    sprintf(p, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static char *write_file(const char *name, const char *text)
+{
+    char *p = path_in(name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* files in tmpdir whose name ends with suffix */
+static int count_files(const char *suffix)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    int n = 0;
+    size_t sl = strlen(suffix);
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l >= sl && strcmp(e->d_name + l - sl, suffix) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static pb_profile *read_profile(const char *path)
+{
+    gzFile gz = gzopen(path, "rb");
+    assert_non_null(gz);
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    int r;
+    while ((r = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
+        len += (size_t)r;
+        if (len == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    assert_int_equal(r, 0);
+    gzclose(gz);
+    pb_profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
+    free(buf);
+    assert_non_null(p);
+    return p;
+}
+
+/* One CPU thread with nesting (A holds B, C overlapping, D; E straddles A's
+   end; Z takes no time), a second thread, step markers. */
+static const char cpu_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":1,\"args\":{\"name\":\"pt_main_thread\"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":2,\"args\":{\"name\":\"pt_autograd_0\"}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":10,\"tid\":1,\"ts\":0,\"dur\":200},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":10,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":10,\"tid\":1,\"ts\":10,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"C\",\"pid\":10,\"tid\":1,\"ts\":30,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"D\",\"pid\":10,\"tid\":1,\"ts\":70,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"E\",\"pid\":10,\"tid\":1,\"ts\":90,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Z\",\"pid\":10,\"tid\":1,\"ts\":50,\"dur\":0},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":10,\"tid\":1,\"ts\":300,\"dur\":50},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":10,\"tid\":1,\"ts\":310,\"dur\":20},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":10,\"tid\":2,\"ts\":0,\"dur\":40},"
+    "{\"ph\":\"X\",\"cat\":\"other\",\"name\":\"B\",\"pid\":10,\"tid\":2,\"ts\":5,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"D\",\"pid\":10,\"tid\":2,\"ts\":50,\"dur\":7}"
+    "], \"baseTimeNanoseconds\": 1700000000000000000}";
+
+/* aten::mm launches gemm twice, on two streams; "lost" has no launch. */
+static const char gpu_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":7,\"args\":{\"name\":\"stream 7 \"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":8,\"args\":{\"name\":\"stream 8 \"}},"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10,\"args\":{\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":10,\"args\":{\"correlation\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":40,\"args\":{\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":8,\"ts\":60,\"dur\":30,\"args\":{\"correlation\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"lost\",\"pid\":0,\"tid\":7,\"ts\":200,\"dur\":5,\"args\":{\"correlation\":99}}"
+    "]}";
+
+struct loaded {
+    char *path;
+    trace *tr;
+    model *m;
+};
+
+static void load(struct loaded *l, const char *name, const char *text, bool keep_steps)
+{
+    t2p_error err;
+    model_opts mo = { .keep_steps = keep_steps };
+    l->path = write_file(name, text);
+    l->tr = trace_load(l->path, NULL, &err);
+    assert_non_null(l->tr);
+    l->m = model_build(l->tr, &mo, &err);
+    assert_non_null(l->m);
+}
+
+static void unload(struct loaded *l)
+{
+    model_free(l->m);
+    trace_free(l->tr);
+    unlink(l->path);
+    free(l->path);
+}
+
+/* ---- pprof's figures, recomputed from the decoded profile ---- */
+
+struct figures {
+    size_t nfunc;
+    int64_t (*flat)[3]; /* by function id */
+    int64_t (*cum)[3];
+    int64_t total[3];
+};
+
+static const char *pstr(const pb_profile *p, int64_t i)
+{
+    assert_true(i >= 0 && (size_t)i < p->n_string_table);
+    return p->string_table[i];
+}
+
+static uint64_t loc_func(const pb_profile *p, uint64_t loc)
+{
+    for (size_t i = 0; i < p->n_location; i++)
+        if (p->location[i]->id == loc) {
+            assert_int_equal(p->location[i]->n_line, 1);
+            return p->location[i]->line[0]->function_id;
+        }
+    fail_msg("no location %llu", (unsigned long long)loc);
+    return 0;
+}
+
+static void figures_of(const pb_profile *p, struct figures *f)
+{
+    memset(f, 0, sizeof *f);
+    f->nfunc = p->n_function + 1;
+    f->flat = calloc(f->nfunc, sizeof *f->flat);
+    f->cum = calloc(f->nfunc, sizeof *f->cum);
+    uint8_t *seen = calloc(f->nfunc, 1);
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        assert_int_equal(sm->n_value, 3);
+        assert_true(sm->n_location_id > 0);
+        memset(seen, 0, f->nfunc);
+        for (size_t k = 0; k < sm->n_location_id; k++) {
+            uint64_t fid = loc_func(p, sm->location_id[k]);
+            assert_true(fid > 0 && fid < f->nfunc);
+            for (int v = 0; v < 3; v++) {
+                if (k == 0)
+                    f->flat[fid][v] += sm->value[v];
+                if (!seen[fid])
+                    f->cum[fid][v] += sm->value[v];
+            }
+            seen[fid] = 1;
+        }
+        for (int v = 0; v < 3; v++)
+            f->total[v] += sm->value[v];
+    }
+    free(seen);
+}
+
+static void figures_free(struct figures *f)
+{
+    free(f->flat);
+    free(f->cum);
+}
+
+static uint64_t func_id(const pb_profile *p, const char *name, const char *file)
+{
+    for (size_t i = 0; i < p->n_function; i++) {
+        const Perftools__Profiles__Function *fn = p->function[i];
+        if (strcmp(pstr(p, fn->name), name) == 0 && strcmp(pstr(p, fn->filename), file) == 0)
+            return fn->id;
+    }
+    return 0;
+}
+
+static const char *label_of(const pb_profile *p, const Perftools__Profiles__Sample *s,
+                            const char *key)
+{
+    for (size_t i = 0; i < s->n_label; i++)
+        if (strcmp(pstr(p, s->label[i]->key), key) == 0)
+            return pstr(p, s->label[i]->str);
+    return NULL;
+}
+
+/* Writes m (with keep) to out.pb.gz and decodes it. */
+static pb_profile *export(const model *m, const uint8_t *keep, pprof_summary *sum)
+{
+    t2p_error err;
+    char *out = path_in("out.pb.gz");
+    pprof_opts po = { .keep = keep, .tool_version = "test" };
+    int rc = pprof_write(m, &po, out, sum, &err);
+    if (rc != 0)
+        fail_msg("pprof_write: %s", err.reason);
+    assert_int_equal(count_files(".tmp"), 0);
+    pb_profile *p = read_profile(out);
+    unlink(out);
+    free(out);
+    return p;
+}
+
+/* ---- tests ---- */
+
+static void test_structure(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    pprof_summary sum;
+    pb_profile *p = export(l.m, NULL, &sum);
+
+    assert_string_equal(pstr(p, 0), "");
+    assert_int_equal(p->n_sample_type, 3);
+    assert_string_equal(pstr(p, p->sample_type[0]->type), "samples");
+    assert_string_equal(pstr(p, p->sample_type[0]->unit), "count");
+    assert_string_equal(pstr(p, p->sample_type[1]->type), "time");
+    assert_string_equal(pstr(p, p->sample_type[1]->unit), "nanoseconds");
+    assert_string_equal(pstr(p, p->sample_type[2]->type), "device_time");
+    assert_string_equal(pstr(p, p->default_sample_type), "time");
+    assert_string_equal(pstr(p, p->period_type->type), "time");
+    assert_int_equal(p->time_nanos, 1700000000000000000LL);
+    assert_int_equal(p->duration_nanos, l.m->window_ns);
+    bool has_source = false;
+    for (size_t i = 0; i < p->n_comment; i++)
+        has_source |= strstr(pstr(p, p->comment[i]), "cpu.json") != NULL;
+    assert_true(has_source);
+
+    /* one location and one function per op, ids nonzero and distinct */
+    assert_int_equal(p->n_function, l.m->nops);
+    assert_int_equal(p->n_location, l.m->nops);
+    for (size_t i = 0; i < p->n_location; i++) {
+        assert_true(p->location[i]->id >= 1 && p->location[i]->id <= p->n_location);
+        for (size_t j = 0; j < i; j++)
+            assert_true(p->location[i]->id != p->location[j]->id);
+    }
+    assert_int_equal(sum.samples, p->n_sample);
+    assert_int_equal(sum.locations, p->n_location);
+    assert_int_equal(sum.functions, p->n_function);
+    assert_int_equal(sum.strings, p->n_string_table);
+    assert_int_equal(sum.total_ns, l.m->busy_ns);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+}
+
+/* flat = self and calls of every op; cum = inclusive time where no call has
+   overlapping children; total = busy; zero-time calls kept. */
+static void test_flat_cum(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    pb_profile *p = export(l.m, NULL, NULL);
+    struct figures f;
+    figures_of(p, &f);
+    const model *m = l.m;
+    uint64_t calls = 0;
+    for (size_t i = 0; i < m->nops; i++) {
+        const model_op *o = &m->ops[i];
+        uint64_t fid = func_id(p, model_op_name(m, (uint32_t)i), model_op_cat(m, (uint32_t)i));
+        assert_true(fid > 0);
+        assert_int_equal(f.flat[fid][0], o->calls);
+        assert_int_equal(f.flat[fid][1], o->self_ns);
+        if (!o->overlap)
+            assert_int_equal(f.cum[fid][1], o->total_ns);
+        calls += o->calls;
+    }
+    assert_int_equal(f.total[0], calls);
+    assert_int_equal(f.total[1], m->busy_ns);
+    /* hand-worked: A self 20 us, Z one call of 0, merged steps */
+    assert_int_equal(f.flat[func_id(p, "A", "cpu_op")][1], 20000);
+    assert_int_equal(f.flat[func_id(p, "Z", "cpu_op")][0], 1);
+    assert_int_equal(f.flat[func_id(p, "Z", "cpu_op")][1], 0);
+    assert_int_equal(f.flat[func_id(p, "ProfilerStep*", "user_annotation")][0], 2);
+    /* B in two categories: two functions of one name, file = category */
+    assert_int_equal(f.flat[func_id(p, "B", "other")][1], 10000);
+    assert_int_equal(f.flat[func_id(p, "B", "cpu_op")][1], 30000 + 20000 + 30000);
+    /* the sample of A > B > ... is leaf first: B's location, then A's */
+    bool found = false;
+    uint64_t a = func_id(p, "A", "cpu_op"), b = func_id(p, "B", "cpu_op");
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        if (sm->n_location_id == 3 && loc_func(p, sm->location_id[0]) == b &&
+            loc_func(p, sm->location_id[1]) == a) {
+            found = true;
+            assert_int_equal(loc_func(p, sm->location_id[2]),
+                             func_id(p, "ProfilerStep*", "user_annotation"));
+        }
+    }
+    assert_true(found);
+    figures_free(&f);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+
+    /* --keep-steps keeps the steps apart, as analyze does */
+    load(&l, "cpu.json", cpu_trace, true);
+    p = export(l.m, NULL, NULL);
+    figures_of(p, &f);
+    assert_int_equal(func_id(p, "ProfilerStep*", "user_annotation"), 0);
+    assert_int_equal(f.flat[func_id(p, "ProfilerStep#2", "user_annotation")][1], 30000);
+    figures_free(&f);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+}
+
+static void test_labels(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    pb_profile *p = export(l.m, NULL, NULL);
+    uint64_t d = func_id(p, "D", "cpu_op");
+    int main_d = 0, autograd_d = 0;
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        assert_non_null(label_of(p, sm, "thread"));
+        assert_string_equal(label_of(p, sm, "pid"), "10");
+        assert_null(label_of(p, sm, "device"));
+        if (loc_func(p, sm->location_id[0]) != d)
+            continue;
+        const char *t = label_of(p, sm, "thread"), *tid = label_of(p, sm, "tid");
+        if (strcmp(t, "pt_main_thread") == 0) {
+            assert_string_equal(tid, "1");
+            main_d++;
+        } else {
+            assert_string_equal(t, "pt_autograd_0");
+            assert_string_equal(tid, "2");
+            autograd_d++;
+        }
+    }
+    /* one sample per (stack, track): D on each thread */
+    assert_int_equal(main_d, 1);
+    assert_int_equal(autograd_d, 1);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+}
+
+static void test_gpu(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "gpu.json", gpu_trace, false);
+    const model *m = l.m;
+    pprof_summary sum;
+    pb_profile *p = export(m, NULL, &sum);
+    struct figures f;
+    figures_of(p, &f);
+    assert_int_equal(m->gpu_ns, 75000);
+    assert_int_equal(f.total[2], m->gpu_ns);
+    assert_int_equal(sum.device_ns, m->gpu_ns);
+    assert_int_equal(f.total[1], m->busy_ns);
+    for (size_t i = 0; i < m->nops; i++) {
+        uint64_t fid = func_id(p, model_op_name(m, (uint32_t)i), model_op_cat(m, (uint32_t)i));
+        assert_int_equal(f.cum[fid][2], m->ops[i].dev_total_ns);
+        assert_int_equal(f.flat[fid][1], m->ops[i].self_ns);
+        assert_int_equal(f.flat[fid][0], m->ops[i].calls);
+    }
+    assert_int_equal(f.cum[func_id(p, "aten::mm", "cpu_op")][2], 70000);
+    assert_int_equal(f.flat[func_id(p, "gemm", "kernel")][2], 70000);
+    assert_int_equal(f.flat[func_id(p, "lost", "kernel")][2], 5000);
+
+    /* the launched gemm: one sample per stream, under the CPU thread, with
+       device and stream labels; calls and self stay on the stream's own stack */
+    uint64_t gemm = func_id(p, "gemm", "kernel");
+    int under_launch = 0;
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        if (loc_func(p, sm->location_id[0]) != gemm)
+            continue;
+        const char *stream = label_of(p, sm, "stream");
+        assert_non_null(stream);
+        assert_string_equal(label_of(p, sm, "device"), "GPU 0");
+        if (sm->n_location_id == 3) {
+            under_launch++;
+            assert_string_equal(label_of(p, sm, "thread"), "main");
+            assert_int_equal(sm->value[0], 0);
+            assert_int_equal(sm->value[1], 0);
+            assert_int_equal(sm->value[2], strcmp(stream, "stream 7") == 0 ? 40000 : 30000);
+        } else {
+            assert_int_equal(sm->n_location_id, 1);
+            assert_string_equal(label_of(p, sm, "thread"), stream);
+            assert_int_equal(sm->value[0], 1);
+            assert_int_equal(sm->value[2], 0);
+        }
+    }
+    assert_int_equal(under_launch, 2);
+    figures_free(&f);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+}
+
+static int64_t selected_time(const model *m, const uint8_t *keep)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (keep[i])
+            t += m->nodes[i].self_ns;
+    return t;
+}
+
+static void test_select(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    const model *m = l.m;
+    t2p_error err;
+    select_spec s;
+
+    /* --focus: the stacks through A: its subtree's self time (more than A's
+       100 us, as its children B and C overlap) */
+    select_init(&s);
+    s.focus_re = "^A$";
+    uint8_t *keep = select_nodes(m, &s, &err);
+    assert_non_null(keep);
+    assert_int_equal(selected_time(m, keep), 20000 + 30000 + 30000 + 30000);
+    pprof_summary sum;
+    pb_profile *p = export(m, keep, &sum);
+    assert_int_equal(sum.total_ns, 110000);
+    /* only the ops on kept stacks get locations */
+    assert_int_equal(func_id(p, "E", "cpu_op"), 0);
+    assert_true(func_id(p, "ProfilerStep*", "user_annotation") > 0);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    free(keep);
+
+    /* --ignore drops every stack with a matching frame */
+    select_init(&s);
+    s.ignore_re = "^(A|ProfilerStep.*)$";
+    keep = select_nodes(m, &s, &err);
+    assert_int_equal(selected_time(m, keep), 40000 - 10000 + 10000 + 7000);
+    free(keep);
+
+    /* --thread by track label */
+    select_init(&s);
+    s.thread_re = "autograd";
+    keep = select_nodes(m, &s, &err);
+    assert_int_equal(selected_time(m, keep), 30000 + 10000 + 7000);
+    free(keep);
+
+    /* all together: focus B, ignore other, main thread */
+    select_init(&s);
+    s.focus_re = "B";
+    s.ignore_re = "Z";
+    s.thread_re = "main";
+    keep = select_nodes(m, &s, &err);
+    assert_int_equal(selected_time(m, keep), 30000 + 20000);
+    free(keep);
+
+    /* the TUI's tests: an op, a merged node, a substring */
+    select_init(&s);
+    for (uint32_t i = 0; i < m->nops; i++)
+        if (strcmp(model_op_name(m, i), "D") == 0)
+            s.focus_op = i;
+    keep = select_nodes(m, &s, &err);
+    assert_int_equal(selected_time(m, keep), 30000 + 7000);
+    free(keep);
+    select_init(&s);
+    s.filter = "Step";
+    keep = select_nodes(m, &s, &err);
+    /* every stack of the main thread is under a step: its busy time */
+    assert_int_equal(selected_time(m, keep), 80000 + 20000 + 30000 * 4 + 30000 + 20000);
+    free(keep);
+    select_init(&s);
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].op != MODEL_NONE && strcmp(model_op_name(m, m->nodes[i].op), "A") == 0)
+            s.focus_mnode = m->node_merged[i];
+    keep = select_nodes(m, &s, &err);
+    assert_int_equal(selected_time(m, keep), 110000);
+    free(keep);
+
+    /* a bad regex is the caller's error */
+    select_init(&s);
+    s.ignore_re = "(";
+    assert_null(select_nodes(m, &s, &err));
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    assert_int_equal(select_check(&s, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    s.ignore_re = "a|b";
+    assert_int_equal(select_check(&s, &err), 0);
+    unload(&l);
+}
+
+static void test_write_errors(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    t2p_error err;
+    struct stat before, after;
+
+    /* the output directory does not exist: nothing is created */
+    char *out = path_in("missing/out.pb.gz");
+    assert_int_equal(pprof_write(l.m, NULL, out, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_IO);
+    free(out);
+
+    /* OUT is the trace, by name or through a link: refused, trace intact */
+    assert_int_equal(stat(l.path, &before), 0);
+    assert_int_equal(pprof_write(l.m, NULL, l.path, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    char *ln = path_in("link.json");
+    assert_int_equal(symlink(l.path, ln), 0);
+    assert_int_equal(pprof_write(l.m, NULL, ln, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    unlink(ln);
+    free(ln);
+    char *dotted = malloc(strlen(tmpdir) + 32);
+    sprintf(dotted, "%s/./cpu.json", tmpdir);
+    assert_int_equal(pprof_write(l.m, NULL, dotted, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    free(dotted);
+    assert_int_equal(stat(l.path, &after), 0);
+    assert_int_equal(after.st_size, before.st_size);
+    assert_int_equal(after.st_mtime, before.st_mtime);
+
+    /* the rename fails (OUT is a directory): the temp file goes too */
+    char *dir = path_in("adir");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(pprof_write(l.m, NULL, dir, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_IO);
+    assert_int_equal(count_files(".tmp"), 0);
+    rmdir(dir);
+    free(dir);
+
+    /* no_overwrite: an existing file stays as it was */
+    char *existing = write_file("existing.pb.gz", "keep me");
+    pprof_opts po = { .no_overwrite = true };
+    assert_int_equal(pprof_write(l.m, &po, existing, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_IO);
+    assert_int_equal(count_files(".tmp"), 0);
+    assert_int_equal(stat(existing, &after), 0);
+    assert_int_equal(after.st_size, 7);
+    /* ... and a new one is written */
+    char *fresh = path_in("fresh.pb.gz");
+    assert_int_equal(pprof_write(l.m, &po, fresh, NULL, &err), 0);
+    assert_int_equal(count_files(".tmp"), 0);
+    perftools__profiles__profile__free_unpacked(read_profile(fresh), NULL);
+    /* replacing is the default */
+    assert_int_equal(pprof_write(l.m, NULL, existing, NULL, &err), 0);
+    perftools__profiles__profile__free_unpacked(read_profile(existing), NULL);
+    unlink(existing);
+    unlink(fresh);
+    free(existing);
+    free(fresh);
+    unload(&l);
+}
+
+static void test_free_path(void **state)
+{
+    (void)state;
+    char *p = pprof_free_path(tmpdir, "/some/where/run.pt.trace.json.gz");
+    char *want = path_in("run.pb.gz");
+    assert_string_equal(p, want);
+    FILE *f = fopen(p, "w");
+    fclose(f);
+    char *q = pprof_free_path(tmpdir, "run.json");
+    free(want);
+    want = path_in("run-1.pb.gz");
+    assert_string_equal(q, want);
+    unlink(p);
+    free(p);
+    free(q);
+    free(want);
+    p = pprof_free_path(NULL, "trace.gz");
+    assert_string_equal(p, "./trace.pb.gz");
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_flat_cum),
+        cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_gpu),
+        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_free_path),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
