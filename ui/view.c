@@ -45,6 +45,17 @@ static void set_status(view *v, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Writes to every page of a fresh allocation, so that a key press later
+   does not take thousands of page faults (memset to 0 would not do: the
+   compiler may turn malloc + memset into calloc, which leaves pages
+   untouched). Costly on this kind of VM: 2,000 faults took 30 ms. */
+static void prefault(void *p, size_t size)
+{
+    volatile unsigned char *b = p;
+    for (size_t i = 0; i < size; i += 4096)
+        b[i] = 0;
+}
+
 /* ---------------------------------------------------------------- names */
 
 static const char *op_name(const model *m, uint32_t op, size_t *len)
@@ -88,6 +99,7 @@ static void tree_free(view_tree *t)
     free(t->sel);
     free(t->scum);
     free(t->sdev);
+    free(t->bits);
     memset(t, 0, sizeof *t);
 }
 
@@ -141,6 +153,10 @@ static int tree_init(view_tree *t, const model *m, bool merged)
     }
     for (size_t i = 0; i < t->ntops; i++)
         t->expanded[t->tops[i]] = 1;
+    prefault(t->sorted_gen, n * sizeof *t->sorted_gen);
+    prefault(t->expanded, n);
+    for (size_t i = 0; i < t->ntops; i++)
+        t->expanded[t->tops[i]] = 1;
     /* creation order until the first sort */
     for (size_t i = 0; i < n; i++)
         set_pos(t, t->kids + t->kid_start[i], t->kid_start[i + 1] - t->kid_start[i]);
@@ -164,7 +180,7 @@ static void tree_fig(const view *v, const view_tree *t, uint32_t i, view_fig *f)
     const model_node *nd = &t->nodes[i];
     bool root = nd->parent == MODEL_NONE;
     f->calls = nd->calls;
-    if (t->shown) {
+    if (t->active) {
         f->self_ns = !root && t->sel[i] ? nd->self_ns : 0;
         f->total_ns = t->scum[i];
         f->dev_self_ns = !root && t->sel[i] ? nd->dev_self_ns : 0;
@@ -300,13 +316,13 @@ static const uint32_t *tree_tops(view *v, view_tree *t, size_t *n)
 
 static bool node_shown(const view_tree *t, uint32_t i)
 {
-    return !t->shown || t->shown[i];
+    return !t->active || t->shown[i];
 }
 
 static bool has_kids(view *v, view_tree *t, uint32_t u)
 {
     uint32_t a = t->kid_start[u], b = t->kid_start[u + 1];
-    if (!t->shown)
+    if (!t->active)
         return b > a;
     for (uint32_t k = a; k < b; k++)
         if (t->shown[t->kids[k]])
@@ -545,6 +561,37 @@ static bool focus_hit(const view *v, const view_tree *t, const view_focus *f, ui
     return false;
 }
 
+/* The scope's arrays, allocated on first use and kept: a focus must not
+   pay for fresh pages (page faults cost more than the passes here). */
+static int scope_alloc(view_tree *t)
+{
+    size_t n = t->n ? t->n : 1;
+    if (t->shown)
+        return 0;
+    t->shown = malloc(n);
+    t->sel = malloc(n);
+    t->scum = malloc(n * sizeof *t->scum);
+    t->sdev = malloc(n * sizeof *t->sdev);
+    t->bits = malloc(n * sizeof *t->bits);
+    if (!t->shown || !t->sel || !t->scum || !t->sdev || !t->bits) {
+        free(t->shown);
+        free(t->sel);
+        free(t->scum);
+        free(t->sdev);
+        free(t->bits);
+        t->shown = t->sel = NULL;
+        t->scum = t->sdev = NULL;
+        t->bits = NULL;
+        return -1;
+    }
+    prefault(t->shown, n);
+    prefault(t->sel, n);
+    prefault(t->scum, n * sizeof *t->scum);
+    prefault(t->sdev, n * sizeof *t->sdev);
+    prefault(t->bits, n * sizeof *t->bits);
+    return 0;
+}
+
 /* One pass down (which scope tests each stack passes), one pass up (which
    nodes lead to a selected stack, and the selected time below each). Node
    indices are greater than their parent's in both trees. */
@@ -552,69 +599,68 @@ static int tree_scope(view *v, view_tree *t)
 {
     const model *m = v->m;
     if (!scoped(v)) {
-        free(t->shown);
-        free(t->sel);
-        free(t->scum);
-        free(t->sdev);
-        t->shown = t->sel = NULL;
-        t->scum = t->sdev = NULL;
+        t->active = false; /* the arrays stay for the next focus */
         t->scope_gen = v->scope_gen;
         v->scope_busy_ns = m->busy_ns;
         tree_size_all(t);
         return 0;
     }
     size_t n = t->n;
-    if (!t->shown) {
-        t->shown = malloc(n ? n : 1);
-        t->sel = malloc(n ? n : 1);
-        t->scum = malloc((n ? n : 1) * sizeof *t->scum);
-        t->sdev = malloc((n ? n : 1) * sizeof *t->sdev);
-    }
-    uint32_t *bits = malloc((n ? n : 1) * sizeof *bits);
-    if (!t->shown || !t->sel || !t->scum || !t->sdev || !bits) {
-        free(bits);
+    if (scope_alloc(t) < 0)
         return -1;
-    }
+    uint32_t *bits = t->bits;
+    t->active = true;
     int nent = v->nfocus + (v->filter[0] ? 1 : 0);
     uint32_t all = nent >= 32 ? UINT32_MAX : ((uint32_t)1 << nent) - 1;
     if (v->filter[0])
         for (size_t o = 0; o < m->nops; o++)
             v->op_hit[o] = strstr(model_op_name(m, (uint32_t)o), v->filter) != NULL;
-    for (size_t i = 0; i < n; i++) {
-        const model_node *nd = &t->nodes[i];
-        if (nd->parent == MODEL_NONE) {
-            bits[i] = 0;
-            t->sel[i] = 0;
-            continue;
-        }
-        uint32_t b = bits[nd->parent];
-        for (int f = 0; f < v->nfocus; f++)
-            if (focus_hit(v, t, &v->focus[f], (uint32_t)i))
-                b |= (uint32_t)1 << f;
-        if (v->filter[0] && v->op_hit[nd->op])
-            b |= (uint32_t)1 << v->nfocus;
-        bits[i] = b;
-        t->sel[i] = b == all;
-    }
-    free(bits);
+    /* Down: which tests the stack to each node passes, and the figures of
+       the selected stacks themselves. Two passes in all, for memory speed:
+       the nodes are many and each pass streams them. */
     int64_t busy = 0;
     for (size_t i = 0; i < n; i++) {
-        t->shown[i] = t->sel[i];
-        t->scum[i] = t->sel[i] ? t->nodes[i].self_ns : 0;
-        t->sdev[i] = t->sel[i] ? t->nodes[i].dev_leaf_ns : 0;
+        const model_node *nd = &t->nodes[i];
+        uint8_t sel = 0;
+        t->rowsz[i] = 0;
+        if (nd->parent == MODEL_NONE) {
+            bits[i] = 0;
+        } else {
+            uint32_t b = bits[nd->parent];
+            for (int f = 0; f < v->nfocus; f++)
+                if (focus_hit(v, t, &v->focus[f], (uint32_t)i))
+                    b |= (uint32_t)1 << f;
+            if (v->filter[0] && v->op_hit[nd->op])
+                b |= (uint32_t)1 << v->nfocus;
+            bits[i] = b;
+            sel = b == all;
+        }
+        t->sel[i] = t->shown[i] = sel;
+        t->scum[i] = sel ? nd->self_ns : 0;
+        t->sdev[i] = sel ? nd->dev_leaf_ns : 0;
         busy += t->scum[i];
     }
+    v->scope_busy_ns = busy;
+    t->scope_gen = v->scope_gen;
+    /* Up: rowsz[i] first collects its shown children's rows (they come
+       later, so they are done first), then becomes its own count. With
+       reveal (a new focus), every node leading to a selected stack without
+       being one opens on the way, so the topmost selected frames show. */
+    bool reveal = v->reveal;
+    v->reveal = false;
     for (size_t i = n; i-- > 0;) {
         uint32_t p = t->nodes[i].parent;
+        if (reveal && t->shown[i] && !t->sel[i])
+            t->expanded[i] = 1;
+        t->rowsz[i] = 1 + (t->expanded[i] ? t->rowsz[i] : 0);
         if (p == MODEL_NONE)
             continue;
         t->scum[p] += t->scum[i];
         t->sdev[p] += t->sdev[i];
         t->shown[p] |= t->shown[i];
+        if (t->shown[i])
+            t->rowsz[p] += t->rowsz[i];
     }
-    v->scope_busy_ns = busy;
-    t->scope_gen = v->scope_gen;
-    tree_size_all(t);
     return 0;
 }
 
@@ -638,20 +684,6 @@ static void scope_changed(view *v)
         set_status(v, "out of memory computing the focus");
     for (int k = 0; k < VIEW_NTABS; k++)
         v->stale[k] = true;
-}
-
-/* Expands every node that leads to a selected stack without being one, so
-   that the topmost selected frames are on screen. */
-static void reveal_scope(view *v)
-{
-    view_tree *t = cur_tree(v);
-    if (!t->shown)
-        return;
-    for (size_t i = 0; i < t->n; i++)
-        if (t->shown[i] && !t->sel[i])
-            t->expanded[i] = 1;
-    tree_size_all(t);
-    tree_dirty(v);
 }
 
 /* ---------------------------------------------------------------- flat rows */
@@ -873,6 +905,10 @@ view *view_new(const model *m, const view_opts *o)
     }
     tree_size_all(&v->trees[0]);
     tree_size_all(&v->trees[1]);
+    if (scope_alloc(&v->trees[0]) < 0 || scope_alloc(&v->trees[1]) < 0) {
+        view_free(v);
+        return NULL;
+    }
     for (int k = 0; k < VIEW_NTABS; k++)
         v->stale[k] = true;
     view_resize(v, 80, 24);
@@ -925,8 +961,8 @@ void view_push_focus(view *v, enum view_focus_kind kind, uint32_t id)
     if (kind != VIEW_FOCUS_NODE)
         v->merged = true;
     v->tab = VIEW_TREE;
+    v->reveal = true; /* open the way to the selected frames (tree_scope) */
     scope_changed(v);
-    reveal_scope(v);
     view_tree *t = cur_tree(v);
     if (kind == VIEW_FOCUS_NODE || kind == VIEW_FOCUS_MNODE)
         tree_set_expanded(t, kind == VIEW_FOCUS_NODE && v->merged ? v->m->node_merged[id] : id, true);
@@ -937,7 +973,7 @@ void view_push_focus(view *v, enum view_focus_kind kind, uint32_t id)
     v->cur[VIEW_TREE] = 0;
     v->top[VIEW_TREE] = 0;
     for (uint32_t u = n ? tree_row(v, 0) : MODEL_NONE; u != MODEL_NONE; u = tree_next(v, u), i++)
-        if (t->sel && t->sel[u]) {
+        if (t->active && t->sel[u]) {
             v->cur[VIEW_TREE] = i;
             break;
         }
@@ -966,21 +1002,122 @@ static bool pop_focus(view *v)
 
 /* ---------------------------------------------------------------- search */
 
-/* Whether row i's name holds s (any case). In the tree the test is per
-   operator, done once per search: a key then costs a walk over the rows,
-   not a string search per row. */
+/* Whether row i of a flat tab has a name holding s (any case). The tree
+   tests once per operator instead (tree_search). */
 static bool name_matches(view *v, size_t i, const char *s)
 {
     char buf[600];
     size_t len;
-    if (v->tab == VIEW_TREE) {
-        uint32_t u = view_row(v, i);
-        view_tree *t = cur_tree(v);
-        if (u != UINT32_MAX && !is_root(t, u))
-            return v->op_hit[t->nodes[u].op];
-    }
     const char *name = view_row_name(v, i, buf, sizeof buf, &len);
     return strcasestr(name, s) != NULL;
+}
+
+/* The node on the row before u's, or MODEL_NONE. */
+static uint32_t tree_prev(view *v, uint32_t u)
+{
+    view_tree *t = cur_tree(v);
+    size_t n;
+    uint32_t p = t->nodes[u].parent;
+    const uint32_t *sib = p == MODEL_NONE ? tree_tops(v, t, &n) : tree_kids(v, t, p, &n);
+    uint32_t x = MODEL_NONE;
+    for (size_t k = t->pos[u]; k-- > 0;)
+        if (node_shown(t, sib[k])) {
+            x = sib[k];
+            break;
+        }
+    if (x == MODEL_NONE)
+        return p; /* the first child: the parent's row is just above */
+    /* the last row of the previous sibling's subtree */
+    for (;;) {
+        if (!t->expanded[x])
+            return x;
+        const uint32_t *kids = tree_kids(v, t, x, &n);
+        uint32_t last = MODEL_NONE;
+        for (size_t k = n; k-- > 0;)
+            if (node_shown(t, kids[k])) {
+                last = kids[k];
+                break;
+            }
+        if (last == MODEL_NONE)
+            return x;
+        x = last;
+    }
+}
+
+static bool tree_hit(view *v, view_tree *t, uint32_t u, const char *s)
+{
+    char buf[600];
+    size_t len;
+    if (is_root(t, u))
+        return strcasestr(node_name(v, t, u, buf, sizeof buf, &len), s) != NULL;
+    return v->op_hit[t->nodes[u].op];
+}
+
+/* The tree's next match from row `from` (inclusive) forward, or its previous
+   one before it, wrapping: walks only as far as the match, one step per row
+   and a byte test per row (the names are tested once per operator). */
+static size_t tree_search(view *v, const char *s, size_t from, int dir)
+{
+    view_tree *t = cur_tree(v);
+    char buf[600];
+    size_t len, n = tree_nrows(v);
+    bool any = false;
+    for (size_t o = 0; o < v->m->nops; o++)
+        any |= v->op_hit[o] = strcasestr(model_op_name(v->m, (uint32_t)o), s) != NULL;
+    for (size_t k = 0; k < t->ntops && !any; k++)
+        any = strcasestr(node_name(v, t, t->tops[k], buf, sizeof buf, &len), s) != NULL;
+    if (!any || n == 0) /* nothing anywhere: no need to walk the rows */
+        return SIZE_MAX;
+    size_t i = dir > 0 ? from : (from + n - 1) % n;
+    uint32_t u = tree_row_at(v, i);
+    /* dense matches are near: walk; sparse ones may be a whole tree away:
+       after a bounded walk, place each visible matching node instead */
+    size_t limit = n < 20000 ? n : 20000;
+    for (size_t step = 0; step < limit && u != MODEL_NONE; step++) {
+        if (tree_hit(v, t, u, s))
+            return i;
+        if (dir > 0) {
+            u = tree_next(v, u);
+            i++;
+            if (u == MODEL_NONE) {
+                u = tree_row_at(v, 0);
+                i = 0;
+            }
+        } else {
+            u = tree_prev(v, u);
+            if (u == MODEL_NONE) {
+                i = n - 1;
+                u = tree_row_at(v, i);
+            } else {
+                i--;
+            }
+        }
+    }
+    if (limit == n)
+        return SIZE_MAX;
+    size_t best = SIZE_MAX, wrap = SIZE_MAX;
+    for (uint32_t x = 0; x < t->n; x++) {
+        if (!node_shown(t, x) || !tree_hit(v, t, x, s))
+            continue;
+        bool vis = true;
+        for (uint32_t p = t->nodes[x].parent; vis && p != MODEL_NONE; p = t->nodes[p].parent)
+            vis = t->expanded[p] && node_shown(t, p);
+        size_t at = vis ? tree_index_of(v, x) : SIZE_MAX;
+        if (at == SIZE_MAX)
+            continue;
+        if (dir > 0) {
+            if (at >= from && (best == SIZE_MAX || at < best))
+                best = at;
+            if (wrap == SIZE_MAX || at < wrap)
+                wrap = at;
+        } else {
+            if (at < from && (best == SIZE_MAX || at > best))
+                best = at;
+            if (wrap == SIZE_MAX || at > wrap)
+                wrap = at;
+        }
+    }
+    return best != SIZE_MAX ? best : wrap;
 }
 
 /* Moves to the first row matching s at or after row `from` (dir > 0), or
@@ -991,10 +1128,16 @@ static bool search_move(view *v, const char *s, size_t from, int dir)
     size_t n = view_nrows(v);
     if (!*s || n == 0)
         return false;
-    if (v->tab == VIEW_TREE)
-        for (size_t o = 0; o < v->m->nops; o++)
-            v->op_hit[o] = strcasestr(model_op_name(v->m, (uint32_t)o), s) != NULL;
     from %= n;
+    if (v->tab == VIEW_TREE) {
+        size_t hit = tree_search(v, s, from, dir);
+        tree_dirty(v);
+        if (hit == SIZE_MAX)
+            return false;
+        v->cur[VIEW_TREE] = hit;
+        clamp(v);
+        return true;
+    }
     size_t first = SIZE_MAX, before = SIZE_MAX, after = SIZE_MAX, last = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         if (!name_matches(v, i, s))
@@ -1795,6 +1938,6 @@ uint8_t *view_keep(view *v)
     if (!keep)
         return NULL;
     for (size_t i = 0; i < t->n; i++)
-        keep[i] = is_root(t, (uint32_t)i) ? 0 : t->sel ? t->sel[i] : 1;
+        keep[i] = is_root(t, (uint32_t)i) ? 0 : t->active ? t->sel[i] : 1;
     return keep;
 }

@@ -75,7 +75,9 @@ typedef struct view_tree {
     uint8_t *expanded;
     uint32_t *rowsz;     /* rows node i takes when shown (see tree_size_all) */
     uint32_t *pos;       /* index of node i among its parent's children, in their order */
-    /* the scope (focus and filter) over this tree; NULL when there is none */
+    /* the scope (focus and filter) over this tree, when active */
+    bool active;
+    uint32_t *bits;      /* scratch: which scope tests the stack to each node passes */
     uint8_t *shown;      /* node is on a path to a selected stack */
     uint8_t *sel;        /* the stack ending at the node is selected */
     int64_t *scum;       /* self time of the selected stacks at or below the node */
@@ -132,6 +134,7 @@ typedef struct view {
     uint32_t scope_gen;       /* bumped when focus or filter change */
     uint8_t *op_hit;          /* scratch per op */
     int64_t scope_busy_ns;    /* self time of the scope's stacks */
+    bool reveal;              /* the next scope pass opens the way to selected frames */
 
     uint32_t tnode;           /* the node under the tree's cursor after the last key */
     size_t rc_i;              /* the last tree row looked up, and its node */

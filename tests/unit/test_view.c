@@ -286,9 +286,9 @@ static void test_tree_rows_consistent(void **state)
         const view_tree *t = &v->trees[v->merged];
         size_t n = view_nrows(v), count = 0;
         for (size_t i = 0; i < t->n; i++) {
-            bool vis = !t->shown || t->shown[i];
+            bool vis = !t->active || t->shown[i];
             for (uint32_t p = t->nodes[i].parent; vis && p != MODEL_NONE; p = t->nodes[p].parent)
-                vis = t->expanded[p] && (!t->shown || t->shown[p]);
+                vis = t->expanded[p] && (!t->active || t->shown[p]);
             /* per-track roots of tracks with no events are not listed */
             if (vis && (t->merged || t->nodes[i].parent != MODEL_NONE ||
                         v->m->tracks[t->nodes[i].track].events))
