@@ -19,7 +19,8 @@ T() { tmux -L "$sock" "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 
-screen() { T capture-pane -p -t e2e; }
+cur=e2e0
+screen() { T capture-pane -p -t "$cur"; }
 # wait_for TEXT [SECONDS]: poll until the screen holds TEXT (fixed string)
 wait_for() {
     n=0; lim=$(( ${2:-15} * 10 ))
@@ -32,12 +33,18 @@ wait_for() {
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; screen | sed 's/^/    | /'; fail=1; }
 check() { if wait_for "$2" "${3:-15}"; then ok "$1"; else bad "$1 (no '$2' on screen)"; fi; }
-keys() { T send-keys -t e2e "$@"; }
+keys() { T send-keys -t "$cur" "$@"; }
 # start CMD: a fresh 120x40 shell in $work with a known prompt, CMD typed into it
+# The new session is made before the old one is killed: killing the last
+# session stops the server, and a new-session racing with that stop fails.
+nsess=0
 start() {
-    T kill-session -t e2e 2>/dev/null
-    T new-session -d -s e2e -x 120 -y 40 -c "$work" \
+    old=$cur
+    nsess=$((nsess + 1))
+    cur=e2e$nsess
+    T new-session -d -s "$cur" -x 120 -y 40 -c "$work" \
         "env -i PATH='$PATH' HOME='$work' TERM=xterm-256color LANG=C.UTF-8 PS1='T2P\$ ' sh"
+    T kill-session -t "$old" 2>/dev/null
     wait_for 'T2P$' 10 || { bad "the shell did not start"; exit 1; }
     keys "$1" Enter
 }
@@ -76,13 +83,13 @@ after=$(screen | grep -c '▾')
 
 # ---- resize re-lays out: at 80 columns the tree drops its last device column
 check "120 columns: Dev total shown" "Dev total ms"
-T resize-window -t e2e -x 80 -y 24 2>/dev/null
+T resize-window -t "$cur" -x 80 -y 24 2>/dev/null
 n=0
 while [ $n -lt 50 ] && screen | grep -qF "Dev total ms"; do sleep 0.1; n=$((n + 1)); done
 if ! screen | grep -qF "Dev total ms" && screen | grep -qF "[3 Tree]" && [ "$(screen | wc -l)" -le 24 ]; then
     ok "resize to 80x24 re-lays out"
 else bad "resize to 80x24"; fi
-T resize-window -t e2e -x 120 -y 40 2>/dev/null
+T resize-window -t "$cur" -x 120 -y 40 2>/dev/null
 check "back to 120 columns" "Dev total ms"
 
 # ---- e exports the whole trace; focus then e exports only the focus
