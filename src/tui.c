@@ -43,7 +43,9 @@ static const char usage[] =
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "  --top N           list only the first N operators (0: all)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
-    "  --partial         load what a truncated trace holds instead of failing\n"
+    "  --strict          refuse a truncated trace (by default it opens what was read,\n"
+    "                    under a warning banner)\n"
+    "  --partial         accepted for symmetry with torch2pprof; the default here\n"
     "  --replay KEYS     no terminal: apply KEYS to the view and print the time of each key\n"
     "                    (<Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc>\n"
     "                    <BS> <Tab> <BTab> <F1> <Space> <lt>; other characters are themselves;\n"
@@ -360,6 +362,7 @@ int main(int argc, char **argv)
         { "top", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "strict", no_argument, NULL, 'S' },
         { "replay", required_argument, NULL, 'r' },
         { "replay-file", required_argument, NULL, 'R' },
         { "print", no_argument, NULL, 'P' },
@@ -370,7 +373,8 @@ int main(int argc, char **argv)
     };
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
     model_opts mo = { 0 };
-    bool partial = false, print = false;
+    /* an explorer shows what a killed job left, under a banner, rather than nothing */
+    bool partial = true, print = false;
     char *script = NULL;
     int rw = 120, rh = 40;
     int c;
@@ -408,6 +412,7 @@ int main(int argc, char **argv)
         }
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'S': partial = false; break;
         case 'r':
             free(script);
             script = strdup(optarg);

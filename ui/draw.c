@@ -130,7 +130,8 @@ void draw_screen(view *v)
     view_title(v, buf, sizeof buf);
     line(0, buf, attr_of(PAIR_TITLE, A_REVERSE));
     view_crumb(v, buf, sizeof buf);
-    line(1, buf, v->nfocus || v->filter[0] ? A_BOLD : A_NORMAL);
+    line(1, buf, v->m->tr->truncated ? attr_of(PAIR_STATUS, A_REVERSE) | A_BOLD
+                 : v->nfocus || v->filter[0] ? A_BOLD : A_NORMAL);
     view_tabs(v, buf, sizeof buf);
     line(2, buf, A_BOLD);
     view_colheader(v, buf, sizeof buf);

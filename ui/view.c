@@ -1769,7 +1769,7 @@ void view_title(view *v, char *buf, size_t size)
     const model *m = v->m;
     char a[32], b[32], c[32], d[32], tmp[1200];
     snprintf(tmp, sizeof tmp, "%s%s | window %s ms | busy %s ms | events %s | tracks %s",
-             m->tr->path, m->tr->truncated ? " (TRUNCATED)" : "", fmt_ms(m->window_ns, a, sizeof a),
+             m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
              fmt_ms(m->busy_ns, b, sizeof b), fmt_count(m->complete_events, c, sizeof c),
              fmt_count(m->tracks_with_events, d, sizeof d));
     if (v->gpu) {
@@ -1795,7 +1795,11 @@ static void focus_text(const view *v, const view_focus *f, char *buf, size_t siz
 void view_crumb(view *v, char *buf, size_t size)
 {
     char tmp[2000], a[32], b[32], f[300];
-    size_t o = (size_t)snprintf(tmp, sizeof tmp, "Focus: all");
+    size_t o = 0;
+    if (v->m->tr->truncated)
+        o = (size_t)snprintf(tmp, sizeof tmp, "TRUNCATED TRACE (%s): figures cover the events read | ",
+                             v->m->tr->truncated_reason);
+    o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Focus: all");
     for (int i = 0; i < v->nfocus && o < sizeof tmp; i++) {
         focus_text(v, &v->focus[i], f, sizeof f);
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " \xe2\x80\xba %s", f); /* › */

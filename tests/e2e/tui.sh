@@ -146,6 +146,17 @@ start "'$tui' '$work/bad.json'; echo EXIT=\$?"
 check "load error: exit 2" "EXIT=2" 10
 check "load error names the file and the byte" "bad.json: at byte" 2
 
+# ---- a truncated trace (a killed writer) opens under a warning banner;
+# --strict refuses it with the loader's "truncated" line
+gzip -dc "$trace" | head -c 30000 > "$work/cut.json"
+start "'$tui' '$work/cut.json'; echo EXIT=\$?"
+check "truncated trace opens" "[1 Ops]"
+check "with a banner" "TRUNCATED TRACE (JSON ends at byte 30000)" 2
+keys q; check "q exits" "EXIT=0" 10
+start "'$tui' --strict '$work/cut.json'; echo EXIT=\$?"
+check "--strict: exit 2" "EXIT=2" 10
+check "--strict: names truncated and the byte" "cut.json: at byte 30000: truncated" 2
+
 # ---- Ctrl-C quits from the table and restores the terminal
 start "'$tui' '$trace'; echo EXIT=\$?"
 check "started again" "[1 Ops]"
