@@ -46,8 +46,8 @@ def main():
         print("bench: building the benchmark trace (20 copies of ns_resolution_rank0)...", flush=True)
         subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
                                os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
-                               big + ".tmp", "20"])
-        os.rename(big + ".tmp", big)
+                               big[:-len(".json.gz")] + ".tmp.json.gz", "20"])
+        os.rename(big[:-len(".json.gz")] + ".tmp.json.gz", big)
     floor = os.path.join(out, "floor")
     subprocess.check_call(["cc", "-O2", os.path.join(shared, "tools", "floor.c"), "-o", floor,
                            "-lyajl", "-lz"])
@@ -123,8 +123,8 @@ def main():
             print("bench: building the 10x trace (200 copies; several minutes)...", flush=True)
             subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
                                    os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
-                                   big10 + ".tmp", "200"])
-            os.rename(big10 + ".tmp", big10)
+                                   big10[:-len(".json.gz")] + ".tmp.json.gz", "200"])
+            os.rename(big10[:-len(".json.gz")] + ".tmp.json.gz", big10)
         t1 = [run(cmds["analyze"])[0] for _ in range(3)]
         r10 = [run([tool, "analyze", big10]) for _ in range(3)]
         ratio = statistics.median(w for w, _ in r10) / statistics.median(t1)

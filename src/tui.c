@@ -1,0 +1,517 @@
+/* torch2pprof-tui: the interactive explorer. Arguments, loading with a
+   progress bar, signals, the key loop, and the headless --replay mode that
+   times each key for the benchmarks. The view state is ui/view.c; the
+   terminal is ui/draw.c. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "core/trace.h"
+#include "ui/draw.h"
+#include "ui/view.h"
+
+#ifndef T2P_DATADIR
+#define T2P_DATADIR "/usr/local/share/torch2pprof"
+#endif
+#ifndef T2P_SRCDIR
+#define T2P_SRCDIR "."
+#endif
+
+#define SAMPLE_TRACE "alexnet_train.json.gz"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_CANCEL = 130 };
+
+static const char usage[] =
+    "usage: torch2pprof-tui [--view ops|categories|tree|threads] [--sort KEY] [--top N] [TRACE]\n"
+    "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
+    "\n"
+    "Explore a PyTorch profiler trace: operators, categories, the call tree, threads.\n"
+    "Without TRACE, opens the sample trace that ships with torch2pprof.\n"
+    "\n"
+    "  --view V          the first view: ops (default), categories, tree, threads\n"
+    "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
+    "  --top N           list only the first N operators (0: all)\n"
+    "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
+    "  --strict          refuse a truncated trace (by default it opens what was read,\n"
+    "                    under a warning banner)\n"
+    "  --partial         accepted for symmetry with torch2pprof; the default here\n"
+    "  --replay KEYS     no terminal: apply KEYS to the view and print the time of each key\n"
+    "                    (<Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc>\n"
+    "                    <BS> <Tab> <BTab> <F1> <Space> <lt>; other characters are themselves;\n"
+    "                    white space separates keys: \"3 E <Down> /conv <Enter> n\")\n"
+    "  --replay-file F   the same, keys read from file F\n"
+    "  --print           with --replay: print the final screen\n"
+    "  --size WxH        with --replay: the screen size (default 120x40)\n"
+    "\n"
+    "Press ? in the explorer for the keys. NO_COLOR disables colours.\n"
+    "Exit codes: 0 ok, 1 usage error, 2 input error or not a terminal, 130 cancelled.\n";
+
+/* Written by signal handlers, read by the loops. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+/* A crash must not leave the terminal raw: give it back, then die as before. */
+static void on_fatal(int sig)
+{
+    draw_close();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void restore_terminal(void)
+{
+    draw_close();
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool readable(const char *p)
+{
+    return access(p, R_OK) == 0;
+}
+
+/* data/ in the source tree (run from it, or by path), else the installed copy. */
+static char *find_sample(void)
+{
+    static char buf[PATH_MAX + 64];
+    char exe[PATH_MAX];
+    snprintf(buf, sizeof buf, "data/%s", SAMPLE_TRACE);
+    if (readable(buf))
+        return buf;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(buf, sizeof buf, "%s/data/%s", exe, SAMPLE_TRACE);
+        if (readable(buf))
+            return buf;
+    }
+    snprintf(buf, sizeof buf, "%s/data/%s", T2P_SRCDIR, SAMPLE_TRACE);
+    if (readable(buf))
+        return buf;
+    snprintf(buf, sizeof buf, "%s/%s", T2P_DATADIR, SAMPLE_TRACE);
+    return buf;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+struct load_ctx {
+    const char *path;
+    double t0, last;
+    bool draw;
+};
+
+static int on_progress(const trace_progress *p, void *vctx)
+{
+    struct load_ctx *c = vctx;
+    if (got_signal)
+        return 1;
+    double t = now_s();
+    if (c->draw && t - c->last >= 0.1) {
+        c->last = t;
+        draw_progress(c->path, p->file_bytes, p->file_size, p->events, t - c->t0, "Loading");
+    }
+    return 0;
+}
+
+static int load(const char *path, bool partial, const model_opts *mo, bool draw, trace **tr,
+                model **m)
+{
+    struct load_ctx lc = { path, now_s(), 0, draw };
+    trace_load_opts lo = { .partial = partial, .progress = on_progress, .progress_ctx = &lc };
+    t2p_error err;
+    char msg[1200];
+    if (draw)
+        draw_progress(path, 0, 0, 0, 0, "Loading");
+    *tr = trace_load(path, &lo, &err);
+    if (!*tr) {
+        draw_close();
+        if (err.kind == T2P_ERR_CANCELLED || got_signal) {
+            fprintf(stderr, "torch2pprof-tui: loading %s cancelled\n", path);
+            return EXIT_CANCEL;
+        }
+        fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        return EXIT_INPUT;
+    }
+    if (draw)
+        draw_progress(path, (*tr)->file_size, (*tr)->file_size, (*tr)->nevents,
+                      now_s() - lc.t0, "Building the model of");
+    *m = model_build(*tr, mo, &err);
+    if (!*m) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        trace_free(*tr);
+        return EXIT_INPUT;
+    }
+    if (got_signal) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: cancelled\n");
+        model_free(*m);
+        trace_free(*tr);
+        return EXIT_CANCEL;
+    }
+    return EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- replay */
+
+static const struct { const char *name; int key; } keynames[] = {
+    { "Up", VK_UP }, { "Down", VK_DOWN }, { "Left", VK_LEFT }, { "Right", VK_RIGHT },
+    { "PgUp", VK_PGUP }, { "PgDn", VK_PGDN }, { "Home", VK_HOME }, { "End", VK_END },
+    { "Enter", VK_ENTER }, { "Esc", VK_ESC }, { "BS", VK_BACKSPACE }, { "Tab", VK_TAB },
+    { "BTab", VK_BTAB }, { "F1", VK_F1 }, { "lt", '<' }, { "gt", '>' }, { "Space", ' ' },
+};
+
+/* The next key of a script; *s advances. 0 at the end, -1 for an unknown <Name>. */
+static int script_next(const char **s, char *name, size_t size)
+{
+    const char *p = *s;
+    /* white space separates keys ("2 3 E"); <Space> is the space key */
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (!*p) {
+        *s = p;
+        return 0;
+    }
+    if (*p == '<') {
+        const char *e = p + 1;
+        while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))
+            e++;
+        if (*e == '>' && e > p + 1) {
+            size_t n = (size_t)(e - p - 1);
+            for (size_t i = 0; i < sizeof keynames / sizeof *keynames; i++)
+                if (strlen(keynames[i].name) == n && !strncmp(p + 1, keynames[i].name, n)) {
+                    snprintf(name, size, "<%s>", keynames[i].name);
+                    *s = e + 1;
+                    return keynames[i].key;
+                }
+            snprintf(name, size, "%.*s", (int)(n + 2), p);
+            *s = e + 1;
+            return -1;
+        }
+    }
+    snprintf(name, size, "%c", *p);
+    *s = p + 1;
+    return (unsigned char)*p;
+}
+
+/* What draw_screen would paint, as text: the layout cost of a key is part
+   of its time. */
+static void render(view *v, FILE *out)
+{
+    static char buf[8192];
+    void (*const parts[])(view *, char *, size_t) = { view_title, view_crumb, view_tabs,
+                                                      view_colheader };
+    if (v->mode == VIEW_MODE_HELP) {
+        for (size_t i = 0; view_help_line(i); i++)
+            if (out)
+                fprintf(out, "%s\n", view_help_line(i));
+        return;
+    }
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        parts[i](v, buf, sizeof buf);
+        if (out)
+            fprintf(out, "%s\n", buf);
+    }
+    size_t n = view_nrows(v), top = view_top(v), cur = view_cursor(v);
+    for (int r = 0; r < v->page; r++) {
+        size_t i = top + (size_t)r;
+        bool gpu;
+        if (i < n)
+            view_line(v, i, buf, sizeof buf, &gpu);
+        else
+            buf[0] = '\0';
+        if (out)
+            fprintf(out, "%s%s\n", i == cur && i < n ? ">" : " ", buf);
+    }
+    view_footer(v, buf, sizeof buf);
+    if (out)
+        fprintf(out, "%s\n", buf);
+    view_keys(v, buf, sizeof buf);
+    if (out)
+        fprintf(out, "%s\n", buf);
+}
+
+/* Output, one fact a line, for tests/bench/bench.py:
+     first-screen MS ms     from the start of the program to the first screen
+     key NAME MS ms rows N  one per key: view_key plus laying out the screen */
+static int replay(view *v, const char *script, bool print, int w, int h, double t_start)
+{
+    view_resize(v, w, h);
+    render(v, NULL);
+    double worst = 0;
+    printf("first-screen %.3f ms\n", (now_s() - t_start) * 1e3);
+    const char *s = script;
+    char name[64];
+    int key, i = 0, rc = EXIT_OK;
+    while ((key = script_next(&s, name, sizeof name)) != 0) {
+        i++;
+        if (key < 0) {
+            fprintf(stderr, "torch2pprof-tui: unknown key %s in the replay script\n", name);
+            return EXIT_USAGE;
+        }
+        double a = now_s();
+        int r = view_key(v, key);
+        if (r != VIEW_QUIT)
+            render(v, NULL);
+        double ms = (now_s() - a) * 1e3;
+        if (ms > worst)
+            worst = ms;
+        printf("key %s %.3f ms rows %zu\n", name, ms, view_nrows(v));
+        if (r == VIEW_QUIT)
+            break;
+    }
+    printf("max-key %.3f ms over %d keys\n", worst, i);
+    if (print) {
+        render(v, stdout);
+        if (v->status[0])
+            printf("status: %s\n", v->status);
+    }
+    return rc;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    while (b) {
+        size_t k = fread(b + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0)
+            break;
+        if (n + 1 == cap) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = '\0';
+    return b;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int loop(view *v)
+{
+    int w, h;
+    draw_size(&w, &h);
+    view_resize(v, w, h);
+    draw_screen(v);
+    for (;;) {
+        int k = draw_key(250);
+        if (got_signal)
+            return got_signal == SIGINT ? EXIT_OK : EXIT_CANCEL;
+        if (k == -1)
+            continue;
+        if (k == DRAW_RESIZE) {
+            draw_size(&w, &h);
+            view_resize(v, w, h);
+        } else if (k > 0 && view_key(v, k) == VIEW_QUIT) {
+            return EXIT_OK;
+        }
+        draw_screen(v);
+    }
+}
+
+static int parse_view(const char *s)
+{
+    static const char *const names[] = { "ops", "categories", "tree", "threads" };
+    for (int i = 0; i < VIEW_NTABS; i++)
+        if (!strcmp(s, names[i]) || (!strcmp(s, "cats") && i == VIEW_CATS))
+            return i;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "view", required_argument, NULL, 'v' },
+        { "sort", required_argument, NULL, 's' },
+        { "top", required_argument, NULL, 't' },
+        { "keep-steps", no_argument, NULL, 'k' },
+        { "partial", no_argument, NULL, 'p' },
+        { "strict", no_argument, NULL, 'S' },
+        { "replay", required_argument, NULL, 'r' },
+        { "replay-file", required_argument, NULL, 'R' },
+        { "print", no_argument, NULL, 'P' },
+        { "size", required_argument, NULL, 'z' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 }
+    };
+    view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
+    model_opts mo = { 0 };
+    /* an explorer shows what a killed job left, under a banner, rather than nothing */
+    bool partial = true, print = false;
+    char *script = NULL;
+    int rw = 120, rh = 40;
+    int c;
+    double t_start = now_s();
+
+    setlocale(LC_ALL, "");
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'v':
+            if ((c = parse_view(optarg)) < 0) {
+                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads)\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            vo.tab = (enum view_tab)c;
+            break;
+        case 's':
+            if ((c = model_sort_parse(optarg)) < 0) {
+                fprintf(stderr, "torch2pprof-tui: unknown sort key '%s' "
+                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
+                return EXIT_USAGE;
+            }
+            vo.sort = (enum model_sort)c;
+            break;
+        case 't': {
+            long n = strtol(optarg, &end, 10);
+            if (*end || end == optarg || n < 0) {
+                fprintf(stderr, "torch2pprof-tui: --top wants a number >= 0, not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            vo.top = (size_t)n;
+            break;
+        }
+        case 'k': mo.keep_steps = true; break;
+        case 'p': partial = true; break;
+        case 'S': partial = false; break;
+        case 'r':
+            free(script);
+            script = strdup(optarg);
+            break;
+        case 'R':
+            free(script);
+            if (!(script = read_file(optarg))) {
+                fprintf(stderr, "torch2pprof-tui: cannot read %s: %s\n", optarg, strerror(errno));
+                return EXIT_USAGE;
+            }
+            break;
+        case 'P': print = true; break;
+        case 'z':
+            if (sscanf(optarg, "%dx%d", &rw, &rh) != 2 || rw < 20 || rh < 8) {
+                fprintf(stderr, "torch2pprof-tui: --size wants WxH, like 120x40\n");
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': fputs(usage, stdout); return EXIT_OK;
+        case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
+        default:
+            fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1) {
+        fprintf(stderr, "torch2pprof-tui: expected at most one TRACE\n%s", usage);
+        return EXIT_USAGE;
+    }
+    const char *path = optind < argc ? argv[optind] : find_sample();
+
+    trace *tr = NULL;
+    model *m = NULL;
+    view *v = NULL;
+    int rc;
+
+    if (script) {
+        rc = load(path, partial, &mo, false, &tr, &m);
+        if (rc != EXIT_OK) {
+            free(script);
+            return rc;
+        }
+        printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - t_start) * 1e3,
+               tr->nevents, m->nnodes, m->nmnodes);
+        v = view_new(m, &vo);
+        if (!v) {
+            fprintf(stderr, "torch2pprof-tui: out of memory\n");
+            rc = EXIT_INPUT;
+        } else {
+            rc = replay(v, script, print, rw, rh, t_start);
+        }
+        free(script);
+        view_free(v);
+        model_free(m);
+        trace_free(tr);
+        return rc;
+    }
+
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "torch2pprof-tui: needs a terminal (stdin and stdout); for a report "
+                        "use `torch2pprof analyze %s`\n", path);
+        return EXIT_INPUT;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    sa.sa_handler = on_fatal;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGABRT, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    atexit(restore_terminal);
+
+    const char *nc = getenv("NO_COLOR");
+    if (draw_open(nc && *nc) < 0) {
+        fprintf(stderr, "torch2pprof-tui: cannot use this terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return EXIT_INPUT;
+    }
+    rc = load(path, partial, &mo, true, &tr, &m);
+    if (rc != EXIT_OK)
+        return rc;
+    v = view_new(m, &vo);
+    if (!v) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: out of memory\n");
+        rc = EXIT_INPUT;
+    } else {
+        rc = loop(v);
+        draw_close();
+    }
+    view_free(v);
+    model_free(m);
+    trace_free(tr);
+    return rc;
+}

@@ -1,0 +1,166 @@
+#!/bin/sh
+# torch2pprof-tui end to end: run it in a private tmux server, send keys,
+# read the screen with capture-pane, and compare with `torch2pprof analyze
+# --json` and with what `go tool pprof` reads back from the exported files.
+# Every wait polls the screen with a bounded timeout instead of sleeping.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+command -v tmux >/dev/null 2>&1 || { echo "tmux missing: skipped"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing: skipped"; exit 77; }
+
+tui="$top_builddir/torch2pprof-tui"
+cli="$top_builddir/torch2pprof"
+trace="$top_srcdir/data/alexnet_train.json.gz"
+work=$(mktemp -d /tmp/t2p-tui-e2e.XXXXXX)
+sock="t2p-e2e-$$"
+fail=0
+T() { tmux -L "$sock" "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+
+cur=e2e0
+screen() { T capture-pane -p -t "$cur"; }
+# wait_for TEXT [SECONDS]: poll until the screen holds TEXT (fixed string)
+wait_for() {
+    n=0; lim=$(( ${2:-15} * 10 ))
+    while [ $n -lt $lim ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.1; n=$((n + 1))
+    done
+    return 1
+}
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; screen | sed 's/^/    | /'; fail=1; }
+check() { if wait_for "$2" "${3:-15}"; then ok "$1"; else bad "$1 (no '$2' on screen)"; fi; }
+keys() { T send-keys -t "$cur" "$@"; }
+# start CMD: a fresh 120x40 shell in $work with a known prompt, CMD typed into it
+# The new session is made before the old one is killed: killing the last
+# session stops the server, and a new-session racing with that stop fails.
+nsess=0
+start() {
+    old=$cur
+    nsess=$((nsess + 1))
+    cur=e2e$nsess
+    T new-session -d -s "$cur" -x 120 -y 40 -c "$work" \
+        "env -i PATH='$PATH' HOME='$work' TERM=xterm-256color LANG=C.UTF-8 PS1='T2P\$ ' sh"
+    T kill-session -t "$old" 2>/dev/null
+    wait_for 'T2P$' 10 || { bad "the shell did not start"; exit 1; }
+    keys "$1" Enter
+}
+json() { "$cli" analyze --json "$@" "$trace"; }
+field() { "$py" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# ---- not a terminal: a clear message and exit code 2
+"$tui" "$trace" </dev/null >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "needs a terminal" "$work/err"; then ok "not a tty: exit 2";
+else echo "FAIL: not a tty gave $rc: $(cat "$work/err")"; fail=1; fi
+
+# ---- opens on Ops sorted by self; the first row is analyze's top op
+top_self=$(json --sort self -top 1 | field 'd["ops"][0]["name"]')
+top_self_ns=$(json --sort self -top 1 | field 'd["ops"][0]["self_ns"]')
+busy_ns=$(json -top 1 | field 'd["busy_ns"]')
+start "'$tui' '$trace'; echo EXIT=\$?"
+check "opens on Ops" "[1 Ops]"
+check "sorted by self, descending" "Self ms▼"
+# the selected (first) row's full name is in the footer, second line from the bottom
+if screen | tail -n 2 | head -n 1 | grep -qxF -- "$(printf '%s' "$top_self" | cut -c1-119)"; then
+    ok "first row is analyze's top op by self ($top_self)"
+else bad "first row is not '$top_self'"; fi
+self_ms=$("$py" -c "print('%.3f' % (round($top_self_ns / 1000) / 1000))")
+screen | sed -n 5p | grep -qF -- "$self_ms" && ok "its self time is $self_ms ms" \
+    || bad "first row does not show $self_ms ms"
+
+# ---- views 2 and 3, expand all
+keys 2; check "view 2: categories" "[2 Categories]"; check "categories show % busy" "% busy"
+keys 3; check "view 3: the tree" "[3 Tree]"
+before=$(screen | grep -c '▾')
+keys E; sleep 0.2; wait_for "[3 Tree]"
+after=$(screen | grep -c '▾')
+[ "$after" -gt "$before" ] && ok "E expands all ($before -> $after open nodes on screen)" \
+    || bad "E did not expand ($before -> $after)"
+
+# ---- resize re-lays out: at 80 columns the tree drops its last device column
+check "120 columns: Dev total shown" "Dev total ms"
+T resize-window -t "$cur" -x 80 -y 24 2>/dev/null
+n=0
+while [ $n -lt 50 ] && screen | grep -qF "Dev total ms"; do sleep 0.1; n=$((n + 1)); done
+if ! screen | grep -qF "Dev total ms" && screen | grep -qF "[3 Tree]" && [ "$(screen | wc -l)" -le 24 ]; then
+    ok "resize to 80x24 re-lays out"
+else bad "resize to 80x24"; fi
+T resize-window -t "$cur" -x 120 -y 40 2>/dev/null
+check "back to 120 columns" "Dev total ms"
+
+# ---- e exports the whole trace; focus then e exports only the focus
+have_go=0
+command -v go >/dev/null 2>&1 && have_go=1
+pprof_total() { # FILE -> the profile's total in ns, as go tool pprof reads it
+    go tool pprof -top -unit=ns "$1" 2>/dev/null |
+        sed -n 's/.* of \([0-9.]*\)ns total.*/\1/p' | head -n 1
+}
+keys 1; check "back to Ops" "[1 Ops]"
+keys e
+if wait_for "exported" 20; then
+    ok "e exports"
+    f1="$work/alexnet_train.pb.gz"
+    [ -s "$f1" ] && ok "wrote alexnet_train.pb.gz in the current directory" || bad "no $f1"
+    if [ $have_go = 1 ]; then
+        got=$(pprof_total "$f1")
+        [ "$got" = "$busy_ns" ] && ok "pprof total $got ns = busy time" \
+            || bad "pprof total '$got' != busy $busy_ns"
+    else echo "go missing: pprof totals not checked"; fi
+    # Enter on the first op: the tree focused on it; its stacks' time is its self time
+    # (it calls nothing); e writes the next free name
+    keys Enter; check "Enter focuses the top op" "Focus: all › $top_self" 10
+    keys e; check "second export" "alexnet_train-1.pb.gz"
+    f2="$work/alexnet_train-1.pb.gz"
+    [ -s "$f2" ] && [ -s "$f1" ] && ok "never overwrites" || bad "no $f2"
+    if [ $have_go = 1 ]; then
+        got=$(pprof_total "$f2")
+        [ "$got" = "$top_self_ns" ] && ok "focused export total $got ns = $top_self's time" \
+            || bad "focused export total '$got' != $top_self_ns"
+    fi
+    keys Escape; check "Esc goes back to Ops" "[1 Ops]"
+else
+    bad "e did not export"
+fi
+
+# ---- q quits and gives the shell back
+keys q
+check "q exits 0 and the shell is back" "EXIT=0" 10
+screen | grep -qF "Focus:" && bad "the explorer is still on screen after q" || ok "screen restored"
+
+# ---- --sort calls: the first row is analyze's top op by calls
+top_calls=$(json --sort calls -top 1 | field 'd["ops"][0]["name"]')
+start "'$tui' --sort calls '$trace'; echo EXIT=\$?"
+check "--sort calls marks Calls" "Calls▼"
+if screen | tail -n 2 | head -n 1 | grep -qxF -- "$(printf '%s' "$top_calls" | cut -c1-119)"; then
+    ok "--sort calls: first row is $top_calls"
+else bad "--sort calls: first row is not '$top_calls'"; fi
+keys q; check "q exits" "EXIT=0" 10
+
+# ---- a load error shows the loader's message and exits non-zero
+printf '{"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": oops}]}' > "$work/bad.json"
+start "'$tui' '$work/bad.json'; echo EXIT=\$?"
+check "load error: exit 2" "EXIT=2" 10
+check "load error names the file and the byte" "bad.json: at byte" 2
+
+# ---- a truncated trace (a killed writer) opens under a warning banner;
+# --strict refuses it with the loader's "truncated" line
+gzip -dc "$trace" | head -c 30000 > "$work/cut.json"
+start "'$tui' '$work/cut.json'; echo EXIT=\$?"
+check "truncated trace opens" "[1 Ops]"
+check "with a banner" "TRUNCATED TRACE (JSON ends at byte 30000)" 2
+keys q; check "q exits" "EXIT=0" 10
+start "'$tui' --strict '$work/cut.json'; echo EXIT=\$?"
+check "--strict: exit 2" "EXIT=2" 10
+check "--strict: names truncated and the byte" "cut.json: at byte 30000: truncated" 2
+
+# ---- Ctrl-C quits from the table and restores the terminal
+start "'$tui' '$trace'; echo EXIT=\$?"
+check "started again" "[1 Ops]"
+keys C-c
+check "Ctrl-C exits and restores the shell" "EXIT=" 10
+
+exit $fail

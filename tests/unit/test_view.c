@@ -1,0 +1,678 @@
+/* Unit tests of the explorer's view state (ui/view.c), driven by keys as the
+   terminal drives it, on a hand-made trace whose figures are worked out by
+   hand and on the sample traces, whose rows must follow the model. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/fmt.h"
+#include "core/model.h"
+#include "core/pprof.h"
+#include "core/select.h"
+#include "core/trace.h"
+#include "ui/view.h"
+
+/* Track 1:  A [0,100] { B [10,40] { C [15,25] }, B [50,80], D [85,95] }
+             A [200,250] { C [210,220] }
+   Track 2:  A [0,50] { C [10,20] }
+   In us; the model works in ns.
+   Self: A = (100-30-30-10) + (50-10) + (50-10) = 110, B = 20+30 = 50,
+   C = 30, D = 10; busy 200. */
+static const char hand_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":15,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":85,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50},"
+    "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":210,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"A\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":50},"
+    "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"C\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":10}]";
+
+struct fixture {
+    char *path;
+    trace *tr;
+    model *m;
+    view *v;
+};
+
+static struct fixture *open_trace(const char *path, const view_opts *vo)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    t2p_error err;
+    assert_non_null(f);
+    f->tr = trace_load(path, NULL, &err);
+    assert_non_null(f->tr);
+    f->m = model_build(f->tr, NULL, &err);
+    assert_non_null(f->m);
+    f->v = view_new(f->m, vo);
+    assert_non_null(f->v);
+    view_resize(f->v, 120, 40);
+    return f;
+}
+
+static struct fixture *open_hand(void)
+{
+    char *path = strdup("/tmp/t2p-view-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, hand_trace, strlen(hand_trace)), (ssize_t)strlen(hand_trace));
+    close(fd);
+    struct fixture *f = open_trace(path, NULL);
+    f->path = path;
+    return f;
+}
+
+static void close_fixture(struct fixture *f)
+{
+    view_free(f->v);
+    model_free(f->m);
+    trace_free(f->tr);
+    if (f->path) {
+        unlink(f->path);
+        free(f->path);
+    }
+    free(f);
+}
+
+static void keys(view *v, const char *s)
+{
+    for (; *s; s++)
+        view_key(v, (unsigned char)*s);
+}
+
+static uint32_t op_of(const model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nops; i++)
+        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
+            return (uint32_t)i;
+    fail_msg("no op %s", name);
+    return MODEL_NONE;
+}
+
+/* The names of the rows of the current tab, joined by spaces. */
+static const char *row_names(view *v)
+{
+    static char out[4096];
+    char buf[600];
+    size_t o = 0, len;
+    out[0] = '\0';
+    for (size_t i = 0; i < view_nrows(v) && o < sizeof out - 100; i++) {
+        const char *s = view_row_name(v, i, buf, sizeof buf, &len);
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s%.*s", i ? " " : "", (int)len, s);
+    }
+    return out;
+}
+
+/* The tree's names with their depth, "A1 B2", to check shape as well as order. */
+static const char *tree_shape(view *v)
+{
+    static char out[4096];
+    char buf[600];
+    size_t o = 0, len;
+    const model_node *nodes = v->merged ? v->m->mnodes : v->m->nodes;
+    out[0] = '\0';
+    for (size_t i = 0; i < view_nrows(v) && o < sizeof out - 100; i++) {
+        uint32_t u = view_row(v, i);
+        if (nodes[u].parent == MODEL_NONE) {
+            o += (size_t)snprintf(out + o, sizeof out - o, "%sR", i ? " " : "");
+            continue;
+        }
+        const char *s = view_row_name(v, i, buf, sizeof buf, &len);
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s%.*s%u", i ? " " : "", (int)len, s,
+                              nodes[u].depth);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------- sorting */
+
+static void test_ops_every_sort(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    uint32_t *want = malloc(f->m->nops * sizeof *want);
+    assert_int_equal(view_nrows(v), f->m->nops);
+    for (int s = 0; s < MODEL_SORT_N; s++)
+        for (int rev = 0; rev < 2; rev++) {
+            view_opts vo = { .sort = (enum model_sort)s };
+            view *w = view_new(f->m, &vo);
+            if (rev)
+                view_key(w, 'r');
+            model_sort_ops(f->m, (enum model_sort)s, rev, want);
+            for (size_t i = 0; i < f->m->nops; i++)
+                assert_int_equal(view_row(w, i), want[i]);
+            view_free(w);
+        }
+    /* the default: self time descending, as `analyze` lists them */
+    model_sort_ops(f->m, MODEL_SORT_SELF, false, want);
+    assert_int_equal(view_row(v, 0), want[0]);
+    /* the line shows the model's figures formatted as the CLI does */
+    char line[2048], ms[32];
+    bool gpu;
+    view_line(v, 0, line, sizeof line, &gpu);
+    assert_non_null(strstr(line, fmt_ms(f->m->ops[want[0]].self_ns, ms, sizeof ms)));
+    assert_non_null(strstr(line, fmt_ms(f->m->ops[want[0]].total_ns, ms, sizeof ms)));
+    /* the column header marks the sort column and its direction */
+    view_colheader(v, line, sizeof line);
+    assert_non_null(strstr(line, "Self ms\xe2\x96\xbc"));
+    /* > and < walk the columns: Self -> Total -> Avg ...; r flips */
+    view_key(v, '>');
+    assert_int_equal(v->sort, MODEL_SORT_TOTAL);
+    model_sort_ops(f->m, MODEL_SORT_TOTAL, false, want);
+    assert_int_equal(view_row(v, 0), want[0]);
+    view_key(v, '<');
+    view_key(v, '<');
+    assert_int_equal(v->sort, MODEL_SORT_CALLS);
+    view_key(v, 'r');
+    view_colheader(v, line, sizeof line);
+    assert_non_null(strstr(line, "Calls\xe2\x96\xb2"));
+    model_sort_ops(f->m, MODEL_SORT_CALLS, true, want);
+    assert_int_equal(view_row(v, 0), want[0]);
+    free(want);
+    close_fixture(f);
+}
+
+static void test_cats_and_threads(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    uint32_t want[64];
+    view_key(v, '2');
+    assert_int_equal(v->tab, VIEW_CATS);
+    assert_int_equal(view_nrows(v), f->m->ncats);
+    model_sort_cats(f->m, MODEL_SORT_SELF, false, want);
+    for (size_t i = 0; i < f->m->ncats; i++)
+        assert_int_equal(view_row(v, i), want[i]);
+    view_key(v, '4');
+    assert_int_equal(view_nrows(v), f->m->tracks_with_events);
+    /* threads by busy time: GPU streams carry their utilisation */
+    char line[2048];
+    bool gpu, any_gpu = false;
+    for (size_t i = 0; i < view_nrows(v); i++) {
+        view_line(v, i, line, sizeof line, &gpu);
+        any_gpu |= gpu;
+    }
+    assert_true(any_gpu);
+    view_key(v, VK_TAB);
+    assert_int_equal(v->tab, VIEW_OPS);
+    view_key(v, VK_BTAB);
+    assert_int_equal(v->tab, VIEW_THREADS);
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- the tree */
+
+static void test_tree_expand_collapse(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    keys(v, "3");
+    /* per track, tracks by their time: track 1 (150 us) before track 2 (50) */
+    assert_string_equal(tree_shape(v), "R A1 R A1");
+    view_key(v, VK_DOWN);
+    view_key(v, VK_RIGHT); /* expand A of track 1: B (self 50), then C, D (10 each, by name) */
+    assert_string_equal(tree_shape(v), "R A1 B2 C2 D2 R A1");
+    view_key(v, VK_RIGHT); /* already open: to the first child */
+    assert_int_equal(view_cursor(v), 2);
+    view_key(v, 'l');
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1");
+    view_key(v, 'h'); /* collapse B */
+    assert_string_equal(tree_shape(v), "R A1 B2 C2 D2 R A1");
+    view_key(v, 'h'); /* B is closed: to its parent A */
+    assert_int_equal(view_cursor(v), 1);
+    view_key(v, '-');
+    assert_string_equal(tree_shape(v), "R A1 R A1");
+    view_key(v, '+');
+    assert_string_equal(tree_shape(v), "R A1 B2 C2 D2 R A1");
+    view_key(v, 'C');
+    assert_string_equal(tree_shape(v), "R R");
+    assert_int_equal(view_cursor(v), 0); /* A is hidden: the cursor goes to its track */
+    view_key(v, '*');
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R");
+    view_key(v, 'E');
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1 C2");
+    /* sort by name: children in name order, whatever their time */
+    view_key(v, '>'); /* Self -> Calls -> (no device columns) -> Name */
+    view_key(v, '>');
+    assert_int_equal(v->sort, MODEL_SORT_NAME);
+    view_key(v, 'r');
+    assert_string_equal(tree_shape(v), "R A1 C2 R A1 D2 C2 B2 C3");
+    /* merged across tracks: one root, A with 3 calls */
+    view_key(v, 'g');
+    view_key(v, 'm');
+    assert_true(v->merged);
+    view_key(v, 'E');
+    view_key(v, 'r');
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2");
+    view_fig fig;
+    view_node_fig(v, view_row(v, 1), &fig);
+    assert_int_equal(fig.calls, 3);
+    assert_int_equal(fig.total_ns, 200000);
+    assert_int_equal(fig.self_ns, 110000);
+    view_node_fig(v, view_row(v, 4), &fig); /* C directly under A: two calls */
+    assert_int_equal(fig.calls, 2);
+    assert_int_equal(fig.self_ns, 20000);
+    close_fixture(f);
+}
+
+/* The rows of the tree must be a preorder of the visible nodes, whatever the
+   keys did: checked against a plain count after each of many keys. */
+static void test_tree_rows_consistent(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    static const int ks[] = { VK_DOWN, VK_RIGHT, VK_DOWN, VK_DOWN, '*', VK_LEFT, 'j', 'l', 'E',
+                              'G', 'h', 'h', '-', 'r', '>', 'm', 'j', 'j', '+', 'C', 'l', 'j', 'l' };
+    view_key(v, '3');
+    srand(1);
+    for (int round = 0; round < 300; round++) {
+        int k = round < (int)(sizeof ks / sizeof *ks) ? ks[round]
+                                                       : ks[rand() % (int)(sizeof ks / sizeof *ks)];
+        view_key(v, k);
+        const view_tree *t = &v->trees[v->merged];
+        size_t n = view_nrows(v), count = 0;
+        for (size_t i = 0; i < t->n; i++) {
+            bool vis = !t->active || t->shown[i];
+            for (uint32_t p = t->nodes[i].parent; vis && p != MODEL_NONE; p = t->nodes[p].parent)
+                vis = t->expanded[p] && (!t->active || t->shown[p]);
+            /* per-track roots of tracks with no events are not listed */
+            if (vis && (t->merged || t->nodes[i].parent != MODEL_NONE ||
+                        v->m->tracks[t->nodes[i].track].events))
+                count++;
+        }
+        assert_int_equal(n, count);
+        uint32_t prev = MODEL_NONE;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u = view_row(v, i);
+            assert_true(u != UINT32_MAX);
+            uint32_t p = t->nodes[u].parent;
+            if (p != MODEL_NONE)
+                assert_true(t->expanded[p]);
+            if (prev != MODEL_NONE)
+                assert_true(t->nodes[u].depth <= t->nodes[prev].depth + 1);
+            prev = u;
+        }
+        /* random access agrees with the sequential walk */
+        if (n)
+            assert_int_equal(view_row(v, n / 2), view_row(v, n / 2));
+        assert_true(view_cursor(v) < (n ? n : 1));
+    }
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- focus */
+
+static void test_focus_and_back(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    const model *m = f->m;
+    uint32_t C = op_of(m, "C");
+    /* Ops by self: A 110, B 50, C 30, D 10 */
+    assert_string_equal(row_names(v), "A B C D");
+    keys(v, "jj");
+    view_key(v, VK_ENTER);
+    assert_int_equal(v->tab, VIEW_TREE);
+    assert_true(v->merged);
+    assert_int_equal(v->nfocus, 1);
+    /* every stack through C: A>B>C and A>C, with the ancestors leading there;
+       by self time in the scope: A>C (20 us) before B (0: not a C stack) */
+    assert_string_equal(tree_shape(v), "R A1 C2 B2 C3");
+    /* the cursor on the first C */
+    assert_int_equal(view_cursor(v), 2);
+    /* figures of the scope: C's own time only, as pprof's focus shows them */
+    assert_int_equal(v->scope_busy_ns, 30000);
+    view_fig fig;
+    view_node_fig(v, view_row(v, 1), &fig);
+    assert_int_equal(fig.total_ns, 30000);
+    assert_int_equal(fig.self_ns, 0);
+    char crumb[1024];
+    view_crumb(v, crumb, sizeof crumb);
+    assert_non_null(strstr(crumb, "Focus: all \xe2\x80\xba C"));
+    /* export scope */
+    select_spec s;
+    assert_true(view_scope(v, &s));
+    assert_int_equal(s.focus_op, C);
+    assert_int_equal(s.focus_mnode, MODEL_NONE);
+    assert_null(s.filter);
+    uint8_t *keep = view_keep(v);
+    int64_t kept = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        bool through = false;
+        for (uint32_t x = (uint32_t)i; x != MODEL_NONE && m->nodes[x].parent != MODEL_NONE;
+             x = m->nodes[x].parent)
+            through |= m->nodes[x].op == C;
+        assert_int_equal(keep[i], through);
+        if (keep[i])
+            kept += m->nodes[i].self_ns;
+    }
+    assert_int_equal(kept, 30000);
+    free(keep);
+
+    /* f on B (under the focus): stacks through C and at or below A>B */
+    view_key(v, 'j');
+    view_key(v, 'f');
+    assert_int_equal(v->nfocus, 2);
+    assert_string_equal(tree_shape(v), "R A1 B2 C3");
+    assert_int_equal(v->scope_busy_ns, 10000);
+    assert_true(view_scope(v, &s));
+    assert_int_equal(s.focus_op, C);
+    assert_true(s.focus_mnode != MODEL_NONE);
+    /* back one level, then back to Ops on the row we left */
+    view_key(v, VK_ESC);
+    assert_int_equal(v->nfocus, 1);
+    assert_string_equal(tree_shape(v), "R A1 C2 B2 C3");
+    view_key(v, VK_BACKSPACE);
+    assert_int_equal(v->nfocus, 0);
+    assert_int_equal(v->tab, VIEW_OPS);
+    assert_int_equal(view_cursor(v), 2);
+    assert_int_equal(v->scope_busy_ns, m->busy_ns);
+
+    /* a category: stacks through any op of it (C and D are "leaf") */
+    view_key(v, '2');
+    size_t leaf = 0;
+    char buf[64];
+    size_t len;
+    while (strncmp(view_row_name(v, leaf, buf, sizeof buf, &len), "leaf", 4) != 0)
+        leaf++;
+    v->cur[VIEW_CATS] = leaf;
+    view_key(v, VK_ENTER);
+    assert_string_equal(tree_shape(v), "R A1 C2 D2 B2 C3");
+    assert_int_equal(v->scope_busy_ns, 40000);
+    assert_false(view_scope(v, &s)); /* select_spec cannot say it: view_keep does */
+    keep = view_keep(v);
+    kept = 0;
+    for (size_t i = 0; i < m->nnodes; i++)
+        kept += keep[i] ? m->nodes[i].self_ns : 0;
+    assert_int_equal(kept, 40000);
+    free(keep);
+    view_key(v, VK_ESC);
+    assert_int_equal(v->tab, VIEW_CATS);
+
+    /* f in the per-track tree: one track's stack only */
+    keys(v, "3jl");
+    assert_false(v->merged);
+    keys(v, "jf");
+    assert_int_equal(v->focus[0].kind, VIEW_FOCUS_NODE);
+    assert_int_equal(v->scope_busy_ns, 60000); /* B on track 1 (50), with C under it (10) */
+    assert_false(view_scope(v, &s));
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- search, filter */
+
+static void test_search(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    keys(v, "3E"); /* R A1 B2 C3 C2 D2 R A1 C2 */
+    keys(v, "/c");
+    assert_int_equal(v->mode, VIEW_MODE_SEARCH);
+    assert_int_equal(view_cursor(v), 3); /* incremental: first C from the cursor */
+    view_key(v, VK_ENTER);
+    assert_int_equal(v->mode, VIEW_MODE_NORMAL);
+    view_key(v, 'n');
+    assert_int_equal(view_cursor(v), 4);
+    view_key(v, 'n');
+    assert_int_equal(view_cursor(v), 8);
+    view_key(v, 'n'); /* wraps */
+    assert_int_equal(view_cursor(v), 3);
+    view_key(v, 'N'); /* wraps back */
+    assert_int_equal(view_cursor(v), 8);
+    view_key(v, 'N');
+    assert_int_equal(view_cursor(v), 4);
+    keys(v, "/zz");
+    char foot[512];
+    view_footer(v, foot, sizeof foot);
+    assert_non_null(strstr(foot, "not found"));
+    view_key(v, VK_ESC); /* cancels: back where the search began */
+    assert_int_equal(view_cursor(v), 4);
+    /* Ops: search by substring, any case */
+    keys(v, "1/d");
+    view_key(v, VK_ENTER);
+    char buf[64];
+    size_t len;
+    assert_string_equal(view_row_name(v, view_cursor(v), buf, sizeof buf, &len), "D");
+    close_fixture(f);
+}
+
+static void test_filter(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    keys(v, "\\B");
+    assert_int_equal(v->mode, VIEW_MODE_FILTER);
+    view_key(v, VK_ENTER);
+    assert_string_equal(v->filter, "B");
+    assert_string_equal(row_names(v), "B");
+    /* the tree keeps the stacks with a frame named like it */
+    keys(v, "3E");
+    assert_string_equal(tree_shape(v), "R A1 B2 C3");
+    assert_int_equal(v->scope_busy_ns, 60000);
+    select_spec s;
+    assert_true(view_scope(v, &s));
+    assert_string_equal(s.filter, "B");
+    assert_int_equal(s.focus_op, MODEL_NONE);
+    /* a filter and a focus together: both must hold */
+    keys(v, "1");
+    assert_string_equal(row_names(v), "B");
+    view_key(v, VK_ENTER);
+    assert_int_equal(v->scope_busy_ns, 50000 + 10000);
+    view_key(v, VK_ESC);
+    /* Esc in the prompt clears it; so does an empty filter */
+    keys(v, "\\");
+    view_key(v, VK_ESC);
+    assert_string_equal(v->filter, "");
+    assert_string_equal(row_names(v), "A B C D");
+    keys(v, "\\D");
+    view_key(v, VK_ENTER);
+    assert_string_equal(row_names(v), "D");
+    view_key(v, VK_ESC);
+    assert_string_equal(row_names(v), "A B C D");
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- export */
+
+/* Where select_spec can say the scope, select_nodes (the CLI's selection)
+   and the view's own mask agree node for node. */
+static void assert_same_mask(view *v)
+{
+    select_spec s;
+    t2p_error err;
+    assert_true(view_scope(v, &s));
+    uint8_t *a = select_nodes(v->m, &s, &err);
+    uint8_t *b = view_keep(v);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t i = 0; i < v->m->nnodes; i++)
+        if (a[i] != b[i])
+            fail_msg("node %zu: select_nodes %d, view %d", i, a[i], b[i]);
+    free(a);
+    free(b);
+}
+
+static void test_scope_matches_select(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    const model *m = f->m;
+    /* every op as a focus, alone and with a filter */
+    for (uint32_t op = 0; op < m->nops; op++) {
+        view_push_focus(v, VIEW_FOCUS_OP, op);
+        assert_same_mask(v);
+        view_key(v, VK_ESC);
+    }
+    keys(v, "\\aten");
+    view_key(v, VK_ENTER);
+    assert_same_mask(v);
+    for (uint32_t op = 0; op < m->nops; op += 7) {
+        view_push_focus(v, VIEW_FOCUS_OP, op);
+        assert_same_mask(v);
+        view_key(v, VK_BACKSPACE);
+    }
+    view_key(v, VK_ESC); /* clears the filter */
+    assert_string_equal(v->filter, "");
+    /* merged nodes as a focus, alone and under an op focus */
+    for (uint32_t n = 1; n < m->nmnodes; n += 3) {
+        view_push_focus(v, VIEW_FOCUS_MNODE, n);
+        assert_same_mask(v);
+        view_key(v, VK_ESC);
+    }
+    view_push_focus(v, VIEW_FOCUS_OP, m->mnodes[5].op);
+    view_push_focus(v, VIEW_FOCUS_MNODE, 5);
+    assert_same_mask(v);
+    close_fixture(f);
+}
+
+static void test_export(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/t2p-view-export-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    view_opts vo = { .export_dir = dir };
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
+    view *v = f->v;
+    char path[512], foot[1024], ms[32];
+    /* the whole trace: its total is the busy time */
+    assert_int_equal(view_key(v, 'e'), VIEW_DRAW_FOOTER);
+    snprintf(path, sizeof path, "%s/alexnet_train.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    view_footer(v, foot, sizeof foot);
+    assert_non_null(strstr(foot, path));
+    assert_non_null(strstr(foot, fmt_ms(f->m->busy_ns, ms, sizeof ms)));
+    /* a focus: the next free name, the scope's busy time */
+    view_key(v, VK_ENTER);
+    int64_t busy = v->scope_busy_ns;
+    assert_true(busy > 0 && busy < f->m->busy_ns);
+    view_key(v, 'e');
+    snprintf(path, sizeof path, "%s/alexnet_train-1.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    /* a category (no select_spec for it): the view's own mask */
+    view_key(v, VK_ESC);
+    view_key(v, '2');
+    view_key(v, VK_ENTER);
+    busy = v->scope_busy_ns;
+    view_key(v, 'e');
+    snprintf(path, sizeof path, "%s/alexnet_train-2.pb.gz", dir);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    /* a directory that cannot be written: a message, no crash */
+    v->export_dir = "/nonexistent-dir";
+    assert_int_equal(view_export(v), -1);
+    assert_non_null(strstr(v->status, "export failed"));
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, i ? "%s/alexnet_train-%d.pb.gz" : "%s/alexnet_train.pb.gz", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- layout */
+
+static void test_layout_widths(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    char line[8192];
+    bool gpu;
+    for (int w = 80; w <= 250; w += 85) {
+        view_resize(v, w, 24);
+        for (int tab = 0; tab < VIEW_NTABS; tab++) {
+            view_key(v, '1' + tab);
+            view_colheader(v, line, sizeof line);
+            if (fmt_width(line, strlen(line)) != (size_t)w)
+                fail_msg("tab %d width %d header: [%s]", tab, w, line);
+            for (size_t i = 0; i < view_nrows(v) && i < 30; i++) {
+                view_line(v, i, line, sizeof line, &gpu);
+                if (fmt_width(line, strlen(line)) != (size_t)w)
+                    fail_msg("tab %d width %d row %zu: [%s]", tab, w, i, line);
+            }
+            view_title(v, line, sizeof line);
+            assert_int_equal(fmt_width(line, strlen(line)), w);
+            view_footer(v, line, sizeof line);
+            assert_int_equal(fmt_width(line, strlen(line)), w);
+        }
+    }
+    /* the device columns, since this trace has GPU work */
+    view_resize(v, 200, 24);
+    view_key(v, '1');
+    view_colheader(v, line, sizeof line);
+    assert_non_null(strstr(line, "Dev self ms"));
+    assert_non_null(strstr(line, "Dev total ms"));
+    view_key(v, '3');
+    view_key(v, 'E');
+    bool any = false;
+    for (size_t i = 0; i < view_nrows(v); i++) {
+        view_line(v, i, line, sizeof line, &gpu);
+        if (gpu) {
+            any = true;
+            assert_non_null(strstr(line, "[GPU]"));
+        }
+    }
+    assert_true(any);
+    /* a long name is cut, and shown in full in the footer */
+    view_resize(v, 80, 24);
+    view_key(v, 'g');
+    view_key(v, '1');
+    view_line(v, 0, line, sizeof line, &gpu);
+    assert_non_null(strstr(line, "\xe2\x80\xa6"));
+    view_footer(v, line, sizeof line);
+    assert_non_null(strstr(line, "cudaDeviceGetStreamPriorityRange"));
+    close_fixture(f);
+}
+
+static void test_top_and_help(void **state)
+{
+    (void)state;
+    view_opts vo = { .top = 2, .tab = VIEW_OPS };
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", &vo);
+    view *v = f->v;
+    assert_int_equal(view_nrows(v), 2);
+    assert_int_equal(view_key(v, '?'), VIEW_DRAW_ALL);
+    assert_int_equal(v->mode, VIEW_MODE_HELP);
+    assert_non_null(view_help_line(0));
+    view_key(v, 'x');
+    assert_int_equal(v->mode, VIEW_MODE_NORMAL);
+    assert_int_equal(view_key(v, 'q'), VIEW_QUIT);
+    close_fixture(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ops_every_sort),
+        cmocka_unit_test(test_cats_and_threads),
+        cmocka_unit_test(test_tree_expand_collapse),
+        cmocka_unit_test(test_tree_rows_consistent),
+        cmocka_unit_test(test_focus_and_back),
+        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_scope_matches_select),
+        cmocka_unit_test(test_export),
+        cmocka_unit_test(test_layout_widths),
+        cmocka_unit_test(test_top_and_help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

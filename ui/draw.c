@@ -1,0 +1,201 @@
+/* The terminal side of torch2pprof-tui; see ui/draw.h. */
+#include "config.h"
+
+/* curses.h declares a function trace(), the model's type name: rename it. */
+#define trace curses_trace_fn
+#include <curses.h>
+#undef trace
+
+#include "ui/draw.h"
+#include <stdio.h>
+#include <string.h>
+
+#include "core/fmt.h"
+
+enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR };
+
+static bool opened;
+static bool colour;
+
+int draw_open(bool no_color)
+{
+    if (opened)
+        return 0;
+    if (!initscr())
+        return -1;
+    opened = true;
+    cbreak(); /* not raw: Ctrl-C still raises SIGINT, which the main loop turns into quit */
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25); /* Esc is a key of its own here, not only a prefix */
+    colour = !no_color && has_colors();
+    if (colour) {
+        start_color();
+        use_default_colors();
+        init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+        init_pair(PAIR_HEAD, COLOR_BLACK, COLOR_WHITE);
+        init_pair(PAIR_SEL, COLOR_BLACK, COLOR_YELLOW);
+        init_pair(PAIR_GPU, COLOR_MAGENTA, -1);
+        init_pair(PAIR_STATUS, COLOR_YELLOW, -1);
+        init_pair(PAIR_BAR, COLOR_BLACK, COLOR_GREEN);
+    }
+    return 0;
+}
+
+void draw_close(void)
+{
+    if (!opened)
+        return;
+    opened = false;
+    curs_set(1);
+    endwin();
+}
+
+bool draw_is_open(void)
+{
+    return opened;
+}
+
+void draw_size(int *width, int *height)
+{
+    *width = COLS;
+    *height = LINES;
+}
+
+int draw_key(int timeout_ms)
+{
+    timeout(timeout_ms);
+    int c = getch();
+    switch (c) {
+    case ERR: return -1;
+    case KEY_RESIZE: return DRAW_RESIZE;
+    case KEY_UP: return VK_UP;
+    case KEY_DOWN: return VK_DOWN;
+    case KEY_LEFT: return VK_LEFT;
+    case KEY_RIGHT: return VK_RIGHT;
+    case KEY_PPAGE: return VK_PGUP;
+    case KEY_NPAGE: return VK_PGDN;
+    case KEY_HOME: return VK_HOME;
+    case KEY_END: return VK_END;
+    case KEY_ENTER: case '\n': case '\r': return VK_ENTER;
+    case 27: return VK_ESC;
+    case KEY_BACKSPACE: case 127: case 8: return VK_BACKSPACE;
+    case '\t': return VK_TAB;
+    case KEY_BTAB: return VK_BTAB;
+    case KEY_F(1): return VK_F1;
+    default: return c >= 0 && c < 256 ? c : 0;
+    }
+}
+
+static attr_t attr_of(int pair, attr_t mono)
+{
+    return colour ? COLOR_PAIR(pair) : mono;
+}
+
+/* One screen line: the text, then blanks to the edge in the same attribute. */
+static void line(int y, const char *s, attr_t a)
+{
+    attrset(a);
+    mvaddstr(y, 0, s);
+    clrtoeol();
+    if (a != A_NORMAL) {
+        /* clrtoeol uses the background, not attrset: pad by hand */
+        int cy, cx;
+        getyx(stdscr, cy, cx);
+        (void)cy;
+        for (int x = cx; x < COLS; x++)
+            addch(' ');
+    }
+    attrset(A_NORMAL);
+}
+
+static void draw_help(void)
+{
+    erase();
+    for (size_t i = 0; view_help_line(i) && (int)i < LINES; i++)
+        line((int)i, view_help_line(i), i == 0 ? attr_of(PAIR_TITLE, A_REVERSE) : A_NORMAL);
+    refresh();
+}
+
+void draw_screen(view *v)
+{
+    char buf[8192];
+    if (v->mode == VIEW_MODE_HELP) {
+        draw_help();
+        return;
+    }
+    int h = LINES;
+    view_title(v, buf, sizeof buf);
+    line(0, buf, attr_of(PAIR_TITLE, A_REVERSE));
+    view_crumb(v, buf, sizeof buf);
+    line(1, buf, v->m->tr->truncated ? attr_of(PAIR_STATUS, A_REVERSE) | A_BOLD
+                 : v->nfocus || v->filter[0] ? A_BOLD : A_NORMAL);
+    view_tabs(v, buf, sizeof buf);
+    line(2, buf, A_BOLD);
+    view_colheader(v, buf, sizeof buf);
+    line(3, buf, attr_of(PAIR_HEAD, A_REVERSE) | A_BOLD);
+    size_t n = view_nrows(v), top = view_top(v), cur = view_cursor(v);
+    for (int r = 0; r < v->page && 4 + r < h - 2; r++) {
+        size_t i = top + (size_t)r;
+        if (i >= n) {
+            move(4 + r, 0);
+            clrtoeol();
+            continue;
+        }
+        bool gpu;
+        view_line(v, i, buf, sizeof buf, &gpu);
+        attr_t a = i == cur ? attr_of(PAIR_SEL, A_REVERSE) : gpu ? attr_of(PAIR_GPU, A_BOLD) : A_NORMAL;
+        line(4 + r, buf, a);
+    }
+    int footw = 0;
+    if (h >= 6) {
+        view_footer(v, buf, sizeof buf);
+        footw = (int)fmt_width(buf, strlen(buf));
+        line(h - 2, buf, v->status[0] ? attr_of(PAIR_STATUS, A_BOLD) : A_NORMAL);
+        view_keys(v, buf, sizeof buf);
+        line(h - 1, buf, attr_of(PAIR_TITLE, A_REVERSE));
+    }
+    if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
+        curs_set(1);
+        /* the cursor where the typed text ends: after "/" or "filter: " */
+        int x = (v->mode == VIEW_MODE_SEARCH ? 1 : 8) + (int)fmt_width(v->prompt, strlen(v->prompt));
+        move(h - 2, x < footw ? x : footw);
+    } else {
+        curs_set(0);
+    }
+    refresh();
+}
+
+void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
+                   double seconds, const char *what)
+{
+    char a[32], b[32], c[32], msg[1200], cut[1200];
+    int w = COLS > 84 ? 80 : COLS - 4;
+    int y = LINES / 2 - 2;
+    if (w < 10 || y < 0)
+        return;
+    erase();
+    snprintf(msg, sizeof msg, "%s %s", what, path);
+    fmt_ellipsize(msg, strlen(msg), (size_t)w, cut, sizeof cut);
+    mvaddstr(y, 2, cut);
+    double f = total ? (double)done / (double)total : 0;
+    if (f > 1)
+        f = 1;
+    int fill = (int)(f * (w - 2));
+    mvaddch(y + 1, 2, '[');
+    attrset(attr_of(PAIR_BAR, A_REVERSE));
+    for (int x = 0; x < fill; x++)
+        addch(' ');
+    attrset(A_NORMAL);
+    for (int x = fill; x < w - 2; x++)
+        addch(colour ? ' ' : '.');
+    addch(']');
+    snprintf(msg, sizeof msg, "%s of %s bytes (%.0f%%)   %s events   %.1f s   Ctrl-C cancels",
+             fmt_count(done, a, sizeof a), fmt_count(total, b, sizeof b), f * 100,
+             fmt_count(events, c, sizeof c), seconds);
+    fmt_ellipsize(msg, strlen(msg), (size_t)w, cut, sizeof cut);
+    mvaddstr(y + 2, 2, cut);
+    refresh();
+}

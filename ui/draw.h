@@ -1,0 +1,31 @@
+/* The terminal: the only module that calls curses. It paints what ui/view.c
+   lays out, shows the load progress, and reads keys as view_keycodes. */
+#ifndef T2P_DRAW_H
+#define T2P_DRAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ui/view.h"
+
+#define DRAW_RESIZE (-2) /* draw_key: the terminal changed size */
+
+/* Takes the terminal (colours unless no_color or the terminal has none).
+   Returns 0, or -1 when the terminal cannot be used. */
+int draw_open(bool no_color);
+/* Gives the terminal back; safe to call more than once and when never opened. */
+void draw_close(void);
+bool draw_is_open(void);
+void draw_size(int *width, int *height);
+
+/* The next key (a byte or a view_keycode), DRAW_RESIZE, or -1 after
+   timeout_ms without one. */
+int draw_key(int timeout_ms);
+
+void draw_screen(view *v);
+
+/* The load screen: a bar with bytes of total, events and elapsed time. */
+void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
+                   double seconds, const char *what);
+
+#endif
