@@ -58,6 +58,81 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t pare
     return 0;
 }
 
+struct keyed {
+    uint64_t id;
+    uint32_t corr; /* index into trace->corrs */
+    uint32_t pad;
+};
+
+/* Stable LSD radix sort by id, 16 bits a pass; a pass whose digit is the same
+   for every element is skipped (ids usually share their high bits). */
+static void radix_sort(struct keyed *a, struct keyed *tmp, size_t *count, size_t n)
+{
+    struct keyed *src = a, *dst = tmp;
+    for (int shift = 0; shift < 64; shift += 16) {
+        memset(count, 0, (1u << 16) * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(src[i].id >> shift) & 0xFFFF]++;
+        if (n == 0 || count[(src[0].id >> shift) & 0xFFFF] == n)
+            continue;
+        size_t sum = 0;
+        for (size_t d = 0; d < (1u << 16); d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i].id >> shift) & 0xFFFF]++] = src[i];
+        struct keyed *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* corr_launch[i], for each entry i of trace->corrs that is GPU work: the
+   event of the first launch (in file order) with the same id, or MODEL_NONE. */
+static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t **out)
+{
+    size_t n = 0;
+    uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
+    struct keyed *a = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *a);
+    struct keyed *tmp = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *tmp);
+    size_t *count = malloc((1u << 16) * sizeof *count);
+    if (!cl || !a || !tmp || !count) {
+        free(cl);
+        free(a);
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    for (size_t i = 0; i < tr->ncorrs; i++) {
+        cl[i] = MODEL_NONE;
+        if (catkind[tr->events[tr->corrs[i].event].cat])
+            a[n++] = (struct keyed){ tr->corrs[i].id, (uint32_t)i, 0 };
+    }
+    radix_sort(a, tmp, count, n);
+    /* within a run of one id the entries keep file order */
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        uint32_t launch = MODEL_NONE;
+        for (; j < n && a[j].id == a[i].id; j++) {
+            uint32_t e = tr->corrs[a[j].corr].event;
+            if (launch == MODEL_NONE && catkind[tr->events[e].cat] == 2)
+                launch = e;
+        }
+        for (size_t k = i; k < j; k++)
+            cl[a[k].corr] = launch;
+        i = j;
+    }
+    free(a);
+    free(tmp);
+    free(count);
+    *out = cl;
+    return 0;
+}
+
 int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 {
     const trace *tr = m->tr;
@@ -65,15 +140,14 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     uint32_t ncat = strtab_count(tr->strs);
     unsigned char *catkind = calloc(ncat ? ncat : 1, 1); /* 1 work, 2 launch */
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
-    hmap launches, gm, os;
+    uint32_t *corr_launch = NULL;
+    hmap gm, os;
     size_t cap = m->nnodes;
     int rc = -1;
 
-    memset(&launches, 0, sizeof launches);
     memset(&gm, 0, sizeof gm);
     memset(&os, 0, sizeof os);
-    if (!catkind || !stamp || hmap_init(&launches, tr->ncorrs / 2 + 16) < 0 ||
-        hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
+    if (!catkind || !stamp || hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
         goto out;
     for (uint32_t i = 0; i < ncat; i++) {
         const char *s = strtab_str(tr->strs, i);
@@ -84,15 +158,11 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         stamp[i] = UINT32_MAX;
     }
 
-    /* correlation -> first launch carrying it */
-    for (size_t i = 0; i < tr->ncorrs; i++) {
-        const trace_corr *c = &tr->corrs[i];
-        if (catkind[ev[c->event].cat] != 2)
-            continue;
-        uint64_t key = c->id;
-        if (hmap_get(&launches, key) == UINT32_MAX && hmap_put(&launches, key, c->event) < 0)
-            goto out;
-    }
+    /* correlation -> first launch carrying it, by sorting the correlated
+       events by id: a hash table of a few 100k launches misses the cache on
+       every probe, a radix sort streams */
+    if (link_launches(tr, catkind, &corr_launch) < 0)
+        goto out;
 
     /* GPU events with a correlation that has a launch */
     size_t ci = 0;
@@ -103,7 +173,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
             ci++;
         uint32_t launch = MODEL_NONE;
         if (ci < tr->ncorrs && tr->corrs[ci].event == e)
-            launch = hmap_get(&launches, tr->corrs[ci].id);
+            launch = corr_launch[ci];
         int64_t dur = ev[e].dur;
         uint32_t gnode = m->ev_node[e];
         uint32_t gop = m->nodes[gnode].op;
@@ -190,7 +260,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 out:
     free(catkind);
     free(stamp);
-    hmap_done(&launches);
+    free(corr_launch);
     hmap_done(&gm);
     hmap_done(&os);
     return rc;

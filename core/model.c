@@ -23,6 +23,7 @@ struct builder {
     hmap childmap; /* (parent node, op) -> node */
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
+    uint32_t *name_op;  /* op name id -> the op last found for it */
     struct frame *stack;
     size_t stackcap;
 };
@@ -43,10 +44,16 @@ static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
 
 static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
 {
+    /* a name nearly always comes with one category: try its last op first */
+    uint32_t last = b->name_op[name];
+    if (last != MODEL_NONE && b->m->ops[last].cat == cat)
+        return last;
     uint64_t key = (uint64_t)name << 32 | cat;
     uint32_t op = hmap_get(&b->opmap, key);
-    if (op != UINT32_MAX)
+    if (op != UINT32_MAX) {
+        b->name_op[name] = op;
         return op;
+    }
     model *m = b->m;
     if (m->nops == b->opcap) {
         size_t nc = b->opcap ? b->opcap * 2 : 256;
@@ -60,6 +67,7 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     m->ops[op] = (model_op){ .name = name, .cat = cat, .min_ns = INT64_MAX };
     if (hmap_put(&b->opmap, key, op) < 0)
         return MODEL_NONE;
+    b->name_op[name] = op;
     return op;
 }
 
@@ -243,6 +251,13 @@ static int build_name_map(struct builder *b)
             b->name_map[i] = star;
         }
     }
+    /* sized after "ProfilerStep*" may have been added */
+    uint32_t all = strtab_count(tr->strs);
+    b->name_op = malloc((size_t)(all ? all : 1) * sizeof *b->name_op);
+    if (!b->name_op)
+        return -1;
+    for (uint32_t i = 0; i < all; i++)
+        b->name_op[i] = MODEL_NONE;
     return 0;
 }
 
@@ -453,6 +468,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     free(start);
     free(b.stack);
     free(b.name_map);
+    free(b.name_op);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
     return m;
@@ -464,6 +480,7 @@ nomem:
     free(start);
     free(b.stack);
     free(b.name_map);
+    free(b.name_op);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
     model_free(m);
