@@ -18,6 +18,7 @@
 
 #include "core/hmap.h"
 #include "core/num.h"
+#include "core/vec.h"
 
 /* ---- the reader thread: inflate on the second core while the parser runs ---- */
 
@@ -140,7 +141,7 @@ struct loader {
     enum key top_key, key, args_key;
     struct cur c;
     bool failed;      /* a callback set err and aborted */
-    size_t evcap, corrcap, flowcap, trackcap, proccap;
+    size_t trackcap, proccap;
     hmap tracks, procs;
     uint32_t last_pid, last_tid, last_track;
     struct begin *begins;
@@ -150,6 +151,8 @@ struct loader {
     uint64_t open_begins;
     int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
     uint32_t memo[3]; /* last pid, tid and cat ids: most events repeat them */
+    const char *memo_str[3];
+    size_t memo_len[3];
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort;
 };
@@ -182,17 +185,12 @@ static int fail_nomem(struct loader *L)
     return 0;
 }
 
-/* Arrays start at 512 KiB so that malloc maps them on their own: realloc then
-   grows them with mremap, never copying, and large ones ask for huge pages,
-   which saves most of the page faults of filling 50+ MB of events. */
-#ifndef T2P_GROW_FIRST_BYTES /* the fuzz build starts small: each run is tiny */
-#define T2P_GROW_FIRST_BYTES (512u * 1024u)
-#endif
+/* The small arrays (processes, tracks, open B events); the big ones are vec_grow's. */
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : (size_t)T2P_GROW_FIRST_BYTES / elem;
+    size_t ncap = *cap ? *cap * 2 : 64;
     if (ncap > SIZE_MAX / elem)
         return -1;
     void *np = realloc(*p, ncap * elem);
@@ -200,15 +198,6 @@ static int grow(void **p, size_t *cap, size_t n, size_t elem)
         return -1;
     *p = np;
     *cap = ncap;
-#ifdef MADV_HUGEPAGE
-    size_t bytes = ncap * elem;
-    if (bytes >= (8u << 20)) {
-        uintptr_t lo = ((uintptr_t)np + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-        uintptr_t hi = ((uintptr_t)np + bytes) & ~(uintptr_t)((2u << 20) - 1);
-        if (hi > lo)
-            madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-    }
-#endif
     return 0;
 }
 
@@ -224,11 +213,14 @@ static uint32_t intern(struct loader *L, const char *s, size_t len)
 static uint32_t intern_memo(struct loader *L, int slot, const char *s, size_t len)
 {
     uint32_t id = L->memo[slot];
-    if (id != STRTAB_NONE && strtab_len(L->t->strs, id) == len &&
-        memcmp(strtab_str(L->t->strs, id), s, len) == 0)
+    if (id != STRTAB_NONE && L->memo_len[slot] == len && memcmp(L->memo_str[slot], s, len) == 0)
         return id;
     id = intern(L, s, len);
-    L->memo[slot] = id;
+    if (id != STRTAB_NONE) {
+        L->memo[slot] = id;
+        L->memo_str[slot] = strtab_str(L->t->strs, id); /* stable until strtab_free */
+        L->memo_len[slot] = len;
+    }
     return id;
 }
 
@@ -294,13 +286,13 @@ static int add_event(struct loader *L, int64_t ts, int64_t dur, uint32_t name, u
         return 1;
     }
     L->dur_sum += dur;
-    if (grow((void **)&t->events, &L->evcap, t->nevents, sizeof *t->events) < 0)
+    if (vec_grow((void **)&t->events, &t->cap_events, t->nevents, sizeof *t->events) < 0)
         return fail_nomem(L);
     uint32_t idx = (uint32_t)t->nevents++;
     t->events[idx] = (trace_event){ ts, dur, name, cat, track, 0 };
     t->complete_events++;
     if (has_corr) {
-        if (grow((void **)&t->corrs, &L->corrcap, t->ncorrs, sizeof *t->corrs) < 0)
+        if (vec_grow((void **)&t->corrs, &t->cap_corrs, t->ncorrs, sizeof *t->corrs) < 0)
             return fail_nomem(L);
         t->corrs[t->ncorrs++] = (trace_corr){ idx, 0, corr };
     }
@@ -439,7 +431,7 @@ static int finish_event(struct loader *L)
         if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts)) {
             uint32_t track = track_get(L, pid, tid);
             if (track == UINT32_MAX ||
-                grow((void **)&t->flows, &L->flowcap, t->nflows, sizeof *t->flows) < 0)
+                vec_grow((void **)&t->flows, &t->cap_flows, t->nflows, sizeof *t->flows) < 0)
                 return fail_nomem(L);
             t->flows[t->nflows++] = (trace_flow){ c->ts, c->id, cat, track, c->ph };
         }
@@ -824,11 +816,11 @@ void trace_free(trace *t)
         return;
     free(t->path);
     strtab_free(t->strs);
-    free(t->events);
+    vec_free(t->events, t->cap_events, sizeof *t->events);
     free(t->processes);
     free(t->tracks);
-    free(t->corrs);
-    free(t->flows);
+    vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
+    vec_free(t->flows, t->cap_flows, sizeof *t->flows);
     free(t);
 }
 

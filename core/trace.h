@@ -99,6 +99,7 @@ typedef struct trace {
     size_t ncorrs;
     trace_flow *flows;
     size_t nflows;
+    size_t cap_events, cap_corrs, cap_flows; /* allocation sizes, for trace_free */
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;

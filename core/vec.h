@@ -1,0 +1,17 @@
+/* Big growable arrays on their own mappings: growing one is an mremap, never
+   a copy, and never depends on malloc's moving mmap threshold (a realloc of
+   a heap block copies every byte and touches every page again). */
+#ifndef T2P_VEC_H
+#define T2P_VEC_H
+
+#include <stddef.h>
+
+/* Makes room for element n of *p (cap elements of elem bytes); *p == NULL
+   and *cap == 0 at first. Returns 0, or -1 when out of memory (then *p and
+   *cap are unchanged). */
+int vec_grow(void **p, size_t *cap, size_t n, size_t elem);
+
+/* Releases what vec_grow mapped; p may be NULL. */
+void vec_free(void *p, size_t cap, size_t elem);
+
+#endif
