@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "core/vec.h"
 
 /* MTIA accelerators log their device work as mtia_ccp_events and its launches
    as mtia_runtime, with the same correlation scheme as CUDA. */
@@ -97,13 +98,13 @@ static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t
 {
     size_t n = 0;
     uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
-    struct keyed *a = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *a);
-    struct keyed *tmp = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *tmp);
+    struct keyed *a = vec_alloc(tr->ncorrs, sizeof *a);
+    struct keyed *tmp = vec_alloc(tr->ncorrs, sizeof *tmp);
     size_t *count = malloc((1u << 16) * sizeof *count);
     if (!cl || !a || !tmp || !count) {
         free(cl);
-        free(a);
-        free(tmp);
+        vec_free(a, tr->ncorrs, sizeof *a);
+        vec_free(tmp, tr->ncorrs, sizeof *tmp);
         free(count);
         return -1;
     }
@@ -126,8 +127,8 @@ static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t
             cl[a[k].corr] = launch;
         i = j;
     }
-    free(a);
-    free(tmp);
+    vec_free(a, tr->ncorrs, sizeof *a);
+    vec_free(tmp, tr->ncorrs, sizeof *tmp);
     free(count);
     *out = cl;
     return 0;

@@ -7,6 +7,7 @@
 
 #include "core/gpu.h"
 #include "core/hmap.h"
+#include "core/vec.h"
 
 struct frame {
     uint32_t ev;
@@ -361,6 +362,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 {
     struct builder b;
     uint32_t *order = NULL, *tmp = NULL;
+    size_t maxn = 0;
     size_t *start = NULL;
 
     memset(&b, 0, sizeof b);
@@ -376,7 +378,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     m->complete_events = tr->nevents;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
     m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
-    order = malloc((tr->nevents ? tr->nevents : 1) * sizeof *order);
+    order = vec_alloc(tr->nevents, sizeof *order);
     start = calloc(tr->ntracks + 1, sizeof *start);
     if (!m->tracks || !m->ev_node || !order || !start)
         goto nomem;
@@ -398,11 +400,11 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
             order[fill[tr->events[i].track]++] = (uint32_t)i;
         free(fill);
     }
-    size_t maxn = 0;
+    maxn = 0;
     for (size_t k = 0; k < tr->ntracks; k++)
         if (start[k + 1] - start[k] > maxn)
             maxn = start[k + 1] - start[k];
-    tmp = malloc((maxn ? maxn : 1) * sizeof *tmp);
+    tmp = vec_alloc(maxn, sizeof *tmp);
     if (!tmp)
         goto nomem;
 
@@ -425,7 +427,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
             root->self_ns = m->tracks[k].busy_ns;
         }
     }
-    free(tmp);
+    vec_free(tmp, maxn, sizeof *tmp);
     tmp = NULL;
     for (size_t i = 0; i < m->nops; i++)
         if (m->ops[i].calls == 0 || m->ops[i].min_ns == INT64_MAX)
@@ -464,7 +466,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     if (build_cats(m) < 0)
         goto nomem;
 
-    free(order);
+    vec_free(order, tr->nevents, sizeof *order);
     free(start);
     free(b.stack);
     free(b.name_map);
@@ -475,8 +477,8 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
-    free(order);
-    free(tmp);
+    vec_free(order, tr->nevents, sizeof *order);
+    vec_free(tmp, maxn, sizeof *tmp);
     free(start);
     free(b.stack);
     free(b.name_map);

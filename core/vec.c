@@ -44,3 +44,25 @@ void vec_free(void *p, size_t cap, size_t elem)
     if (p)
         munmap(p, round_pages(cap * elem));
 }
+
+void *vec_alloc(size_t n, size_t elem)
+{
+    void *p = NULL;
+    size_t cap = 0;
+    if (n == 0)
+        n = 1;
+    if (n > SIZE_MAX / 2 / elem)
+        return NULL;
+    /* one mapping of exactly n elements (rounded to pages) */
+    cap = n;
+    size_t bytes = round_pages(n * elem);
+    p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (8u << 20))
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    (void)cap;
+    return p;
+}

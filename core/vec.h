@@ -11,7 +11,12 @@
    *cap are unchanged). */
 int vec_grow(void **p, size_t *cap, size_t n, size_t elem);
 
-/* Releases what vec_grow mapped; p may be NULL. */
+/* A zeroed array of n elements on its own mapping (huge pages when large),
+   for big scratch arrays; release it with vec_free(p, n, elem). NULL when
+   out of memory. */
+void *vec_alloc(size_t n, size_t elem);
+
+/* Releases what vec_grow or vec_alloc mapped; p may be NULL. */
 void vec_free(void *p, size_t cap, size_t elem);
 
 #endif
