@@ -465,18 +465,13 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     link_children(m->mnodes, m->nmnodes);
     if (build_cats(m) < 0)
         goto nomem;
-
-    vec_free(order, tr->nevents, sizeof *order);
-    free(start);
-    free(b.stack);
-    free(b.name_map);
-    free(b.name_op);
-    hmap_done(&b.opmap);
-    hmap_done(&b.childmap);
-    return m;
+    goto done;
 
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
+    model_free(m);
+    m = NULL;
+done:
     vec_free(order, tr->nevents, sizeof *order);
     vec_free(tmp, maxn, sizeof *tmp);
     free(start);
@@ -485,8 +480,7 @@ nomem:
     free(b.name_op);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
-    model_free(m);
-    return NULL;
+    return m;
 }
 
 void model_free(model *m)

@@ -127,7 +127,14 @@ uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err)
         bits[i] = b;
         keep[i] = (b & need) == need && !(b & HAS_IGNORE) && trackok[nd->track];
     }
+    goto done;
 
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory selecting stacks");
+fail:
+    free(keep);
+    keep = NULL;
+done:
     free(opbits);
     free(trackok);
     free(bits);
@@ -138,19 +145,4 @@ uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err)
     if (have_thread)
         regfree(&thread);
     return keep;
-
-nomem:
-    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory selecting stacks");
-fail:
-    free(opbits);
-    free(trackok);
-    free(bits);
-    free(keep);
-    if (have_focus)
-        regfree(&focus);
-    if (have_ignore)
-        regfree(&ignore);
-    if (have_thread)
-        regfree(&thread);
-    return NULL;
 }

@@ -18,6 +18,7 @@
 #include "core/num.h"
 #include "core/strtab.h"
 #include "core/trace.h"
+#include "tests/unit/unit.h"
 
 static void test_num_exact(void **state)
 {
@@ -80,30 +81,12 @@ static void test_strtab(void **state)
     strtab_free(NULL);
 }
 
-static char *write_tmp(const char *text)
-{
-    char *path = strdup("/tmp/t2p-unit-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    return path;
-}
-
-static const model_op *find_op(const model *m, const char *name)
-{
-    for (size_t i = 0; i < m->nops; i++)
-        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
-            return &m->ops[i];
-    return NULL;
-}
-
 /* A [0,100] holds B [10,40] and C [30,60] (overlapping siblings) and D [70,100];
    E [90,120] starts inside A but ends after it: not A's child. */
 static void test_nesting_rule(void **state)
 {
     (void)state;
-    char *path = write_tmp(
+    char *path = unit_write_tmp(
         "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
         "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},"
         "{\"ph\":\"X\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
@@ -117,9 +100,9 @@ static void test_nesting_rule(void **state)
     assert_non_null(tr);
     model *m = model_build(tr, NULL, &err);
     assert_non_null(m);
-    const model_op *A = find_op(m, "A"), *B = find_op(m, "B"), *C = find_op(m, "C"),
-                   *D = find_op(m, "D"), *E = find_op(m, "E"), *F = find_op(m, "F"),
-                   *Z = find_op(m, "Z");
+    const model_op *A = unit_find_op(m, "A"), *B = unit_find_op(m, "B"), *C = unit_find_op(m, "C"),
+                   *D = unit_find_op(m, "D"), *E = unit_find_op(m, "E"), *F = unit_find_op(m, "F"),
+                   *Z = unit_find_op(m, "Z");
     assert_non_null(A);
     /* A's children B, C, D (union [10,60] + [70,100] = 80 us), E is not one */
     assert_int_equal(A->self_ns, 20000);
@@ -134,7 +117,7 @@ static void test_nesting_rule(void **state)
     assert_int_equal(F->self_ns, 5000);
     assert_int_equal(Z->calls, 1);
     assert_int_equal(Z->total_ns, 0);
-    assert_null(find_op(m, "N"));
+    assert_null(unit_find_op(m, "N"));
     assert_int_equal(tr->skipped[TRACE_SKIP_NEGATIVE_DUR], 1);
     assert_int_equal(m->busy_ns, 20000 + 30000 + 30000 + 30000 + 25000 + 5000);
     assert_int_equal(m->window_ns, 120000);
@@ -147,7 +130,7 @@ static void test_nesting_rule(void **state)
 static void test_steps_and_window(void **state)
 {
     (void)state;
-    char *path = write_tmp(
+    char *path = unit_write_tmp(
         "{\"traceEvents\":["
         "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":1000},"
         "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":100},"
@@ -162,12 +145,12 @@ static void test_steps_and_window(void **state)
     assert_true(tr->has_base);
     assert_int_equal(tr->base_ns, 1711964646000000000LL);
     model *m = model_build(tr, NULL, &err);
-    const model_op *s = find_op(m, "ProfilerStep*");
+    const model_op *s = unit_find_op(m, "ProfilerStep*");
     assert_non_null(s);
     assert_int_equal(s->calls, 2);
     assert_int_equal(s->total_ns, 150000);
     assert_int_equal(s->self_ns, 140000);
-    assert_int_equal(find_op(m, "b")->total_ns, 10000);
+    assert_int_equal(unit_find_op(m, "b")->total_ns, 10000);
     assert_int_equal(m->window_ns, 1000000);
     assert_int_equal(m->tracks_with_events, 1);
     assert_int_equal(tr->skipped[TRACE_SKIP_UNMATCHED_END], 1);
@@ -175,8 +158,8 @@ static void test_steps_and_window(void **state)
     model_free(m);
     model_opts keep = { .keep_steps = true };
     m = model_build(tr, &keep, &err);
-    assert_null(find_op(m, "ProfilerStep*"));
-    assert_int_equal(find_op(m, "ProfilerStep#2")->calls, 1);
+    assert_null(unit_find_op(m, "ProfilerStep*"));
+    assert_int_equal(unit_find_op(m, "ProfilerStep#2")->calls, 1);
     model_free(m);
     trace_free(tr);
     unlink(path);
@@ -189,18 +172,18 @@ static void test_load_errors(void **state)
     t2p_error err;
     assert_null(trace_load("/nonexistent/x.json", NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_IO);
-    char *p = write_tmp("");
+    char *p = unit_write_tmp("");
     assert_null(trace_load(p, NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_EMPTY);
     unlink(p);
     free(p);
-    p = write_tmp("hello world");
+    p = unit_write_tmp("hello world");
     assert_null(trace_load(p, NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_JSON);
     assert_true(err.offset >= 0 && err.offset <= 1);
     unlink(p);
     free(p);
-    p = write_tmp("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"na");
+    p = unit_write_tmp("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"na");
     assert_null(trace_load(p, NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_TRUNCATED);
     trace_load_opts part = { .partial = true };
@@ -212,20 +195,20 @@ static void test_load_errors(void **state)
     unlink(p);
     free(p);
     /* the array form may miss its closing bracket */
-    p = write_tmp("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},\n");
+    p = unit_write_tmp("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1,\"dur\":2},\n");
     tr = trace_load(p, NULL, &err);
     assert_non_null(tr);
     assert_int_equal(tr->nevents, 1);
     trace_free(tr);
     unlink(p);
     free(p);
-    p = write_tmp("{\"nodes\":[], \"schema\":\"1.0\"}");
+    p = unit_write_tmp("{\"nodes\":[], \"schema\":\"1.0\"}");
     assert_null(trace_load(p, NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_NOT_TRACE);
     assert_non_null(strstr(err.reason, "execution trace"));
     unlink(p);
     free(p);
-    p = write_tmp("{\"traceEvents\":{}}");
+    p = unit_write_tmp("{\"traceEvents\":{}}");
     assert_null(trace_load(p, NULL, &err));
     assert_int_equal(err.kind, T2P_ERR_NOT_TRACE);
     unlink(p);

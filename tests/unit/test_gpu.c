@@ -15,28 +15,11 @@
 
 #include "core/model.h"
 #include "core/trace.h"
-
-static char *write_tmp(const char *text)
-{
-    char *path = strdup("/tmp/t2p-unit-gpu-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    return path;
-}
-
-static const model_op *find_op(const model *m, const char *name)
-{
-    for (size_t i = 0; i < m->nops; i++)
-        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
-            return &m->ops[i];
-    return NULL;
-}
+#include "tests/unit/unit.h"
 
 #define DEV(m, name, self, total)                                   \
     do {                                                            \
-        const model_op *o_ = find_op(m, name);                      \
+        const model_op *o_ = unit_find_op(m, name);                      \
         assert_non_null(o_);                                        \
         assert_int_equal(o_->dev_self_ns, (int64_t)(self) * 1000);  \
         assert_int_equal(o_->dev_total_ns, (int64_t)(total) * 1000); \
@@ -45,7 +28,7 @@ static const model_op *find_op(const model *m, const char *name)
 static model *load(const char *text, trace **tr, char **path)
 {
     t2p_error err;
-    *path = write_tmp(text);
+    *path = unit_write_tmp(text);
     *tr = trace_load(*path, NULL, &err);
     assert_non_null(*tr);
     model *m = model_build(*tr, NULL, &err);
@@ -114,8 +97,8 @@ static void test_gpu_attribution(void **state)
     DEV(m, "gC", 0, 30);
     DEV(m, "kD", 0, 7);
     DEV(m, "orphan", 0, 50);
-    assert_true(find_op(m, "kA")->gpu);
-    assert_false(find_op(m, "outer")->gpu);
+    assert_true(unit_find_op(m, "kA")->gpu);
+    assert_false(unit_find_op(m, "outer")->gpu);
 
     assert_int_equal(m->gpu_events, 7);
     assert_int_equal(m->gpu_ns, (8 + 4 + 10 + 20 + 30 + 7 + 50) * 1000);
