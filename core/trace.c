@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -920,7 +921,12 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
         return load_fail(t, &L);
     }
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* a FIFO blocks in open() until its writer comes: a signal then (a
+       resized terminal) is no reason to fail */
+    int fd;
+    do
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
     struct stat st;
     if (fd < 0) {
         error_set(err, T2P_ERR_IO, path, -1, "%s", strerror(errno));
@@ -932,8 +938,9 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
         close(fd);
         return load_fail(t, &L);
     }
-    t->file_size = (uint64_t)st.st_size;
-    if (st.st_size == 0) {
+    t->file_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    /* a pipe or a process substitution has no size to check: it streams */
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {
         close(fd);
         error_set(err, T2P_ERR_EMPTY, path, -1,
                   "empty file (0 bytes); expected a PyTorch profiler trace (Chrome trace JSON)");
@@ -956,7 +963,14 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
             error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
             goto fail;
         }
+    /* The reader starts with every signal blocked, so that a signal meant for
+       the program (SIGWINCH from a resized terminal, above all) never lands
+       in its read() and fails the load with EINTR; the main thread gets them. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     int prc = pthread_create(&R.th, NULL, reader_main, &R);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (prc != 0) {
         /* EAGAIN: no memory for the thread's stack (e.g. under ulimit -v) */
         if (prc == EAGAIN || prc == ENOMEM)

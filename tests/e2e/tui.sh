@@ -157,6 +157,30 @@ start "'$tui' --strict '$work/cut.json'; echo EXIT=\$?"
 check "--strict: exit 2" "EXIT=2" 10
 check "--strict: names truncated and the byte" "cut.json: at byte 30000: truncated" 2
 
+# ---- a terminal resized while the trace is still loading (fed through a
+# pipe that stalls half way), then far too small: it keeps going, lays out
+# at the final size, and q restores the shell
+mkfifo "$work/slow.json"
+start "'$tui' '$work/slow.json'; echo EXIT=\$?"
+"$py" - "$work/slow.json" "$trace" <<'PYEOF' &
+import gzip, sys, time
+data = gzip.open(sys.argv[2]).read()
+with open(sys.argv[1], "wb") as f:
+    f.write(data[: len(data) // 2]); f.flush()
+    time.sleep(3)
+    f.write(data[len(data) // 2 :])
+PYEOF
+feeder=$!
+check "progress bar while the pipe stalls" "Ctrl-C cancels" 10
+T resize-window -t "$cur" -x 90 -y 30 2>/dev/null
+check "loaded after a resize during load" "[1 Ops]" 15
+kill "$feeder" 2>/dev/null
+T resize-window -t "$cur" -x 24 -y 5 2>/dev/null
+sleep 0.3
+T resize-window -t "$cur" -x 120 -y 40 2>/dev/null
+check "survives a 24x5 terminal and comes back" "[1 Ops]" 5
+keys q; check "q exits 0 after the resizes" "EXIT=0" 10
+
 # ---- Ctrl-C quits from the table and restores the terminal
 start "'$tui' '$trace'; echo EXIT=\$?"
 check "started again" "[1 Ops]"
