@@ -33,6 +33,19 @@ def run(cmd, out=subprocess.DEVNULL):
     return wall, ru.ru_maxrss / 1024.0  # ru_maxrss is in KiB on Linux
 
 
+def scaled_trace(shared, out, name, copies):
+    """COPIES of ns_resolution_rank0 along time, built once into out/NAME."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        print(f"bench: building {name} ({copies} copies of ns_resolution_rank0)...", flush=True)
+        tmp = path[:-len(".json.gz")] + ".tmp.json.gz"  # scale-trace gzips a .gz name only
+        subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
+                               os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
+                               tmp, str(copies)])
+        os.rename(tmp, path)
+    return path
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
@@ -41,13 +54,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     runs = int(os.environ.get("BENCH_RUNS", "5"))
 
-    big = os.path.join(out, "big.json.gz")
-    if not os.path.exists(big):
-        print("bench: building the benchmark trace (20 copies of ns_resolution_rank0)...", flush=True)
-        subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
-                               os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
-                               big[:-len(".json.gz")] + ".tmp.json.gz", "20"])
-        os.rename(big[:-len(".json.gz")] + ".tmp.json.gz", big)
+    big = scaled_trace(shared, out, "big.json.gz", 20)
     floor = os.path.join(out, "floor")
     subprocess.check_call(["cc", "-O2", os.path.join(shared, "tools", "floor.c"), "-o", floor,
                            "-lyajl", "-lz"])
@@ -118,13 +125,7 @@ def main():
             print(f"  key {k:6} median {med:7.2f}  max {max(v):7.2f} {'ok' if good else 'MISSED'}")
 
     if os.environ.get("BENCH_SCALE10") == "1":
-        big10 = os.path.join(out, "big10.json.gz")
-        if not os.path.exists(big10):
-            print("bench: building the 10x trace (200 copies; several minutes)...", flush=True)
-            subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
-                                   os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
-                                   big10[:-len(".json.gz")] + ".tmp.json.gz", "200"])
-            os.rename(big10[:-len(".json.gz")] + ".tmp.json.gz", big10)
+        big10 = scaled_trace(shared, out, "big10.json.gz", 200)
         t1 = [run(cmds["analyze"])[0] for _ in range(3)]
         r10 = [run([tool, "analyze", big10]) for _ in range(3)]
         ratio = statistics.median(w for w, _ in r10) / statistics.median(t1)
