@@ -116,6 +116,18 @@ def main(argv):
     for k in sorted(set(tool_st) - set(ora_st)):
         bad.append("stream pid %r tid %r: in tool output, not in oracle" % k)
 
+    tool_cats = {c.get("name"): c for c in got.get("categories", [])}
+    ora_cats = {c["name"]: c for c in fig["categories"]}
+    for k in sorted(set(tool_cats) | set(ora_cats)):
+        o, t = ora_cats.get(k), tool_cats.get(k)
+        if o is None or t is None:
+            bad.append("category %r: only in the %s" % (k, "tool" if o is None else "oracle"))
+            continue
+        diffs = ["%s tool %r oracle %r" % (f, t.get(f), o[f])
+                 for f in ("count", "self_ns", "total_ns") if t.get(f) != o[f]]
+        if diffs:
+            bad.append("category %r: %s" % (k, "; ".join(diffs)))
+
     # ---- (b) tool vs PyTorch key_averages
     n_expected = 0
     if expected_path:
