@@ -423,15 +423,11 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         if (n) {
             m->tracks_with_events++;
             model_node *root = &m->nodes[m->tracks[k].root];
-            root->calls = n;
-            root->self_ns = m->tracks[k].busy_ns;
+            root->calls = n; /* its events; a root is no call, so no self time */
         }
     }
     vec_free(tmp, maxn, sizeof *tmp);
     tmp = NULL;
-    for (size_t i = 0; i < m->nops; i++)
-        if (m->ops[i].calls == 0 || m->ops[i].min_ns == INT64_MAX)
-            m->ops[i].min_ns = 0;
 
     /* a root's total is what its direct children cover, summed */
     for (size_t i = 0; i < m->nnodes; i++) {

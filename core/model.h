@@ -89,7 +89,8 @@ typedef struct model {
     size_t ntracks;
 
     /* Per-track call trees: one root per track, nodes[tracks[k].root]. A node
-       index is always greater than its parent's. */
+       index is always greater than its parent's. A root stands for its track:
+       calls = the track's events, self 0, total = its children's totals. */
     model_node *nodes;
     size_t nnodes;
     /* The same trees merged across tracks: mnodes[0] is the one root. */

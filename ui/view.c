@@ -186,9 +186,9 @@ static void tree_fig(const view *v, const view_tree *t, uint32_t i, view_fig *f)
         f->dev_self_ns = !root && t->sel[i] ? nd->dev_self_ns : 0;
         f->dev_total_ns = t->sdev[i];
     } else {
-        f->self_ns = root ? 0 : nd->self_ns;
+        f->self_ns = nd->self_ns; /* 0 on a root: it is no call */
         f->total_ns = nd->total_ns;
-        f->dev_self_ns = root ? 0 : nd->dev_self_ns;
+        f->dev_self_ns = nd->dev_self_ns;
         f->dev_total_ns = nd->dev_total_ns;
     }
     (void)v;
