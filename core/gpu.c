@@ -255,6 +255,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         if (!s.gpu_events)
             continue;
         s.busy_ns += cover_end - cover_start;
+        m->tracks[k].stream = (uint32_t)m->nstreams;
         m->streams[m->nstreams++] = s;
     }
     rc = 0;

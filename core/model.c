@@ -412,6 +412,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
                             .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
         m->tracks[k].root = (uint32_t)m->nnodes;
+        m->tracks[k].stream = MODEL_NONE;
         if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
             goto nomem;
     }

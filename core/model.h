@@ -48,6 +48,7 @@ typedef struct model_track {
     int64_t union_ns;   /* time covered by at least one event */
     int64_t max_gap_ns; /* largest idle gap between covered intervals */
     uint32_t root;      /* its root node in model->nodes */
+    uint32_t stream;    /* its entry in model->streams when it carries GPU work, else MODEL_NONE */
 } model_track;
 
 /* A node of a call tree: a path of operators from a root. */

@@ -197,6 +197,26 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)s->gpu_events, (long long)s->busy_ns, (long long)s->max_gap_ns);
     }
+    fputs("],\"threads\":[", f);
+    const char *tsep = "";
+    for (size_t k = 0; k < m->ntracks; k++) {
+        const model_track *mt = &m->tracks[k];
+        if (!mt->events)
+            continue;
+        const trace_track *tk = &tr->tracks[k];
+        const char *pid = trace_str(tr, tr->processes[tk->process].pid);
+        char label[256];
+        fprintf(f, "%s{\"pid\":", tsep);
+        tsep = ",";
+        cli_json_string(f, pid, strlen(pid));
+        fputs(",\"tid\":", f);
+        cli_json_string(f, trace_str(tr, tk->tid), strtab_len(tr->strs, tk->tid));
+        fputs(",\"name\":", f);
+        trace_track_label(tr, (uint32_t)k, label, sizeof label);
+        cli_json_string(f, label, strlen(label));
+        fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
+                (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
+    }
     fputs("]}\n", f);
 }
 

@@ -116,6 +116,18 @@ def main(argv):
     for k in sorted(set(tool_st) - set(ora_st)):
         bad.append("stream pid %r tid %r: in tool output, not in oracle" % k)
 
+    tool_th = {(t.get("pid"), t.get("tid")): t for t in got.get("threads", [])}
+    ora_th = {(t["pid"], t["tid"]): t for t in fig["threads"]}
+    for k in sorted(set(tool_th) | set(ora_th)):
+        o, t = ora_th.get(k), tool_th.get(k)
+        if o is None or t is None:
+            bad.append("thread pid %r tid %r: only in the %s" % (k + ("tool" if o is None else "oracle",)))
+            continue
+        diffs = ["%s tool %r oracle %r" % (f, t.get(f), o[f])
+                 for f in ("events", "busy_ns", "max_gap_ns") if t.get(f) != o[f]]
+        if diffs:
+            bad.append("thread pid %r tid %r: %s" % (k + ("; ".join(diffs),)))
+
     tool_cats = {c.get("name"): c for c in got.get("categories", [])}
     ora_cats = {c["name"]: c for c in fig["categories"]}
     for k in sorted(set(tool_cats) | set(ora_cats)):

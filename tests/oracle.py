@@ -314,6 +314,21 @@ def analyze(path, slow=False):
                         "busy_ns": busy, "max_gap_ns": gap})
     streams.sort(key=lambda x: (x["pid"], x["tid"]))
 
+    # threads: every track with timed events; busy = sum of self time, max_gap_ns =
+    # largest gap between the stretches its events cover
+    threads = []
+    for track, evs in by_track.items():
+        gap = 0
+        cur_e = None
+        for t in evs:                        # sorted by ts
+            if cur_e is not None and t["ts"] > cur_e:
+                gap = max(gap, t["ts"] - cur_e)
+            cur_e = t["end"] if cur_e is None else max(cur_e, t["end"])
+        threads.append({"pid": pid_shown[track][0], "tid": pid_shown[track][1],
+                        "events": len(evs), "busy_ns": sum(t["self"] for t in evs),
+                        "max_gap_ns": gap})
+    threads.sort(key=lambda x: (x["pid"], x["tid"]))
+
     agg = {}
     cats = {}
     for t in ops:
@@ -361,6 +376,7 @@ def analyze(path, slow=False):
         "gpu_unattributed_events": gpu["un_events"],
         "gpu_unattributed_ns": gpu["un_ns"],
         "streams": streams,
+        "threads": threads,
         "ops": sorted(agg.values(), key=lambda a: (-a["self_ns"], a["name"], a["category"])),
         "categories": sorted(cats.values(), key=lambda c: (-c["self_ns"], c["name"])),
     }

@@ -706,13 +706,18 @@ struct thr_ctx {
     const view *v;
 };
 
+/* A stream shows its GPU work's busy time and idle gap, as analyze's streams
+   table does; any other track its events' self time and largest gap. */
 static int64_t track_busy(const model *m, uint32_t k)
 {
-    if (m->tr->tracks[k].is_gpu)
-        for (size_t s = 0; s < m->nstreams; s++)
-            if (m->streams[s].track == k)
-                return m->streams[s].busy_ns;
-    return m->tracks[k].busy_ns;
+    uint32_t s = m->tracks[k].stream;
+    return s != MODEL_NONE ? m->streams[s].busy_ns : m->tracks[k].busy_ns;
+}
+
+static int64_t track_idle(const model *m, uint32_t k)
+{
+    uint32_t s = m->tracks[k].stream;
+    return s != MODEL_NONE ? m->streams[s].max_gap_ns : m->tracks[k].max_gap_ns;
 }
 
 static int rows_rebuild(view *v, int tab)
@@ -1723,7 +1728,7 @@ static void line_threads(view *v, uint32_t k, const struct col *c, int namew, st
     const model *m = v->m;
     const model_track *mt = &m->tracks[k];
     char t[600];
-    bool g = m->tr->tracks[k].is_gpu;
+    bool g = m->tr->tracks[k].is_gpu || mt->stream != MODEL_NONE;
     *gpu = g;
     switch (c->id) {
     case C_NAME: track_label(m, k, t, sizeof t); cell(l, t, strlen(t), namew, false); return;
@@ -1731,7 +1736,7 @@ static void line_threads(view *v, uint32_t k, const struct col *c, int namew, st
     case C_EVENTS: fmt_count(mt->events, t, sizeof t); break;
     case C_BUSY: num_ms(t, sizeof t, track_busy(m, k)); break;
     case C_WINPCT: fmt_pct(track_busy(m, k), m->window_ns, t, sizeof t); break;
-    case C_IDLE: num_ms(t, sizeof t, mt->max_gap_ns); break;
+    case C_IDLE: num_ms(t, sizeof t, track_idle(m, k)); break;
     default: t[0] = '\0';
     }
     cell(l, t, strlen(t), c->width, true);

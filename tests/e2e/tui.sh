@@ -146,6 +146,29 @@ start "'$tui' '$work/bad.json'; echo EXIT=\$?"
 check "load error: exit 2" "EXIT=2" 10
 check "load error names the file and the byte" "bad.json: at byte" 2
 
+# ---- the Threads view's figures are analyze's: a thread's busy time and idle
+# gap from "threads", a stream's from "streams" (GPU work only)
+"$tui" --replay "4" --print --size 200x20 "$trace" > "$work/threads.txt" 2>&1
+json -top 1 > "$work/threads.json"
+if "$py" - "$work/threads.txt" "$work/threads.json" <<'PYEOF'
+import json, sys
+screen = open(sys.argv[1]).read().splitlines()
+d = json.load(open(sys.argv[2]))
+ms = lambda ns: "%d.%03d" % divmod((ns + 500) // 1000, 1000)
+streams = {(s["pid"], s["tid"]): s for s in d["streams"]}
+n = 0
+for t in d["threads"]:
+    s = streams.get((t["pid"], t["tid"]), t)
+    row = [l for l in screen if l[1:].split("  ")[0].endswith(t["name"])
+           and (" CPU " in l or " GPU " in l)]           # a table row, not the footer
+    want = [str(t["events"]), ms(s["busy_ns"]), ms(s["max_gap_ns"])]
+    if len(row) != 1 or [w for w in want if w not in row[0].split()]:
+        sys.exit("threads view: %s: want %s in %r" % (t["name"], want, row))
+    n += 1
+print("ok: threads view matches analyze for %d tracks" % n)
+PYEOF
+then :; else fail=1; fi
+
 # ---- a truncated trace (a killed writer) opens under a warning banner;
 # --strict refuses it with the loader's "truncated" line
 gzip -dc "$trace" | head -c 30000 > "$work/cut.json"
