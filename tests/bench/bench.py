@@ -17,7 +17,10 @@ import time
 TARGETS = {"analyze": 1.3, "convert": 1.5, "tui-first-screen": 1.5}
 RSS_LIMIT_MB = 120
 KEY_LIMIT_MS = 30.0
-KEYS = "2 3 E C 1 > > < r f \\ 4 1 / n N"
+# every kind of key the issue times: view switches, sort changes, expand all,
+# collapse all, focus on an op and on a tree node, back, search and its steps,
+# filter and clearing it
+KEYS = "2 3 E C 1 > > < r <Enter> <Esc> 3 <Down> f <Esc> /aten <Enter> n N \\aten <Enter> <Esc> 4 1"
 
 
 def run(cmd, out=subprocess.DEVNULL):
