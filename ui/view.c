@@ -175,7 +175,7 @@ static bool scoped(const view *v)
     return v->nfocus > 0 || v->filter[0];
 }
 
-static void tree_fig(const view *v, const view_tree *t, uint32_t i, view_fig *f)
+static void tree_fig(const view_tree *t, uint32_t i, view_fig *f)
 {
     const model_node *nd = &t->nodes[i];
     bool root = nd->parent == MODEL_NONE;
@@ -191,12 +191,11 @@ static void tree_fig(const view *v, const view_tree *t, uint32_t i, view_fig *f)
         f->dev_self_ns = nd->dev_self_ns;
         f->dev_total_ns = nd->dev_total_ns;
     }
-    (void)v;
 }
 
 void view_node_fig(view *v, uint32_t node, view_fig *f)
 {
-    tree_fig(v, cur_tree(v), node, f);
+    tree_fig(cur_tree(v), node, f);
 }
 
 static int64_t fig_key(const view_fig *f, enum model_sort s)
@@ -268,7 +267,7 @@ static void sort_nodes(view *v, const view_tree *t, uint32_t *ids, size_t n)
     char tmp[300];
     for (size_t i = 0; i < n; i++) {
         view_fig f;
-        tree_fig(v, t, ids[i], &f);
+        tree_fig(t, ids[i], &f);
         size_t len;
         k[i].key = fig_key(&f, v->sort);
         /* a root has no self time of its own: rank tracks by their time */
@@ -319,7 +318,7 @@ static bool node_shown(const view_tree *t, uint32_t i)
     return !t->active || t->shown[i];
 }
 
-static bool has_kids(view *v, view_tree *t, uint32_t u)
+static bool has_kids(const view_tree *t, uint32_t u)
 {
     uint32_t a = t->kid_start[u], b = t->kid_start[u + 1];
     if (!t->active)
@@ -327,7 +326,6 @@ static bool has_kids(view *v, view_tree *t, uint32_t u)
     for (uint32_t k = a; k < b; k++)
         if (t->shown[t->kids[k]])
             return true;
-    (void)v;
     return false;
 }
 
@@ -1221,7 +1219,7 @@ static int tree_key(view *v, int key)
     if (tree_nrows(v) == 0)
         return -1;
     uint32_t u = view_row(v, r);
-    bool kids = has_kids(v, t, u);
+    bool kids = has_kids(t, u);
     switch (key) {
     case VK_ENTER: case VK_RIGHT: case 'l':
         if (kids && !t->expanded[u])
@@ -1691,7 +1689,7 @@ static void line_tree(view *v, uint32_t u, const struct col *c, int namew, struc
     const model_node *nd = &t->nodes[u];
     view_fig f;
     char x[64];
-    tree_fig(v, t, u, &f);
+    tree_fig(t, u, &f);
     switch (c->id) {
     case C_NAME: {
         char nb[600], pre[64];
@@ -1704,7 +1702,7 @@ static void line_tree(view *v, uint32_t u, const struct col *c, int namew, struc
         if (ind > 40)
             ind = 40;
         pad(l, (size_t)ind);
-        const char *mark = !has_kids(v, t, u) ? "  " : t->expanded[u] ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
+        const char *mark = !has_kids(t, u) ? "  " : t->expanded[u] ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         o = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, nd->gpu ? "[GPU] " : "");
         put(l, pre, o);
         int w = namew - ind - (int)fmt_width(pre, o);
