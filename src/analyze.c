@@ -234,7 +234,7 @@ int cli_analyze(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    long top = 20;
+    size_t top = 20;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false;
     model_opts mo = { 0 };
@@ -243,22 +243,14 @@ int cli_analyze(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 't':
-            top = strtol(optarg, &end, 10);
-            if (*end || end == optarg || top < 0) {
-                fprintf(stderr, "torch2pprof analyze: -top wants a number >= 0, not '%s'\n", optarg);
+            if (args_top("torch2pprof analyze", "-top", optarg, &top) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 's':
-            sort = model_sort_parse(optarg);
-            if (sort < 0) {
-                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' "
-                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
+            if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
@@ -287,7 +279,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
-    size_t nshow = top == 0 || (size_t)top > m->nops ? m->nops : (size_t)top;
+    size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (json)
         report_json(stdout, m, order, nshow);
     else
