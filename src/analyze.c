@@ -170,11 +170,11 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"category\":", f);
         cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
-                   "\"max_ns\":%lld,\"cum_ns\":%lld,\"device_self_ns\":%lld,"
-                   "\"device_total_ns\":%lld}",
+                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld,"
+                   "\"cum_ns\":%lld}",
                 (unsigned long long)o->calls, (long long)o->self_ns, (long long)o->total_ns,
-                (long long)o->min_ns, (long long)o->max_ns, (long long)o->cum_ns,
-                (long long)o->dev_self_ns, (long long)o->dev_total_ns);
+                (long long)o->min_ns, (long long)o->max_ns, (long long)o->dev_self_ns,
+                (long long)o->dev_total_ns, (long long)o->cum_ns);
     }
     fputs("],\"categories\":[", f);
     for (size_t i = 0; i < m->ncats; i++) {
