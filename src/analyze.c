@@ -243,7 +243,7 @@ int cli_analyze(int argc, char **argv)
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
-    long top = 20;
+    size_t top = 20;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false;
     model_opts mo = { 0 };
@@ -252,25 +252,19 @@ int cli_analyze(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 't':
-            top = strtol(optarg, &end, 10);
-            if (*end || end == optarg || top < 0) {
-                fprintf(stderr, "torch2pprof analyze: -top wants a number >= 0, not '%s'\n", optarg);
+            if (args_top("torch2pprof analyze", "-top", optarg, &top) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 's':
-            sort = model_sort_parse(optarg);
             cmp.sort = optarg;
-            if (sort < 0 && compare_sort_parse(optarg) >= 0)
-                break; /* a delta key: for --base, checked below */
-            if (sort < 0) {
-                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' "
-                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
-                return EXIT_USAGE;
+            if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
+                sort = -1; /* a delta key: for --base, checked below */
+                break;
             }
+            if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
+                return EXIT_USAGE;
             break;
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
@@ -313,7 +307,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
-    size_t nshow = top == 0 || (size_t)top > m->nops ? m->nops : (size_t)top;
+    size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (json)
         report_json(stdout, m, order, nshow);
     else

@@ -310,7 +310,7 @@ int analyze_compare(const analyze_compare_opts *o)
     }
     compare_sort_rows(c, c->ops, c->nops, (enum compare_sort)sort, false, order);
     compare_sort_rows(c, c->cats, c->ncats, (enum compare_sort)sort, false, corder);
-    size_t nshow = o->top == 0 || (size_t)o->top > c->nops ? c->nops : (size_t)o->top;
+    size_t nshow = o->top == 0 || o->top > c->nops ? c->nops : (size_t)o->top;
     if (o->json)
         report_json(stdout, c, order, nshow, corder, o->per_step);
     else

@@ -3,13 +3,14 @@
 #define T2P_ANALYZE_COMPARE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/model.h"
 
 typedef struct analyze_compare_opts {
     const char *base_path, *new_path;
     const char *sort;   /* a compare_sort name; NULL: delta_self */
-    long top;           /* operations to list; 0: all */
+    size_t top;         /* operations to list; 0: all */
     bool json, partial, per_step;
     model_opts mo;
 } analyze_compare_opts;
