@@ -8,13 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compare.h"
 #include "core/fmt.h"
 #include "core/model.h"
+#include "src/analyze_compare.h"
 #include "src/analyze_notes.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
+    "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
     "\n"
@@ -24,6 +27,12 @@ static const char analyze_usage[] =
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
     "  --partial         load what a truncated trace holds instead of failing\n"
+    "\n"
+    "Compare (what changed from BASE to TRACE):\n"
+    "  --base BASE       per operator and category: base and new figures and their\n"
+    "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
+    "                    delta_device_total, delta_pct\n"
     "\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
@@ -232,8 +241,11 @@ int cli_analyze(int argc, char **argv)
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
+        { "base", required_argument, NULL, 'B' },
+        { "per-step", no_argument, NULL, 'P' },
         { NULL, 0, NULL, 0 }
     };
+    analyze_compare_opts cmp = { 0 };
     size_t top = 20;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false;
@@ -249,6 +261,11 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 's':
+            cmp.sort = optarg;
+            if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
+                sort = -1; /* a delta key: for --base, checked below */
+                break;
+            }
             if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
                 return EXIT_USAGE;
             break;
@@ -256,6 +273,8 @@ int cli_analyze(int argc, char **argv)
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
+        case 'B': cmp.base_path = optarg; break;
+        case 'P': cmp.per_step = true; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
@@ -267,6 +286,18 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (cmp.base_path || cmp.per_step) {
+        cmp.new_path = argv[optind];
+        cmp.top = top;
+        cmp.json = json;
+        cmp.partial = partial;
+        cmp.mo = mo;
+        return analyze_compare(&cmp);
+    }
+    if (sort < 0) {
+        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n", cmp.sort);
+        return EXIT_USAGE;
+    }
     trace *tr = NULL;
     model *m = cli_open(argv[optind], partial, &mo, &tr);
     if (!m)
