@@ -22,7 +22,10 @@ struct builder {
     model *m;
     const trace *tr;
     hmap opmap;    /* (name, cat) -> op */
-    hmap childmap; /* (parent node, op) -> node */
+    hmap childmap; /* (parent node, op) -> node; (parent node, variant | 1 << 31) -> node */
+    hmap variants; /* (op, Call stack) -> variant: an op as called from one Python stack */
+    uint32_t nvariants;
+    uint32_t *ev_stack; /* per event: its Call stack or STRTAB_NONE; NULL when none has one */
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
@@ -79,9 +82,21 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     return op;
 }
 
-static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track)
+static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t stack,
+                          uint32_t track)
 {
     uint64_t key = (uint64_t)parent << 32 | op;
+    if (stack != STRTAB_NONE) {
+        /* calls of op from another Python stack are another node */
+        uint64_t vk = (uint64_t)op << 32 | stack;
+        uint32_t v = hmap_get(&b->variants, vk);
+        if (v == UINT32_MAX) {
+            v = b->nvariants++;
+            if (v >= 1u << 31 || hmap_put(&b->variants, vk, v) < 0)
+                return MODEL_NONE;
+        }
+        key = (uint64_t)parent << 32 | v | 1u << 31;
+    }
     uint32_t node = hmap_get(&b->childmap, key);
     if (node != UINT32_MAX)
         return node;
@@ -215,7 +230,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         uint32_t op = op_get(b, b->name_map[x->name], x->cat);
         if (op == MODEL_NONE)
             return -1;
-        uint32_t node = child_get(b, parent_node, op, track);
+        uint32_t node = child_get(b, parent_node, op, b->ev_stack ? b->ev_stack[e] : STRTAB_NONE,
+                                  track);
         if (node == MODEL_NONE)
             return -1;
         m->ev_node[e] = node;
@@ -400,8 +416,17 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     if (!m->tracks || !m->ev_node || !order || !start)
         goto nomem;
     if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
-        build_name_map(&b) < 0)
+        hmap_init(&b.variants, 64) < 0 || build_name_map(&b) < 0)
         goto nomem;
+    if (tr->nstacks && !m->opts.no_python) {
+        b.ev_stack = malloc(tr->nevents * sizeof *b.ev_stack);
+        if (!b.ev_stack)
+            goto nomem;
+        for (size_t i = 0; i < tr->nevents; i++)
+            b.ev_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++)
+            b.ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
+    }
 
     /* group events by track (a stable counting sort), then sort each track */
     for (size_t i = 0; i < tr->nevents; i++)
@@ -477,6 +502,16 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 
     if (gpu_attribute(m, order, start) < 0)
         goto nomem;
+    if (b.ev_stack) {
+        /* GPU nodes, added last, have none */
+        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
+        if (!m->node_stack)
+            goto nomem;
+        for (size_t i = 0; i < m->nnodes; i++)
+            m->node_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++)
+            m->node_stack[m->ev_node[tr->stacks[i].event]] = tr->stacks[i].stack;
+    }
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
             m->cpu_ns += m->tracks[k].busy_ns;
@@ -502,6 +537,8 @@ done:
     free(b.onstack);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
+    hmap_done(&b.variants);
+    free(b.ev_stack);
     return m;
 }
 
@@ -516,6 +553,7 @@ void model_free(model *m)
     free(m->mnodes);
     free(m->node_merged);
     free(m->ev_node);
+    free(m->node_stack);
     free(m->streams);
     free(m);
 }

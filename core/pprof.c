@@ -9,6 +9,10 @@
    - one function and one location per operator (name, category), the
      category as the function's file name, so pprof -filefunctions keeps two
      operators of one name apart while the default view merges them;
+   - Python frames (core/pyframe.h) as functions with their file, one
+     location per line: a python_function event is one frame in the tree; an
+     operator's Call stack puts the frames it does not share with its
+     caller's between its caller and it. Not with model opts.no_python;
    - labels thread, pid, tid on every sample, and device, stream on samples
      of GPU work (for -tagfocus). */
 #include "config.h"
@@ -28,6 +32,7 @@
 
 #include "core/hmap.h"
 #include "core/profile.pb-c.h"
+#include "core/pyframe.h"
 #include "core/strtab.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -67,9 +72,15 @@ struct build {
     pb_line **line_ptrs;
     pb_function *funcs;
     pb_function **func_ptrs;
-    size_t nlocs;
+    size_t nlocs, nfuncs, loccap, funccap; /* a location's id is its index + 1, same for functions */
     uint32_t *oploc;    /* per op: its location id, 0 when no stack uses it */
+    strtab *frames;     /* Call stack frames' text -> index into frameloc */
+    uint32_t *frameloc; /* their location ids */
+    size_t framecap;
+    hmap funcmap;       /* (name, file) string ids -> function id */
     uint8_t *needed;    /* per node: sampled, or above a sampled node */
+    uint32_t *outer;    /* per node: the Call stack in effect above it (STRTAB_NONE) */
+    uint32_t *ld;       /* per node: its stack's length in locations */
     uint8_t *is_stream; /* per track: it carries GPU work */
     uint32_t maxdepth;  /* deepest sampled stack */
     size_t nsamples;
@@ -187,6 +198,11 @@ static void build_free(struct build *b)
     free(b->funcs);
     free(b->func_ptrs);
     free(b->oploc);
+    strtab_free(b->frames);
+    free(b->frameloc);
+    hmap_done(&b->funcmap);
+    free(b->outer);
+    free(b->ld);
     free(b->needed);
     free(b->is_stream);
     for (size_t i = 0; i < b->nsets; i++)
@@ -197,79 +213,169 @@ static void build_free(struct build *b)
     free(b->strings);
 }
 
-/* Marks the nodes on the stack of some sample, numbers the locations of
-   their operators (parents first, so the most shared get the shortest
-   varints) and counts samples and stack entries. Linear: a node's index is
-   greater than its parent's, so one backward pass marks the ancestors. */
+/* A new location with one line in function (name, file): the function is
+   shared by every line of it. Returns the location id, 0 when out of memory.
+   Only ids here: build_pointers links the structs once the arrays stop moving. */
+static uint32_t add_location(struct build *b, const char *name, size_t name_len,
+                             const char *file, size_t file_len, int64_t line, int64_t start)
+{
+    int64_t nid = str_id(b, name, name_len), fid = str_id(b, file, file_len);
+    if (nid < 0 || fid < 0)
+        return 0;
+    uint64_t key = (uint64_t)nid << 32 | (uint64_t)fid;
+    uint32_t func = hmap_get(&b->funcmap, key);
+    if (func == UINT32_MAX) {
+        if (b->nfuncs == b->funccap) {
+            size_t nc = b->funccap ? b->funccap * 2 : 64;
+            pb_function *nf = realloc(b->funcs, nc * sizeof *nf);
+            if (!nf)
+                return 0;
+            b->funcs = nf;
+            b->funccap = nc;
+        }
+        pb_function *f = &b->funcs[b->nfuncs];
+        perftools__profiles__function__init(f);
+        f->id = ++b->nfuncs;
+        /* no system_name: pprof takes a function whose system name equals its
+           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
+           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
+           "Memcpy HtoD " and merge every templated kernel of one name */
+        f->name = nid;
+        f->filename = fid;
+        f->start_line = start;
+        func = (uint32_t)f->id;
+        if (hmap_put(&b->funcmap, key, func) < 0)
+            return 0;
+    }
+    if (b->nlocs == b->loccap) {
+        size_t nc = b->loccap ? b->loccap * 2 : 64;
+        pb_location *nl = realloc(b->locs, nc * sizeof *nl);
+        if (!nl)
+            return 0;
+        b->locs = nl;
+        pb_line *nn = realloc(b->lines, nc * sizeof *nn);
+        if (!nn)
+            return 0;
+        b->lines = nn;
+        b->loccap = nc;
+    }
+    pb_line *ln = &b->lines[b->nlocs];
+    perftools__profiles__line__init(ln);
+    ln->function_id = func;
+    ln->line = line;
+    pb_location *l = &b->locs[b->nlocs];
+    perftools__profiles__location__init(l);
+    l->id = ++b->nlocs;
+    l->mapping_id = 1;
+    return (uint32_t)l->id;
+}
+
+/* An operator's location: its name, its category as the file name; a Python
+   frame event's: its function, file and line (where the function starts). */
+static uint32_t op_location(struct build *b, uint32_t op)
+{
+    const model *m = b->m;
+    const trace *tr = m->tr;
+    const model_op *o = &m->ops[op];
+    pyframe f;
+    if (!m->opts.no_python && pyframe_of_op(m, op, &f))
+        return add_location(b, f.func, f.func_len, f.file, f.file_len, f.line, f.line);
+    return add_location(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name),
+                        trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 0, 0);
+}
+
+/* A Call stack frame's location (one per distinct frame text), 0 when out of memory. */
+static uint32_t frame_location(struct build *b, const pyframe *f)
+{
+    uint32_t id = strtab_intern(b->frames, f->text, f->len);
+    if (id == STRTAB_NONE)
+        return 0;
+    if (id >= b->framecap) {
+        size_t nc = b->framecap ? b->framecap * 2 : 64;
+        uint32_t *nf = realloc(b->frameloc, nc * sizeof *nf);
+        if (!nf)
+            return 0;
+        memset(nf + b->framecap, 0, (nc - b->framecap) * sizeof *nf);
+        b->frameloc = nf;
+        b->framecap = nc;
+    }
+    if (!b->frameloc[id])
+        b->frameloc[id] = add_location(b, f->func, f->func_len, f->file, f->file_len, f->line, 0);
+    return b->frameloc[id];
+}
+
+/* Marks the nodes on the stack of some sample (one backward pass: a node's
+   index is greater than its parent's), then, parents first: the length of
+   each stack in locations (a node adds its operator and the Call stack
+   frames that are not its caller's), the locations of what the stacks use
+   (the most shared first, for the shortest varints), and the samples' count
+   and total length. Linear in the tree and its Call stacks. */
 static int mark_stacks(struct build *b)
 {
     const model *m = b->m;
     size_t nn = m->nnodes ? m->nnodes : 1;
     b->needed = calloc(nn, 1);
+    b->ld = calloc(nn, sizeof *b->ld);
+    b->outer = malloc(nn * sizeof *b->outer);
     b->oploc = calloc(m->nops ? m->nops : 1, sizeof *b->oploc);
-    if (!b->needed || !b->oploc)
+    b->frames = strtab_new();
+    if (!b->needed || !b->ld || !b->outer || !b->oploc || !b->frames ||
+        hmap_init(&b->funcmap, 256) < 0)
         return -1;
     for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
-        if (node_sampled(m, b->keep, i)) {
+        if (node_sampled(m, b->keep, i))
             b->needed[i] = 1;
-            b->nsamples++;
-            b->nstack += nd->depth;
-            if (nd->depth > b->maxdepth)
-                b->maxdepth = nd->depth;
-        }
         if (b->needed[i] && nd->parent != MODEL_NONE && m->nodes[nd->parent].parent != MODEL_NONE)
             b->needed[nd->parent] = 1;
     }
-    for (size_t i = 0; i < m->nnodes; i++)
-        if (b->needed[i] && !b->oploc[m->nodes[i].op])
-            b->oploc[m->nodes[i].op] = (uint32_t)++b->nlocs;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        uint32_t p = nd->parent;
+        b->outer[i] = STRTAB_NONE;
+        if (p == MODEL_NONE)
+            continue;
+        uint32_t stack = m->node_stack ? m->node_stack[i] : STRTAB_NONE;
+        uint32_t pstack = m->node_stack ? m->node_stack[p] : STRTAB_NONE;
+        b->outer[i] = pstack != STRTAB_NONE ? pstack : b->outer[p];
+        if (!b->needed[i])
+            continue;
+        const char *text;
+        size_t len;
+        size_t nf = pyframe_added(m, stack, b->outer[i], &text, &len);
+        b->ld[i] = b->ld[p] + 1 + (uint32_t)nf;
+        if (!b->oploc[nd->op] && !(b->oploc[nd->op] = op_location(b, nd->op)))
+            return -1;
+        pyframe f;
+        for (size_t pos = 0; pyframe_next(text, len, &pos, &f);)
+            if (!frame_location(b, &f))
+                return -1;
+        if (node_sampled(m, b->keep, i)) {
+            b->nsamples++;
+            b->nstack += b->ld[i];
+            if (b->ld[i] > b->maxdepth)
+                b->maxdepth = b->ld[i];
+        }
+    }
     return 0;
 }
 
-/* One function and one location per operator a stack uses. */
-static int build_locations(struct build *b)
+/* The pointers protobuf-c packs through, once no array moves any more. */
+static int build_pointers(struct build *b)
 {
-    const model *m = b->m;
-    const trace *tr = m->tr;
-    size_t n = b->nlocs ? b->nlocs : 1;
-    b->locs = malloc(n * sizeof *b->locs);
-    b->loc_ptrs = malloc(n * sizeof *b->loc_ptrs);
-    b->lines = malloc(n * sizeof *b->lines);
-    b->line_ptrs = malloc(n * sizeof *b->line_ptrs);
-    b->funcs = malloc(n * sizeof *b->funcs);
-    b->func_ptrs = malloc(n * sizeof *b->func_ptrs);
-    if (!b->locs || !b->loc_ptrs || !b->lines || !b->line_ptrs || !b->funcs || !b->func_ptrs)
+    b->loc_ptrs = malloc((b->nlocs ? b->nlocs : 1) * sizeof *b->loc_ptrs);
+    b->line_ptrs = malloc((b->nlocs ? b->nlocs : 1) * sizeof *b->line_ptrs);
+    b->func_ptrs = malloc((b->nfuncs ? b->nfuncs : 1) * sizeof *b->func_ptrs);
+    if (!b->loc_ptrs || !b->line_ptrs || !b->func_ptrs)
         return -1;
-    for (size_t op = 0; op < m->nops; op++) {
-        if (!b->oploc[op])
-            continue;
-        size_t k = b->oploc[op] - 1;
-        const model_op *o = &m->ops[op];
-        pb_function *f = &b->funcs[k];
-        perftools__profiles__function__init(f);
-        f->id = b->oploc[op];
-        f->name = str_id(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
-        /* no system_name: pprof takes a function whose system name equals its
-           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
-           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
-           "Memcpy HtoD " and merge every templated kernel of one name */
-        f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
-        if (f->name < 0 || f->filename < 0)
-            return -1;
-        pb_line *ln = &b->lines[k];
-        perftools__profiles__line__init(ln);
-        ln->function_id = b->oploc[op];
-        b->line_ptrs[k] = ln;
-        pb_location *l = &b->locs[k];
-        perftools__profiles__location__init(l);
-        l->id = b->oploc[op];
-        l->mapping_id = 1;
-        l->n_line = 1;
-        l->line = &b->line_ptrs[k];
-        b->loc_ptrs[k] = l;
-        b->func_ptrs[k] = f;
+    for (size_t k = 0; k < b->nlocs; k++) {
+        b->line_ptrs[k] = &b->lines[k];
+        b->locs[k].n_line = 1;
+        b->locs[k].line = &b->line_ptrs[k];
+        b->loc_ptrs[k] = &b->locs[k];
     }
+    for (size_t k = 0; k < b->nfuncs; k++)
+        b->func_ptrs[k] = &b->funcs[k];
     return 0;
 }
 
@@ -299,7 +405,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     }
 
     b->is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
-    if (!b->is_stream || mark_stacks(b) < 0 || build_locations(b) < 0)
+    if (!b->is_stream || mark_stacks(b) < 0 || build_pointers(b) < 0)
         return -1;
     /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
        that no "GPU n" label marks */
@@ -363,7 +469,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->prof.mapping = &b->mapping_ptr;
     b->prof.n_location = b->nlocs;
     b->prof.location = b->loc_ptrs;
-    b->prof.n_function = b->nlocs;
+    b->prof.n_function = b->nfuncs;
     b->prof.function = b->func_ptrs;
     b->prof.comment = b->comments;
     b->prof.time_nanos = wall_start(m);
@@ -457,7 +563,16 @@ static int emit_samples(struct build *b, struct sink *s)
         uint32_t n = needed_from(b, m->nodes[root].first_child);
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
-            path[cap - nd->depth] = b->oploc[nd->op];
+            size_t at = cap - b->ld[n];
+            path[at] = b->oploc[nd->op];
+            if (m->node_stack && m->node_stack[n] != STRTAB_NONE) {
+                const char *text;
+                size_t len;
+                pyframe f;
+                pyframe_added(m, m->node_stack[n], b->outer[n], &text, &len);
+                for (size_t pos = 0; pyframe_next(text, len, &pos, &f);)
+                    path[++at] = b->frameloc[strtab_find(b->frames, f.text, f.len)];
+            }
             if (node_sampled(m, b->keep, n)) {
                 int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
@@ -466,8 +581,8 @@ static int emit_samples(struct build *b, struct sink *s)
                     b->sets[hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream)];
                 pb_sample sm;
                 perftools__profiles__sample__init(&sm);
-                sm.location_id = &path[cap - nd->depth];
-                sm.n_location_id = nd->depth;
+                sm.location_id = &path[cap - b->ld[n]];
+                sm.n_location_id = b->ld[n];
                 sm.value = v;
                 sm.n_value = NVALUES;
                 sm.label = (pb_label **)ls->ptrs;
@@ -485,7 +600,7 @@ static int emit_samples(struct build *b, struct sink *s)
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
-                done += nd->depth;
+                done += b->ld[n];
                 if (done >= next_report) {
                     next_report = done + (1u << 22);
                     if (s->progress && s->progress(done, b->nstack, s->progress_ctx))

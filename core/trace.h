@@ -50,6 +50,13 @@ typedef struct trace_corr {
     uint64_t id;
 } trace_corr;
 
+/* args["Call stack"] of an event that has one (early Kineto, PyTorch 1.8-1.9):
+   Python frames "file.py(LINE): function" joined by ';', innermost first. */
+typedef struct trace_stack {
+    uint32_t event; /* index into trace->events */
+    uint32_t stack; /* strtab id */
+} trace_stack;
+
 /* A flow event (ph s or f). */
 typedef struct trace_flow {
     int64_t ts;
@@ -99,7 +106,9 @@ typedef struct trace {
     size_t ncorrs;
     trace_flow *flows;
     size_t nflows;
-    size_t cap_events, cap_corrs, cap_flows; /* allocation sizes, for trace_free */
+    trace_stack *stacks; /* in event order; only X events carry one */
+    size_t nstacks;
+    size_t cap_events, cap_corrs, cap_flows, cap_stacks; /* allocation sizes, for trace_free */
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;

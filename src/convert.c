@@ -14,8 +14,8 @@
 #include "src/cli.h"
 
 static const char convert_usage[] =
-    "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
-    "                           [--thread RE] TRACE OUT.pb.gz\n"
+    "usage: torch2pprof convert [--keep-steps] [--no-python] [--partial] [--focus RE]\n"
+    "                           [--ignore RE] [--thread RE] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
@@ -23,11 +23,15 @@ static const char convert_usage[] =
     "time = their self time (so flat = self, cum = inclusive, total = busy time),\n"
     "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
     "stream on GPU work (go tool pprof -tagfocus thread=stream).\n"
+    "Python frames (python_function events, args \"Call stack\") become functions\n"
+    "with a file and line: go tool pprof -list FUNC -source_path DIR, -lines.\n"
     "\n"
     "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --no-python     no Python frames: Call stacks ignored, python_function events\n"
+    "                  named as operators (the profile of operators only)\n"
     "  --partial       load what a truncated trace holds instead of failing\n"
     "\n"
     "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
@@ -40,6 +44,7 @@ int cli_convert(int argc, char **argv)
         { "ignore", required_argument, NULL, 'i' },
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
+        { "no-python", no_argument, NULL, 'P' },
         { "partial", no_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
@@ -47,7 +52,7 @@ int cli_convert(int argc, char **argv)
     select_spec sel;
     model_opts mo = { 0 };
     bool partial = false, selecting = false;
-    const char *comments[4];
+    const char *comments[5];
     char cbuf[3][600];
     size_t ncomments = 0;
     t2p_error err;
@@ -62,6 +67,7 @@ int cli_convert(int argc, char **argv)
         case 'i': sel.ignore_re = optarg; break;
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
+        case 'P': mo.no_python = true; break;
         case 'p': partial = true; break;
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
         default:
@@ -92,6 +98,8 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (mo.no_python)
+        comments[ncomments++] = "no Python frames (--no-python)";
 
     trace *tr = NULL;
     model *m = cli_open(in, partial, &mo, &tr);
