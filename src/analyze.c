@@ -10,19 +10,26 @@
 
 #include "core/fmt.h"
 #include "core/model.h"
+#include "src/analyze_ranks.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
+    "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
+    "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
+    "the straggler, and the operations summed over ranks with min/median/max per rank.\n"
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "                    (device = device_total)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial         load what a truncated trace holds instead of failing\n"
+    "  --partial         load what a truncated trace holds instead of failing;\n"
+    "                    with several traces, go on without those that fail\n"
+    "  --sort spread     (several traces) by max - min of the per-rank self time\n"
+    "  --jobs N          (several traces) load N at a time (default: one per core)\n"
     "\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
@@ -228,12 +235,13 @@ int cli_analyze(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    long top = 20;
+    long top = 20, jobs = 0;
     int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false;
+    bool json = false, partial = false, spread = false;
     model_opts mo = { 0 };
     int c;
 
@@ -250,16 +258,25 @@ int cli_analyze(int argc, char **argv)
             }
             break;
         case 's':
-            sort = model_sort_parse(optarg);
+            spread = !strcmp(optarg, "spread");
+            sort = spread ? MODEL_SORT_SELF : model_sort_parse(optarg);
             if (sort < 0) {
-                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' "
-                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
+                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' (self, total, calls, "
+                                "name, avg, device_self, device_total, spread)\n", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J':
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
@@ -267,8 +284,20 @@ int cli_analyze(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (analyze_ranks_wanted(argc - optind, argv + optind)) {
+        analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
+                                  .json = json, .partial = partial, .jobs = (unsigned)jobs,
+                                  .mo = mo };
+        return analyze_ranks(&ro, argc - optind, argv + optind);
+    }
     if (argc - optind != 1) {
-        fprintf(stderr, "torch2pprof analyze: expected one TRACE\n%s", analyze_usage);
+        fprintf(stderr, "torch2pprof analyze: expected a TRACE, several, or a directory\n%s",
+                analyze_usage);
+        return EXIT_USAGE;
+    }
+    if (spread) {
+        fprintf(stderr, "torch2pprof analyze: --sort spread compares ranks: give several "
+                        "traces or a directory\n");
         return EXIT_USAGE;
     }
 
