@@ -39,7 +39,7 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 5 };
+enum { NVALUES = 3, MAXLABELS = 6 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -71,6 +71,7 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     int64_t *comments;
     char **strings;
+    const char *rank; /* the rank label's value, or NULL */
     uint64_t calls;
     int64_t total_ns, device_ns;
 };
@@ -151,6 +152,8 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
+    if (b->rank && add_label(b, ls, "rank", b->rank) < 0)
+        return -1;
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
         return -1;
@@ -203,6 +206,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->strs = strtab_new();
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
         goto fail;
+    b->rank = opts ? opts->rank : NULL;
 
     static const char *const types[NVALUES][2] = {
         { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
@@ -548,6 +552,37 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
     }
     build_free(&b);
     return 0;
+}
+
+int pprof_pack(const model *m, const pprof_opts *opts, uint8_t **buf, size_t *len,
+               t2p_error *err)
+{
+    struct build b;
+    *buf = NULL;
+    if (build_profile(m, opts, &b) < 0)
+        goto nomem;
+    *len = protobuf_c_message_get_packed_size(&b.prof.base);
+    *buf = malloc(*len ? *len : 1);
+    if (!*buf)
+        goto nomem;
+    protobuf_c_message_pack(&b.prof.base, *buf);
+    build_free(&b);
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory building its profile");
+    build_free(&b);
+    return -1;
+}
+
+int pprof_write_profile(const struct Perftools__Profiles__Profile *prof, const char *out_path,
+                        bool no_overwrite, t2p_error *err)
+{
+    return write_profile(prof, out_path, no_overwrite, err);
+}
+
+bool pprof_same_file(const char *path, const char *out)
+{
+    return same_file(path, out);
 }
 
 /* ---- choosing a name ---- */

@@ -25,6 +25,7 @@ typedef struct pprof_opts {
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
     const char *const *comments; /* more lines for the profile's comments (the selection) */
     size_t ncomments;
+    const char *rank;         /* a "rank" label on every sample (-tagfocus rank=3), or NULL */
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,
@@ -32,6 +33,20 @@ typedef struct pprof_opts {
    the trace file. Returns 0, or -1 with err set. sum may be NULL. */
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
                 pprof_summary *sum, t2p_error *err);
+
+/* For merging profiles (core/pprof_merge): m's profile as pprof_write would
+   write it, packed but not compressed, in a new buffer (*buf, caller frees).
+   Returns 0, or -1 with err set. */
+int pprof_pack(const model *m, const pprof_opts *opts, uint8_t **buf, size_t *len,
+               t2p_error *err);
+
+/* Writes a built profile as pprof_write does (gzip, temp file, rename). */
+struct Perftools__Profiles__Profile;
+int pprof_write_profile(const struct Perftools__Profiles__Profile *prof, const char *out_path,
+                        bool no_overwrite, t2p_error *err);
+
+/* Whether out names the file at path (same inode, or same resolved path). */
+bool pprof_same_file(const char *path, const char *out);
 
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.
