@@ -239,7 +239,8 @@ int cli_analyze(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
-    long top = 20, jobs = 0;
+    size_t top = 20;
+    long jobs = 0;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false, spread = false;
     model_opts mo = { 0 };
@@ -248,28 +249,22 @@ int cli_analyze(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 't':
-            top = strtol(optarg, &end, 10);
-            if (*end || end == optarg || top < 0) {
-                fprintf(stderr, "torch2pprof analyze: -top wants a number >= 0, not '%s'\n", optarg);
+            if (args_top("torch2pprof analyze", "-top", optarg, &top) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 's':
+            /* spread compares ranks: only the many-ranks report knows it */
             spread = !strcmp(optarg, "spread");
-            sort = spread ? MODEL_SORT_SELF : model_sort_parse(optarg);
-            if (sort < 0) {
-                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' (self, total, calls, "
-                                "name, avg, device_self, device_total, spread)\n", optarg);
+            if ((sort = spread ? MODEL_SORT_SELF : args_sort("torch2pprof analyze", optarg)) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
-        case 'J':
+        case 'J': {
+            char *end;
             jobs = strtol(optarg, &end, 10);
             if (*end || end == optarg || jobs < 1 || jobs > 4096) {
                 fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
@@ -277,6 +272,7 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        }
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
@@ -313,7 +309,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
-    size_t nshow = top == 0 || (size_t)top > m->nops ? m->nops : (size_t)top;
+    size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (json)
         report_json(stdout, m, order, nshow);
     else

@@ -233,7 +233,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
         goto out;
     }
     ranks_sort_ops(j, o->sort, o->spread, order);
-    size_t nshow = o->top == 0 || (size_t)o->top > j->nops ? j->nops : (size_t)o->top;
+    size_t nshow = o->top == 0 || o->top > j->nops ? j->nops : (size_t)o->top;
     if (o->json)
         report_json(stdout, j, order, nshow);
     else

@@ -4,11 +4,12 @@
 #define T2P_ANALYZE_RANKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/model.h"
 
 typedef struct analyze_ranks_opts {
-    long top;             /* operations to list; 0: every one */
+    size_t top;           /* operations to list; 0: every one */
     enum model_sort sort;
     bool spread;          /* --sort spread: by max - min of the per-rank self time */
     bool json, partial;
