@@ -78,6 +78,11 @@ int64_t ranks_name_rank(const char *path)
     return -1;
 }
 
+int64_t ranks_trace_rank(const trace *tr)
+{
+    return tr->has_rank ? tr->rank : ranks_name_rank(tr->path);
+}
+
 /* ---- the list of files ---- */
 
 static int cmp_names(const void *pa, const void *pb)
@@ -307,6 +312,7 @@ static void load_one(ranks_file *f, const ranks_load_opts *o)
         trace_free(tr);
         return;
     }
+    f->trace_rank = tr->has_rank ? tr->rank : -1;
     f->truncated = tr->truncated;
     snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
     if (file_figures(f, m) < 0) {

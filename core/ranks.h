@@ -117,6 +117,9 @@ bool ranks_is_trace_name(const char *name);
 /* The rank a file name gives ("rank-3", "rank3", "rank_3", "worker3"), or -1. */
 int64_t ranks_name_rank(const char *path);
 
+/* The rank a single trace gives: distributedInfo.rank, else its file name's; -1. */
+int64_t ranks_trace_rank(const trace *tr);
+
 /* A job of the given files and directories (each directory's trace files,
    not recursive), in name order, not loaded. NULL with err set when a
    directory cannot be read or holds no trace file, or out of memory. */
