@@ -71,7 +71,8 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     int64_t *comments;
     char **strings;
-    const char *rank; /* the rank label's value, or NULL */
+    bool has_rank;    /* every sample gets a numeric rank label */
+    int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
 };
@@ -152,8 +153,16 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
-    if (b->rank && add_label(b, ls, "rank", b->rank) < 0)
-        return -1;
+    if (b->has_rank) {
+        /* a number: -tagfocus rank=3 takes "3" for a range of numbers, so a
+           string label would never match it */
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "rank")) < 0 || (l->num_unit = cstr_id(b, "rank")) < 0)
+            return -1;
+        l->num = b->rank;
+        ls->ptrs[ls->n++] = l;
+    }
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
         return -1;
@@ -206,7 +215,8 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->strs = strtab_new();
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
         goto fail;
-    b->rank = opts ? opts->rank : NULL;
+    b->has_rank = opts && opts->has_rank;
+    b->rank = opts ? opts->rank : 0;
 
     static const char *const types[NVALUES][2] = {
         { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }

@@ -25,7 +25,8 @@ typedef struct pprof_opts {
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
     const char *const *comments; /* more lines for the profile's comments (the selection) */
     size_t ncomments;
-    const char *rank;         /* a "rank" label on every sample (-tagfocus rank=3), or NULL */
+    bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
+    int64_t rank;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

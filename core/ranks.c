@@ -176,6 +176,8 @@ ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err)
         goto fail;
     }
     qsort(j->files, j->nfiles, sizeof *j->files, cmp_names);
+    for (size_t i = 0; i < j->nfiles; i++)
+        j->files[i].position = i;
     return j;
 nomem:
     error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory listing the traces");
@@ -195,6 +197,7 @@ void ranks_free(ranks_job *j)
         trace_free(f->tr);
         strtab_free(f->names);
         free(f->ops);
+        free(f->out);
     }
     free(j->files);
     strtab_free(j->strs);
@@ -301,18 +304,35 @@ static int file_figures(ranks_file *f, const model *m)
     return 0;
 }
 
+/* The rank of f, once its trace_rank is known (or known to be absent). */
+static void set_rank(ranks_file *f)
+{
+    int64_t r = ranks_name_rank(f->path);
+    if (f->trace_rank >= 0) {
+        f->rank = f->trace_rank;
+        f->from = RANKS_FROM_TRACE;
+    } else if (r >= 0) {
+        f->rank = r;
+        f->from = RANKS_FROM_NAME;
+    } else {
+        f->rank = (int64_t)f->position;
+        f->from = RANKS_FROM_POSITION;
+    }
+}
+
 static void load_one(ranks_file *f, const ranks_load_opts *o)
 {
     trace_load_opts lo = { .partial = o->partial };
     trace *tr = trace_load(f->path, &lo, &f->err);
     if (!tr)
         return;
+    f->trace_rank = tr->has_rank ? tr->rank : -1;
+    set_rank(f);
     model *m = model_build(tr, &o->mo, &f->err);
     if (!m) {
         trace_free(tr);
         return;
     }
-    f->trace_rank = tr->has_rank ? tr->rank : -1;
     f->truncated = tr->truncated;
     snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
     if (file_figures(f, m) < 0) {
@@ -422,21 +442,9 @@ static const char *from_name(enum ranks_from from)
 
 static int assign_ranks(ranks_job *j, t2p_error *err)
 {
-    /* files are in name order here */
-    for (size_t i = 0; i < j->nfiles; i++) {
-        ranks_file *f = &j->files[i];
-        int64_t r = ranks_name_rank(f->path);
-        if (f->trace_rank >= 0) {
-            f->rank = f->trace_rank;
-            f->from = RANKS_FROM_TRACE;
-        } else if (r >= 0) {
-            f->rank = r;
-            f->from = RANKS_FROM_NAME;
-        } else {
-            f->rank = (int64_t)i;
-            f->from = RANKS_FROM_POSITION;
-        }
-    }
+    for (size_t i = 0; i < j->nfiles; i++)
+        if (!j->files[i].loaded)
+            set_rank(&j->files[i]); /* a failed file still has a name to list it by */
     qsort(j->files, j->nfiles, sizeof *j->files, cmp_rank);
     for (size_t i = 0; i < j->nfiles; i++)
         if (j->files[i].loaded)

@@ -52,7 +52,8 @@ typedef struct ranks_fop {
 
 typedef struct ranks_file {
     char *path;          /* owned */
-    int64_t rank;
+    size_t position;     /* in name order among the job's files */
+    int64_t rank;        /* known when its model is built (to ranks_model_fn too) */
     enum ranks_from from;
     int64_t trace_rank;  /* distributedInfo.rank, -1 when the trace does not say */
     bool loaded;
@@ -65,6 +66,8 @@ typedef struct ranks_file {
     strtab *names;       /* names and categories of ops; owned */
     ranks_fop *ops;
     size_t nops;
+    void *out;           /* what ranks_model_fn made of it; freed with free() */
+    size_t out_len;
 } ranks_file;
 
 /* An operator merged across ranks by (name, category). */

@@ -10,25 +10,33 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/pprof.h"
+#include "core/ranks.h"
 #include "core/select.h"
 #include "src/cli.h"
+#include "src/convert_ranks.h"
 
 static const char convert_usage[] =
     "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
     "                           [--thread RE] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
+    "       torch2pprof convert [OPTIONS] [--jobs N] DIR|TRACE... OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
     "One sample per call stack and thread: samples = calls ending at that stack,\n"
     "time = their self time (so flat = self, cum = inclusive, total = busy time),\n"
     "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
-    "stream on GPU work (go tool pprof -tagfocus thread=stream).\n"
+    "stream on GPU work (go tool pprof -tagfocus thread=stream); rank when the trace\n"
+    "gives one (distributedInfo.rank, or rank-3, rank3, rank_3, worker3 in its name).\n"
+    "Several traces, or a directory of them (one per rank of a job): one profile,\n"
+    "every sample labelled with its rank (go tool pprof -tagfocus rank=3).\n"
     "\n"
     "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial       load what a truncated trace holds instead of failing\n"
+    "  --partial       load what a truncated trace holds instead of failing;\n"
+    "                  with several traces, go on without those that fail\n"
+    "  --jobs N        (several traces) load N at a time (default: one per core)\n"
     "\n"
     "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
@@ -41,12 +49,14 @@ int cli_convert(int argc, char **argv)
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
     select_spec sel;
     model_opts mo = { 0 };
     bool partial = false, selecting = false;
+    long jobs = 0;
     const char *comments[4];
     char cbuf[3][600];
     size_t ncomments = 0;
@@ -63,6 +73,16 @@ int cli_convert(int argc, char **argv)
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof convert: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
         default:
             fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
@@ -70,7 +90,8 @@ int cli_convert(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (argc - optind != 2) {
+    bool many = convert_ranks_wanted(argc - optind, argv + optind);
+    if (argc - optind != 2 && !many) {
         fprintf(stderr, "torch2pprof convert: expected TRACE and OUT.pb.gz\n%s", convert_usage);
         return EXIT_USAGE;
     }
@@ -92,6 +113,12 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (many) {
+        convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
+                                  .ncomments = ncomments, .partial = partial,
+                                  .jobs = (unsigned)jobs, .mo = mo };
+        return convert_ranks(&ro, argc - optind, argv + optind);
+    }
 
     trace *tr = NULL;
     model *m = cli_open(in, partial, &mo, &tr);
@@ -106,7 +133,9 @@ int cli_convert(int argc, char **argv)
             goto out;
         }
     }
+    int64_t rank = ranks_trace_rank(tr);
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
+                      .has_rank = rank >= 0, .rank = rank,
                       .ncomments = ncomments };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
