@@ -1,5 +1,6 @@
 /* pprof export: the model (or a selection of its stacks) as a gzipped
-   profile.proto. One sample per per-track call-tree node:
+   profile.proto, in memory linear in the call tree (samples are packed as the
+   tree is walked). One sample per per-track call-tree node:
    samples/count = calls ending at that stack, time/nanoseconds = their self
    time, device_time/nanoseconds = GPU time whose stack ends there. */
 #ifndef T2P_PPROF_H
@@ -19,12 +20,19 @@ typedef struct pprof_summary {
     int64_t device_ns; /* sum of device_time */
 } pprof_summary;
 
+/* Called every few million stack entries while the profile is written (done
+   of total); return non-zero to cancel: pprof_write then fails with
+   T2P_ERR_CANCELLED and leaves nothing behind. */
+typedef int (*pprof_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
 typedef struct pprof_opts {
     const uint8_t *keep;      /* mask over model->nodes from select_nodes; NULL: every stack */
     const char *tool_version; /* for the profile's comments */
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
     const char *const *comments; /* more lines for the profile's comments (the selection) */
     size_t ncomments;
+    pprof_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
     bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
     int64_t rank;
 } pprof_opts;
@@ -35,16 +43,16 @@ typedef struct pprof_opts {
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
                 pprof_summary *sum, t2p_error *err);
 
-/* For merging profiles (core/pprof_merge): m's profile as pprof_write would
-   write it, packed but not compressed, in a new buffer (*buf, caller frees).
-   Returns 0, or -1 with err set. */
-int pprof_pack(const model *m, const pprof_opts *opts, uint8_t **buf, size_t *len,
-               t2p_error *err);
-
-/* Writes a built profile as pprof_write does (gzip, temp file, rename). */
-struct Perftools__Profiles__Profile;
-int pprof_write_profile(const struct Perftools__Profiles__Profile *prof, const char *out_path,
-                        bool no_overwrite, t2p_error *err);
+/* The profile of new minus base: what `go tool pprof -proto -diff_base
+   BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
+   (core/pprof_diff.c): new's samples, then base's with every value negated
+   and the label pprof::base=true (pprof's mark of a base sample), over one
+   set of functions (matched by name and file) and the mappings of both.
+   base_opts and new_opts select each side's stacks (keep) and add comments;
+   new_opts also gives no_overwrite and progress. sum: the net figures. */
+int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
+                     const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
+                     t2p_error *err);
 
 /* Whether out names the file at path (same inode, or same resolved path). */
 bool pprof_same_file(const char *path, const char *out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/hmap.h"
+#include "core/pprof_int.h"
 #include "core/profile.pb-c.h"
 #include "core/strtab.h"
 
@@ -263,6 +264,12 @@ static int add_profile(pprof_merge *pm, const pb_profile *p, hmap *fmap, hmap *l
     return 0;
 }
 
+int pprof_merge_pack(const model *m, const pprof_opts *opts, uint8_t **buf, size_t *len,
+                     t2p_error *err)
+{
+    return pprof_pack_mem(m, opts, buf, len, err);
+}
+
 int pprof_merge_add(pprof_merge *pm, const uint8_t *buf, size_t len, const char *what,
                     t2p_error *err)
 {
@@ -478,7 +485,8 @@ static int64_t value_index(const pprof_merge *pm, const char *type)
 }
 
 int pprof_merge_write(pprof_merge *pm, const char *out_path, const char *mapping,
-                      const char *const *comments, size_t ncomments, pprof_summary *sum,
+                      const char *const *comments, size_t ncomments,
+                      const char *const *traces, size_t ntraces, pprof_summary *sum,
                       t2p_error *err)
 {
     struct out o;
@@ -487,7 +495,7 @@ int pprof_merge_write(pprof_merge *pm, const char *out_path, const char *mapping
         error_set(err, T2P_ERR_NOMEM, out_path, -1, "out of memory building the profile");
         return -1;
     }
-    int rc = pprof_write_profile(&o.prof, out_path, false, err);
+    int rc = pprof_write_message(&o.prof.base, traces, ntraces, NULL, out_path, err);
     if (rc == 0 && sum) {
         memset(sum, 0, sizeof *sum);
         sum->samples = o.prof.n_sample;

@@ -8,14 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compare.h"
 #include "core/fmt.h"
 #include "core/model.h"
+#include "src/analyze_compare.h"
+#include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
     "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
+    "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
     "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
@@ -30,6 +34,12 @@ static const char analyze_usage[] =
     "                    with several traces, go on without those that fail\n"
     "  --sort spread     (several traces) by max - min of the per-rank self time\n"
     "  --jobs N          (several traces) load N at a time (default: one per core)\n"
+    "\n"
+    "Compare (what changed from BASE to TRACE):\n"
+    "  --base BASE       per operator and category: base and new figures and their\n"
+    "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
+    "                    delta_device_total, delta_pct\n"
     "\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
@@ -49,6 +59,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
     uint64_t nskipped = 0;
+    size_t ncum = 0;
     bool gpu = m->gpu_events > 0;
 
     for (int r = 0; r < TRACE_SKIP_N; r++)
@@ -70,20 +81,14 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, "%s\n", nskipped ? ")" : "");
     fprintf(f, "Tracks:            %s\n", fmt_count(m->tracks_with_events, a, sizeof a));
     fprintf(f, "Unique operations: %s\n", fmt_count(m->nops, a, sizeof a));
-    fprintf(f, "Trace window:      %s ms\n", fmt_ms(m->window_ns, a, sizeof a));
-    fprintf(f, "Busy time:         %s ms (sum of self time over all tracks)\n",
-            fmt_ms(m->busy_ns, a, sizeof a));
-    if (gpu)
-        fprintf(f, "GPU time:          %s ms in %s GPU events (%s ms unattributed)\n",
-                fmt_ms(m->gpu_ns, a, sizeof a), fmt_count(m->gpu_events, b, sizeof b),
-                fmt_ms(m->gpu_unattributed_ns, c, sizeof c));
+    analyze_time_lines(f, m);
 
     uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
     if (co) {
         model_sort_cats(m, sort == MODEL_SORT_NAME ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
         fprintf(f, "\nBy Category\n");
         fprintf(f, "%-24s %12s %14s %14s %8s\n", "Category", "Calls", "Self ms", "Total ms",
-                "% busy");
+                "Self %");
         for (size_t i = 0; i < m->ncats; i++) {
             const model_cat *k = &m->cats[co[i]];
             const char *name = trace_str(tr, k->name);
@@ -107,15 +112,19 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         fputc(' ', f);
         print_name(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
         int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
-        fprintf(f, " %10s %12s %7s %12s %10s %10s %10s", fmt_count(o->calls, a, sizeof a),
+        bool cum_differs = o->cum_ns != o->total_ns;
+        ncum += cum_differs;
+        fprintf(f, " %10s %12s %7s %12s%c%10s %10s %10s", fmt_count(o->calls, a, sizeof a),
                 fmt_ms(o->self_ns, b, sizeof b), fmt_pct(o->self_ns, m->busy_ns, c, sizeof c),
-                fmt_ms(o->total_ns, d, sizeof d), fmt_ms(avg, e, sizeof e),
+                fmt_ms(o->total_ns, d, sizeof d), cum_differs ? '*' : ' ', fmt_ms(avg, e, sizeof e),
                 fmt_ms(o->min_ns, g, sizeof g), fmt_ms(o->max_ns, h, sizeof h));
         if (gpu)
             fprintf(f, " %12s %12s", fmt_ms(o->dev_self_ns, a, sizeof a),
                     fmt_ms(o->dev_total_ns, b, sizeof b));
         fputc('\n', f);
     }
+    if (ncum)
+        analyze_cum_note(f, m, order, nshow);
 
     if (gpu && m->nstreams) {
         fprintf(f, "\nGPU streams\n");
@@ -163,6 +172,8 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld,\"window_ns\":%lld,\"busy_ns\":%lld",
             (long long)tr->base_ns, (long long)m->window_start, (long long)m->window_ns,
             (long long)m->busy_ns);
+    fprintf(f, ",\"cpu_time_ns\":%lld,\"all_tracks_self_ns\":%lld,\"gpu_busy_ns\":%lld",
+            (long long)m->cpu_ns, (long long)m->busy_ns, (long long)m->gpu_busy_ns);
     fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld,\"gpu_unattributed_events\":%llu,"
                "\"gpu_unattributed_ns\":%lld",
             (unsigned long long)m->gpu_events, (long long)m->gpu_ns,
@@ -175,10 +186,11 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"category\":", f);
         cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
-                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld}",
+                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld,"
+                   "\"cum_ns\":%lld}",
                 (unsigned long long)o->calls, (long long)o->self_ns, (long long)o->total_ns,
                 (long long)o->min_ns, (long long)o->max_ns, (long long)o->dev_self_ns,
-                (long long)o->dev_total_ns);
+                (long long)o->dev_total_ns, (long long)o->cum_ns);
     }
     fputs("],\"categories\":[", f);
     for (size_t i = 0; i < m->ncats; i++) {
@@ -237,8 +249,11 @@ int cli_analyze(int argc, char **argv)
         { "partial", no_argument, NULL, 'p' },
         { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
+        { "base", required_argument, NULL, 'B' },
+        { "per-step", no_argument, NULL, 'P' },
         { NULL, 0, NULL, 0 }
     };
+    analyze_compare_opts cmp = { 0 };
     size_t top = 20;
     long jobs = 0;
     int sort = MODEL_SORT_SELF;
@@ -255,9 +270,17 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 's':
+            cmp.sort = optarg;
             /* spread compares ranks: only the many-ranks report knows it */
-            spread = !strcmp(optarg, "spread");
-            if ((sort = spread ? MODEL_SORT_SELF : args_sort("torch2pprof analyze", optarg)) < 0)
+            if ((spread = !strcmp(optarg, "spread"))) {
+                sort = MODEL_SORT_SELF;
+                break;
+            }
+            if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
+                sort = -1; /* a delta key: for --base, checked below */
+                break;
+            }
+            if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
                 return EXIT_USAGE;
             break;
         case 'j': json = true; break;
@@ -274,6 +297,8 @@ int cli_analyze(int argc, char **argv)
             break;
         }
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
+        case 'B': cmp.base_path = optarg; break;
+        case 'P': cmp.per_step = true; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
@@ -281,6 +306,11 @@ int cli_analyze(int argc, char **argv)
         }
     }
     if (analyze_ranks_wanted(argc - optind, argv + optind)) {
+        if (sort < 0 || cmp.base_path || cmp.per_step) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
+                            "take one TRACE, not several or a directory\n");
+            return EXIT_USAGE;
+        }
         analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
                                   .json = json, .partial = partial, .jobs = (unsigned)jobs,
                                   .mo = mo };
@@ -297,6 +327,18 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (cmp.base_path || cmp.per_step) {
+        cmp.new_path = argv[optind];
+        cmp.top = top;
+        cmp.json = json;
+        cmp.partial = partial;
+        cmp.mo = mo;
+        return analyze_compare(&cmp);
+    }
+    if (sort < 0) {
+        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n", cmp.sort);
+        return EXIT_USAGE;
+    }
     trace *tr = NULL;
     model *m = cli_open(argv[optind], partial, &mo, &tr);
     if (!m)

@@ -13,6 +13,7 @@
 #include "core/ranks.h"
 #include "core/select.h"
 #include "src/cli.h"
+#include "src/convert_compare.h"
 #include "src/convert_ranks.h"
 
 static const char convert_usage[] =
@@ -20,6 +21,7 @@ static const char convert_usage[] =
     "                           [--thread RE] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
     "       torch2pprof convert [OPTIONS] [--jobs N] DIR|TRACE... OUT.pb.gz\n"
+    "       torch2pprof convert [options] --base BASE TRACE OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
     "One sample per call stack and thread: samples = calls ending at that stack,\n"
@@ -37,6 +39,9 @@ static const char convert_usage[] =
     "  --partial       load what a truncated trace holds instead of failing;\n"
     "                  with several traces, go on without those that fail\n"
     "  --jobs N        (several traces) load N at a time (default: one per core)\n"
+    "  --base BASE     TRACE minus BASE per stack: the profile go tool pprof -proto\n"
+    "                  -diff_base BASE.pb.gz TRACE.pb.gz writes (base samples negated,\n"
+    "                  labelled pprof::base=true); -top and the flame graph show the change\n"
     "\n"
     "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
@@ -51,9 +56,11 @@ int cli_convert(int argc, char **argv)
         { "partial", no_argument, NULL, 'p' },
         { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
+        { "base", required_argument, NULL, 'B' },
         { NULL, 0, NULL, 0 }
     };
     select_spec sel;
+    const char *base = NULL;
     model_opts mo = { 0 };
     bool partial = false, selecting = false;
     long jobs = 0;
@@ -84,6 +91,7 @@ int cli_convert(int argc, char **argv)
             break;
         }
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
+        case 'B': base = optarg; break;
         default:
             fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
                     convert_usage);
@@ -114,12 +122,23 @@ int cli_convert(int argc, char **argv)
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
     if (many) {
+        if (base) {
+            fprintf(stderr, "torch2pprof convert: --base takes one TRACE, not several or a "
+                            "directory\n");
+            return EXIT_USAGE;
+        }
         convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
                                   .ncomments = ncomments, .partial = partial,
                                   .jobs = (unsigned)jobs, .mo = mo };
         return convert_ranks(&ro, argc - optind, argv + optind);
     }
 
+    if (base) {
+        convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
+                                    .partial = partial, .mo = mo, .sel = selecting ? &sel : NULL,
+                                    .comments = comments, .ncomments = ncomments };
+        return convert_compare(&co);
+    }
     trace *tr = NULL;
     model *m = cli_open(in, partial, &mo, &tr);
     if (!m)

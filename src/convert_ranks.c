@@ -34,7 +34,7 @@ static int pack_rank(ranks_file *f, const model *m, void *ctx, t2p_error *err)
                       .rank = f->rank };
     uint8_t *buf;
     size_t len;
-    int rc = pprof_pack(m, &po, &buf, &len, err);
+    int rc = pprof_merge_pack(m, &po, &buf, &len, err);
     free(keep);
     if (rc < 0)
         return -1;
@@ -112,8 +112,17 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
         comments[nc++] = o->comments[i];
     char mapping[64];
     snprintf(mapping, sizeof mapping, "%zu ranks", j->nloaded);
+    const char **paths = malloc(j->nfiles * sizeof *paths);
+    if (!paths) {
+        fprintf(stderr, "torch2pprof: out of memory\n");
+        goto out;
+    }
+    for (size_t i = 0; i < j->nfiles; i++)
+        paths[i] = j->files[i].path;
     pprof_summary sum;
-    if (pprof_merge_write(pm, out, mapping, comments, nc, &sum, &err) < 0) {
+    int wrc = pprof_merge_write(pm, out, mapping, comments, nc, paths, j->nfiles, &sum, &err);
+    free(paths);
+    if (wrc < 0) {
         cli_fail(&err);
         goto out;
     }
