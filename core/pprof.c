@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "core/pprof.h"
+#include "core/pprof_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -639,8 +640,16 @@ static int open_temp(const char *out, char **tmp_out)
     return -1;
 }
 
-static int write_profile(struct build *b, const pprof_opts *opts, const char *out,
-                         t2p_error *err)
+/* Packs a profile into a sink: the tree walk of a build, or a whole message. */
+typedef int (*pack_fn)(void *ctx, struct sink *s);
+
+static int pack_build(void *ctx, struct sink *s)
+{
+    return pack_profile(ctx, s);
+}
+
+static int write_packed(pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
+                        t2p_error *err)
 {
     bool no_overwrite = opts && opts->no_overwrite;
     char *tmp = NULL;
@@ -661,7 +670,7 @@ static int write_profile(struct build *b, const pprof_opts *opts, const char *ou
                                   .progress = opts ? opts->progress : NULL,
                                   .progress_ctx = opts ? opts->progress_ctx : NULL },
                            .gz = gz };
-    int prc = pack_profile(b, &sink.s);
+    int prc = pack(ctx, &sink.s);
     errno = 0;
     int zrc = gzclose(gz); /* flushes and closes fd */
     if (prc < 0) {
@@ -713,7 +722,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (write_profile(&b, opts, out_path, err) < 0) {
+    if (write_packed(pack_build, &b, opts, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
@@ -728,6 +737,69 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
     }
     build_free(&b);
     return 0;
+}
+
+/* ---- for core/pprof_diff.c: a profile packed in memory, a whole message written ---- */
+
+struct memsink {
+    struct sink s;
+    uint8_t *buf;
+    size_t len, cap;
+};
+
+static int memsink_write(struct sink *s, const uint8_t *data, size_t len)
+{
+    struct memsink *ms = (struct memsink *)s;
+    if (ms->len + len > ms->cap) {
+        size_t nc = ms->cap ? ms->cap : 1 << 16;
+        while (nc < ms->len + len)
+            nc *= 2;
+        uint8_t *p = realloc(ms->buf, nc);
+        if (!p)
+            return -1;
+        ms->buf = p;
+        ms->cap = nc;
+    }
+    memcpy(ms->buf + ms->len, data, len);
+    ms->len += len;
+    return 0;
+}
+
+int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
+                   t2p_error *err)
+{
+    struct build b;
+    struct memsink ms = { .s = { .base = { .append = sink_append }, .write = memsink_write } };
+    int rc = -1;
+    if (build_profile(m, opts, &b) < 0 || pack_profile(&b, &ms.s) < 0 || ms.s.failed) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory building the profile");
+        free(ms.buf);
+        goto out;
+    }
+    *out = ms.buf;
+    *len = ms.len;
+    rc = 0;
+out:
+    build_free(&b);
+    return rc;
+}
+
+static int pack_message(void *ctx, struct sink *s)
+{
+    protobuf_c_message_pack_to_buffer(ctx, &s->base);
+    return 0;
+}
+
+int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
+                        const pprof_opts *opts, const char *out_path, t2p_error *err)
+{
+    for (size_t i = 0; i < ntraces; i++)
+        if (same_file(traces[i], out_path)) {
+            error_set(err, T2P_ERR_ARG, out_path, -1,
+                      "is a trace being converted: refusing to overwrite it");
+            return -1;
+        }
+    return write_packed(pack_message, (void *)msg, opts, out_path, err);
 }
 
 /* ---- choosing a name ---- */

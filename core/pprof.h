@@ -44,6 +44,17 @@ typedef struct pprof_opts {
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
                 pprof_summary *sum, t2p_error *err);
 
+/* The profile of new minus base: what `go tool pprof -proto -diff_base
+   BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
+   (core/pprof_diff.c): new's samples, then base's with every value negated
+   and the label pprof::base=true (pprof's mark of a base sample), over one
+   set of functions (matched by name and file) and the mappings of both.
+   base_opts and new_opts select each side's stacks (keep) and add comments;
+   new_opts also gives no_overwrite and progress. sum: the net figures. */
+int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
+                     const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
+                     t2p_error *err);
+
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.
    Returns a new string (caller frees) or NULL when out of memory. */

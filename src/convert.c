@@ -13,11 +13,13 @@
 #include "core/select.h"
 #include "core/shortname.h"
 #include "src/cli.h"
+#include "src/convert_compare.h"
 
 static const char convert_usage[] =
     "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
     "                           [--thread RE] [--short-names] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
+    "       torch2pprof convert [options] --base BASE TRACE OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
     "One sample per call stack and thread: samples = calls ending at that stack,\n"
@@ -34,6 +36,9 @@ static const char convert_usage[] =
     "  --short-names   function names without return type, template arguments and\n"
     "                  parameters, as HTA's use_short_name (the full name stays as the\n"
     "                  system name)\n"
+    "  --base BASE     TRACE minus BASE per stack: the profile go tool pprof -proto\n"
+    "                  -diff_base BASE.pb.gz TRACE.pb.gz writes (base samples negated,\n"
+    "                  labelled pprof::base=true); -top and the flame graph show the change\n"
     "\n"
     "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
@@ -48,9 +53,11 @@ int cli_convert(int argc, char **argv)
         { "partial", no_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { "short-names", no_argument, NULL, 'S' },
+        { "base", required_argument, NULL, 'B' },
         { NULL, 0, NULL, 0 }
     };
     select_spec sel;
+    const char *base = NULL;
     model_opts mo = { 0 };
     bool partial = false, selecting = false, short_names = false;
     const char *comments[4];
@@ -71,6 +78,7 @@ int cli_convert(int argc, char **argv)
         case 'p': partial = true; break;
         case 'S': short_names = true; break;
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
+        case 'B': base = optarg; break;
         default:
             fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
                     convert_usage);
@@ -100,6 +108,16 @@ int cli_convert(int argc, char **argv)
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
 
+    if (base && short_names) {
+        fprintf(stderr, "torch2pprof convert: --short-names does not go with --base yet\n");
+        return EXIT_USAGE;
+    }
+    if (base) {
+        convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
+                                    .partial = partial, .mo = mo, .sel = selecting ? &sel : NULL,
+                                    .comments = comments, .ncomments = ncomments };
+        return convert_compare(&co);
+    }
     trace *tr = NULL;
     model *m = cli_open(in, partial, &mo, &tr);
     if (!m)
