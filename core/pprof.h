@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/shortname.h"
 
 typedef struct pprof_summary {
     size_t samples, locations, functions, strings;
@@ -33,6 +34,8 @@ typedef struct pprof_opts {
     size_t ncomments;
     pprof_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    const shortnames *short_names; /* function names shortened (core/shortname.h), the
+                                      full name kept as system_name; NULL: full names */
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,
