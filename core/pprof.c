@@ -56,6 +56,7 @@ struct labelset {
 struct build {
     const model *m;
     const uint8_t *keep;
+    const shortnames *short_names; /* NULL: full function names */
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
@@ -241,6 +242,20 @@ static int mark_stacks(struct build *b)
     return 0;
 }
 
+/* --short-names: the function shows its op's short name; the full one stays
+   as its system name (they differ, so pprof leaves both as they are). */
+static int short_name(struct build *b, pb_function *f, uint32_t op)
+{
+    const model *m = b->m;
+    size_t len;
+    const char *sn = shortname_op(b->short_names, op, &len);
+    if (len == strtab_len(m->tr->strs, m->ops[op].name))
+        return 0; /* nothing cut */
+    f->system_name = f->name;
+    f->name = str_id(b, sn, len);
+    return f->name < 0 ? -1 : 0;
+}
+
 /* One function and one location per operator a stack uses. */
 static int build_locations(struct build *b)
 {
@@ -271,6 +286,8 @@ static int build_locations(struct build *b)
         f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         if (f->name < 0 || f->filename < 0)
             return -1;
+        if (b->short_names && short_name(b, f, (uint32_t)op) < 0)
+            return -1;
         pb_line *ln = &b->lines[k];
         perftools__profiles__line__init(ln);
         ln->function_id = b->oploc[op];
@@ -297,6 +314,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->keep = opts ? opts->keep : NULL;
     b->has_rank = opts && opts->has_rank;
     b->rank = opts ? opts->rank : 0;
+    b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/shortname.h"
 
 typedef struct pprof_summary {
     size_t samples, locations, functions, strings;
@@ -35,6 +36,8 @@ typedef struct pprof_opts {
     void *progress_ctx;
     bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
     int64_t rank;
+    const shortnames *short_names; /* function names shortened (core/shortname.h), the
+                                      full name kept as system_name; NULL: full names */
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

@@ -13,6 +13,7 @@
 #include "core/pprof.h"
 #include "core/pprof_merge.h"
 #include "core/ranks.h"
+#include "core/shortname.h"
 #include "src/cli.h"
 
 bool convert_ranks_wanted(int nargs, char **args)
@@ -30,12 +31,19 @@ static int pack_rank(ranks_file *f, const model *m, void *ctx, t2p_error *err)
         if (!keep)
             return -1;
     }
+    shortnames *sn = NULL;
+    if (o->short_names && !(sn = shortname_new(m))) {
+        free(keep);
+        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+        return -1;
+    }
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
-                      .rank = f->rank };
+                      .rank = f->rank, .short_names = sn };
     uint8_t *buf;
     size_t len;
     int rc = pprof_merge_pack(m, &po, &buf, &len, err);
     free(keep);
+    shortname_free(sn);
     if (rc < 0)
         return -1;
     f->out = buf;
@@ -131,9 +139,9 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
            "total %s ms", out, j->nloaded, sum.samples, sum.locations, sum.functions,
            sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
     if (o->sel)
-        printf(" (of busy %s ms)", fmt_ms(busy, b, sizeof b));
+        printf(" (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
     else
-        fputs(" (busy)", stdout);
+        fputs(" (self time over all tracks)", stdout);
     if (gpu)
         printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
     putchar('\n');

@@ -15,6 +15,7 @@ typedef struct convert_ranks_opts {
     size_t ncomments;
     bool partial;
     unsigned jobs;               /* 0: one per core */
+    bool short_names;            /* --short-names */
     model_opts mo;
 } convert_ranks_opts;
 
