@@ -10,6 +10,8 @@
 
 #include "core/fmt.h"
 #include "core/model.h"
+#include "core/steps.h"
+#include "src/analyze_steps.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
@@ -37,7 +39,7 @@ static void print_name(FILE *f, const char *s, size_t len, size_t cols)
 }
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort)
+                        enum model_sort sort, const steps *st)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -87,6 +89,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         }
         free(co);
     }
+    analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
     fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
@@ -134,7 +137,8 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     }
 }
 
-static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow)
+static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
+                        const steps *st)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -217,7 +221,9 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    analyze_steps_json(f, st);
+    fputs("}\n", f);
 }
 
 int cli_analyze(int argc, char **argv)
@@ -275,16 +281,25 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return EXIT_INPUT;
     }
+    t2p_error err;
+    steps *st = steps_build(m, &err);
+    if (!st) {
+        free(order);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (json)
-        report_json(stdout, m, order, nshow);
+        report_json(stdout, m, order, nshow, st);
     else
-        report_text(stdout, m, order, nshow, (enum model_sort)sort);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, st);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
     free(order);
+    steps_free(st);
     model_free(m);
     trace_free(tr);
     errno = 0;
