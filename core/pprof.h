@@ -1,5 +1,6 @@
 /* pprof export: the model (or a selection of its stacks) as a gzipped
-   profile.proto. One sample per per-track call-tree node:
+   profile.proto, in memory linear in the call tree (samples are packed as the
+   tree is walked). One sample per per-track call-tree node:
    samples/count = calls ending at that stack, time/nanoseconds = their self
    time, device_time/nanoseconds = GPU time whose stack ends there. */
 #ifndef T2P_PPROF_H
@@ -11,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/shortname.h"
 
 typedef struct pprof_summary {
     size_t samples, locations, functions, strings;
@@ -19,12 +21,21 @@ typedef struct pprof_summary {
     int64_t device_ns; /* sum of device_time */
 } pprof_summary;
 
+/* Called every few million stack entries while the profile is written (done
+   of total); return non-zero to cancel: pprof_write then fails with
+   T2P_ERR_CANCELLED and leaves nothing behind. */
+typedef int (*pprof_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
 typedef struct pprof_opts {
     const uint8_t *keep;      /* mask over model->nodes from select_nodes; NULL: every stack */
     const char *tool_version; /* for the profile's comments */
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
     const char *const *comments; /* more lines for the profile's comments (the selection) */
     size_t ncomments;
+    pprof_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+    const shortnames *short_names; /* function names shortened (core/shortname.h), the
+                                      full name kept as system_name; NULL: full names */
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,
@@ -32,6 +43,17 @@ typedef struct pprof_opts {
    the trace file. Returns 0, or -1 with err set. sum may be NULL. */
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
                 pprof_summary *sum, t2p_error *err);
+
+/* The profile of new minus base: what `go tool pprof -proto -diff_base
+   BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
+   (core/pprof_diff.c): new's samples, then base's with every value negated
+   and the label pprof::base=true (pprof's mark of a base sample), over one
+   set of functions (matched by name and file) and the mappings of both.
+   base_opts and new_opts select each side's stacks (keep) and add comments;
+   new_opts also gives no_overwrite and progress. sum: the net figures. */
+int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
+                     const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
+                     t2p_error *err);
 
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.
