@@ -152,7 +152,16 @@ struct ctx {
     unsigned char *nclass; /* per strtab id */
     uint32_t nstr;
     int *oprole;           /* per op: the role of its calls, -1 none */
-    uint64_t *comm_ext;    /* communication kernels: not linked yet (see comm_kernel) */
+    unsigned char *evr;    /* per event: EV_* bits and its role (EV_ROLE) */
+};
+
+/* what the first pass learns of each event */
+enum {
+    EV_ROLE = 0x0f,  /* its role, or EV_NOROLE */
+    EV_NOROLE = 0x0f,
+    EV_GPU = 0x10,   /* a GPU event: GPU work, or anything on a GPU row (annotations there) */
+    EV_WORK = 0x20,  /* GPU work */
+    EV_TB = 0x40     /* GPU work as TensorBoard counted it (kernel, memcpy, memset) */
 };
 
 static enum catkind ev_kind(const struct ctx *c, uint32_t e)
@@ -176,20 +185,6 @@ static bool comm_kernel(const struct ctx *c, uint32_t e)
     (void)c;
     (void)e;
     return false;
-}
-
-static int ev_role(const struct ctx *c, uint32_t e)
-{
-    enum catkind k = ev_kind(c, e);
-    return event_role(k, ev_class(c, e), k == CATKIND_KERNEL && comm_kernel(c, e));
-}
-
-/* a GPU event: GPU work, or anything on a GPU row (annotations there) */
-static bool is_gpu_event(const struct ctx *c, uint32_t e)
-{
-    const trace_event *x = &c->tr->events[e];
-    return catkind_is_gpu_work(ev_kind(c, e)) || c->tr->tracks[x->track].is_gpu ||
-           c->m->tracks[x->track].stream != MODEL_NONE;
 }
 
 struct dev_entry {
@@ -224,7 +219,7 @@ static int device_windows(struct ctx *c, steps *s)
     size_t n = 0;
     for (size_t i = 0; i < tr->ncorrs; i++) {
         uint32_t l = m->corr_launch ? m->corr_launch[i] : MODEL_NONE;
-        if (l != MODEL_NONE && tb_device(ev_kind(c, tr->corrs[i].event)) &&
+        if (l != MODEL_NONE && (c->evr[tr->corrs[i].event] & EV_TB) &&
             ev_kind(c, l) == CATKIND_RUNTIME)
             n++;
     }
@@ -242,12 +237,16 @@ static int device_windows(struct ctx *c, steps *s)
     for (size_t i = 0; i < tr->ncorrs; i++) {
         uint32_t l = m->corr_launch ? m->corr_launch[i] : MODEL_NONE;
         uint32_t g = tr->corrs[i].event;
-        if (l == MODEL_NONE || !tb_device(ev_kind(c, g)) || ev_kind(c, l) != CATKIND_RUNTIME)
+        if (l == MODEL_NONE || !(c->evr[g] & EV_TB) || ev_kind(c, l) != CATKIND_RUNTIME)
             continue;
         const trace_event *L = &tr->events[l], *G = &tr->events[g];
         d[k++] = (struct dev_entry){ L->ts, L->ts + L->dur, G->ts, G->ts + G->dur, g, 0 };
     }
-    qsort(d, n, sizeof *d, cmp_dev);
+    size_t sorted = 1;
+    while (sorted < n && cmp_dev(&d[sorted - 1], &d[sorted]) <= 0)
+        sorted++;
+    if (sorted < n)
+        qsort(d, n, sizeof *d, cmp_dev);
 
     /* the launches that lie entirely inside each host window, walking both
        in time order as the plugin did */
@@ -284,7 +283,7 @@ static int device_windows(struct ctx *c, steps *s)
         if (dmin[0] != INT64_MAX)
             for (size_t e = 0; e < tr->nevents; e++) {
                 const trace_event *x = &tr->events[e];
-                if (!tb_device(ev_kind(c, (uint32_t)e)) || (matched[e / 64] >> (e % 64) & 1))
+                if (!(c->evr[e] & EV_TB) || (matched[e / 64] >> (e % 64) & 1))
                     continue;
                 if (x->ts + x->dur < dmin[0] && x->ts + x->dur > prev)
                     prev = x->ts + x->dur;
@@ -331,37 +330,29 @@ static int collect(struct ctx *c, struct lists *L)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
-    for (int pass = 0; pass < 2; pass++) {
-        size_t cnt[NLISTS] = { 0 };
-        for (size_t e = 0; e < tr->nevents; e++) {
-            const trace_event *x = &tr->events[e];
-            enum catkind k = ev_kind(c, (uint32_t)e);
-            int r = ev_role(c, (uint32_t)e);
-            if (r >= 0) {
-                uint32_t p = m->nodes[m->ev_node[e]].parent;
-                if (p != MODEL_NONE && m->nodes[p].op != MODEL_NONE && c->oprole[m->nodes[p].op] == r)
-                    r = -1;
-            }
-            if (r >= 0) {
-                if (pass)
-                    L->l[r][cnt[r]] = (span){ x->ts, x->ts + x->dur };
-                cnt[r]++;
-            }
-            if (catkind_is_gpu_work(k)) {
-                if (pass)
-                    L->l[L_GPU][cnt[L_GPU]] = (span){ x->ts, x->ts + x->dur };
-                cnt[L_GPU]++;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        unsigned char v = c->evr[e];
+        int r = v & EV_ROLE;
+        if (r == EV_NOROLE && !(v & EV_WORK))
+            continue;
+        const trace_event *x = &tr->events[e];
+        span sp = { x->ts, x->ts + x->dur };
+        if (r != EV_NOROLE) {
+            uint32_t p = m->nodes[m->ev_node[e]].parent;
+            if (p == MODEL_NONE || m->nodes[p].op == MODEL_NONE || c->oprole[m->nodes[p].op] != r) {
+                if (vec_grow((void **)&L->l[r], &L->cap[r], L->n[r], sizeof(span)) < 0)
+                    return -1;
+                L->l[r][L->n[r]++] = sp;
             }
         }
-        if (pass == 0)
-            for (int i = 0; i < NLISTS; i++) {
-                L->cap[i] = cnt[i];
-                if (!(L->l[i] = vec_alloc(cnt[i], sizeof(span))))
-                    return -1;
-            }
+        if (v & EV_WORK) {
+            if (vec_grow((void **)&L->l[L_GPU], &L->cap[L_GPU], L->n[L_GPU], sizeof(span)) < 0)
+                return -1;
+            L->l[L_GPU][L->n[L_GPU]++] = sp;
+        }
     }
     for (int i = 0; i < NLISTS; i++)
-        L->n[i] = merge_spans(L->l[i], L->cap[i]);
+        L->n[i] = merge_spans(L->l[i], L->n[i]);
     return 0;
 }
 
@@ -495,45 +486,43 @@ static size_t first_step_near(const steps *s, int64_t t)
     return lo > 4 ? lo - 4 : 0;
 }
 
-/* ev_step (the scoping rule) and each step's CPU time */
+/* ev_step (the scoping rule) and each step's CPU time, in one pass */
 static void assign_events(struct ctx *c, steps *s)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
-    for (size_t e = 0; e < tr->nevents; e++)
-        s->ev_step[e] = STEPS_NONE;
-    if (s->whole_trace)
-        goto cpu;
-    for (size_t e = 0; e < tr->nevents; e++)
-        if (!is_gpu_event(c, (uint32_t)e))
-            s->ev_step[e] = host_step_at(s, tr->events[e].ts);
-    /* GPU events: the step of their launch, else by their start */
     size_t ci = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
-        if (!is_gpu_event(c, (uint32_t)e))
-            continue;
-        while (ci < tr->ncorrs && tr->corrs[ci].event < e)
-            ci++;
-        uint32_t l = MODEL_NONE;
-        if (ci < tr->ncorrs && tr->corrs[ci].event == e && m->corr_launch)
-            l = m->corr_launch[ci];
-        s->ev_step[e] = l != MODEL_NONE ? s->ev_step[l] : window_step_at(s, tr->events[e].ts);
-    }
-cpu:
-    /* CPU time: each CPU thread's outermost events, clipped to the windows */
-    for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *x = &tr->events[e];
-        const model_node *nd = &m->nodes[m->ev_node[e]];
-        if (nd->depth != 1 || is_gpu_event(c, (uint32_t)e))
+        uint32_t st = STEPS_NONE;
+        if (c->evr[e] & EV_GPU) {
+            /* the step of its launch, else by its start */
+            while (ci < tr->ncorrs && tr->corrs[ci].event < e)
+                ci++;
+            uint32_t l = MODEL_NONE;
+            if (ci < tr->ncorrs && tr->corrs[ci].event == e && m->corr_launch)
+                l = m->corr_launch[ci];
+            if (s->whole_trace)
+                st = STEPS_NONE;
+            else if (l != MODEL_NONE && !(c->evr[l] & EV_GPU))
+                st = host_step_at(s, tr->events[l].ts);
+            else
+                st = window_step_at(s, x->ts);
+            s->ev_step[e] = st;
+            continue;
+        }
+        s->ev_step[e] = s->whole_trace ? STEPS_NONE : host_step_at(s, x->ts);
+        /* CPU time: each CPU thread's outermost events, clipped to the windows */
+        if (m->nodes[m->ev_node[e]].depth != 1)
             continue;
         int64_t end = x->ts + x->dur;
         for (size_t j = first_step_near(s, x->ts); j < s->nsteps; j++) {
-            steps_step *st = &s->steps[j];
-            int64_t a = x->ts > st->start ? x->ts : st->start;
-            int64_t b = end < st->end ? end : st->end;
+            steps_step *w = &s->steps[j];
+            int64_t a = x->ts > w->start ? x->ts : w->start;
+            int64_t b = end < w->end ? end : w->end;
             if (b > a)
-                st->cpu_ns += b - a;
-            if (st->start >= end)
+                w->cpu_ns += b - a;
+            if (w->start >= end)
                 break;
         }
     }
@@ -640,50 +629,60 @@ steps *steps_build(const model *m, t2p_error *err)
     c.nstr = strtab_count(tr->strs);
     c.nclass = malloc(c.nstr ? c.nstr : 1);
     c.oprole = malloc((m->nops ? m->nops : 1) * sizeof *c.oprole);
-    if (!s->ev_step || !c.nclass || !c.oprole)
+    c.evr = vec_alloc(tr->nevents, 1);
+    if (!s->ev_step || !c.nclass || !c.oprole || !c.evr)
         goto nomem;
     for (uint32_t i = 0; i < c.nstr; i++)
         c.nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
-    /* per op, the role all its calls share (-1 when none or they differ):
-       a call nested in one of the same role adds nothing to its union */
+
+    /* one pass: each event's role and kind, the steps, the CPU extent, and
+       per op the role all its calls share (-1 when none or they differ): a
+       call nested in one of the same role adds nothing to its union */
     for (size_t i = 0; i < m->nops; i++)
         c.oprole[i] = -2;
+    size_t stepcap = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t e = 0; e < tr->nevents; e++) {
-        int r = ev_role(&c, (uint32_t)e);
+        const trace_event *x = &tr->events[e];
+        enum catkind k = ev_kind(&c, (uint32_t)e);
+        unsigned nc = ev_class(&c, (uint32_t)e);
+        int r = event_role(k, nc, k == CATKIND_KERNEL && comm_kernel(&c, (uint32_t)e));
         int *o = &c.oprole[m->nodes[m->ev_node[e]].op];
         *o = *o == -2 || *o == r ? r : -1;
-    }
-
-    /* the steps, in time order */
-    size_t nsteps = 0;
-    for (size_t e = 0; e < tr->nevents; e++)
-        if (is_step_event(ev_kind(&c, (uint32_t)e), ev_class(&c, (uint32_t)e)))
-            nsteps++;
-    s->steps = calloc(nsteps ? nsteps : 1, sizeof *s->steps);
-    if (!s->steps)
-        goto nomem;
-    for (size_t e = 0; e < tr->nevents; e++) {
-        if (!is_step_event(ev_kind(&c, (uint32_t)e), ev_class(&c, (uint32_t)e)))
-            continue;
-        const trace_event *x = &tr->events[e];
-        s->steps[s->nsteps++] = (steps_step){ .event = (uint32_t)e, .name = x->name,
-                                              .host_start = x->ts, .host_end = x->ts + x->dur,
-                                              .kept = true };
-    }
-    qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
-    if (s->nsteps == 0) {
-        /* one step over the CPU events (operators, Python) */
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (size_t e = 0; e < tr->nevents; e++) {
-            enum catkind k = ev_kind(&c, (uint32_t)e);
-            if (k != CATKIND_CPU_OP && k != CATKIND_PYTHON)
-                continue;
-            const trace_event *x = &tr->events[e];
+        unsigned char v = r < 0 ? EV_NOROLE : (unsigned char)r;
+        if (catkind_is_gpu_work(k))
+            v |= EV_WORK | EV_GPU;
+        if (tb_device(k))
+            v |= EV_TB;
+        if (tr->tracks[x->track].is_gpu || m->tracks[x->track].stream != MODEL_NONE)
+            v |= EV_GPU;
+        c.evr[e] = v;
+        if (k == CATKIND_CPU_OP || k == CATKIND_PYTHON) {
             if (x->ts < lo)
                 lo = x->ts;
             if (x->ts + x->dur > hi)
                 hi = x->ts + x->dur;
         }
+        if (!is_step_event(k, nc))
+            continue;
+        if (s->nsteps == stepcap) {
+            size_t nc2 = stepcap ? stepcap * 2 : 64;
+            steps_step *ns = realloc(s->steps, nc2 * sizeof *ns);
+            if (!ns)
+                goto nomem;
+            s->steps = ns;
+            stepcap = nc2;
+        }
+        s->steps[s->nsteps++] = (steps_step){ .event = (uint32_t)e, .name = x->name,
+                                              .host_start = x->ts, .host_end = x->ts + x->dur,
+                                              .kept = true };
+    }
+    /* in time order */
+    qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
+    if (s->nsteps == 0) {
+        /* one step over the CPU events (operators, Python), as TensorBoard did */
+        if (!s->steps && !(s->steps = calloc(1, sizeof *s->steps)))
+            goto nomem;
         if (lo > hi) {
             lo = m->window_start;
             hi = m->window_end;
@@ -731,6 +730,7 @@ done:
         vec_free(L.l[i], L.cap[i], sizeof(span));
     free(c.nclass);
     free(c.oprole);
+    vec_free(c.evr, tr->nevents, 1);
     return s;
 }
 
