@@ -40,7 +40,7 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 5 };
+enum { NVALUES = 3, MAXLABELS = 6 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -81,6 +81,8 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     int64_t *comments;
     char **strings;
+    bool has_rank;    /* every sample gets a numeric rank label */
+    int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
 };
@@ -161,6 +163,17 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
+    if (b->has_rank) {
+        /* a number: -tagfocus rank=3 takes "3" for a range of numbers, so a
+           string label would never match; pprof drops a numeric label of 0
+           that has no unit, hence the unit */
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "rank")) < 0 || (l->num_unit = cstr_id(b, "rank")) < 0)
+            return -1;
+        l->num = b->rank;
+        ls->ptrs[ls->n++] = l;
+    }
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
         return -1;
@@ -299,6 +312,8 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     memset(b, 0, sizeof *b);
     b->m = m;
     b->keep = opts ? opts->keep : NULL;
+    b->has_rank = opts && opts->has_rank;
+    b->rank = opts ? opts->rank : 0;
     b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
@@ -800,6 +815,11 @@ int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, 
             return -1;
         }
     return write_packed(pack_message, (void *)msg, opts, out_path, err);
+}
+
+bool pprof_same_file(const char *path, const char *out)
+{
+    return same_file(path, out);
 }
 
 /* ---- choosing a name ---- */

@@ -34,6 +34,8 @@ typedef struct pprof_opts {
     size_t ncomments;
     pprof_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
+    int64_t rank;
     const shortnames *short_names; /* function names shortened (core/shortname.h), the
                                       full name kept as system_name; NULL: full names */
 } pprof_opts;
@@ -54,6 +56,9 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
 int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
                      const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
                      t2p_error *err);
+
+/* Whether out names the file at path (same inode, or same resolved path). */
+bool pprof_same_file(const char *path, const char *out);
 
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.

@@ -15,22 +15,29 @@
 #include "core/steps.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_notes.h"
+#include "src/analyze_ranks.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial]\n"
     "                           [--short-names] TRACE\n"
+    "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
     "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
+    "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
+    "the straggler, and the operations summed over ranks with min/median/max per rank.\n"
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "                    (device = device_total)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial         load what a truncated trace holds instead of failing\n"
+    "  --partial         load what a truncated trace holds instead of failing;\n"
+    "                    with several traces, go on without those that fail\n"
+    "  --sort spread     (several traces) by max - min of the per-rank self time\n"
+    "  --jobs N          (several traces) load N at a time (default: one per core)\n"
     "  --short-names     show C++ names without return type, template arguments and\n"
     "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
     "\n"
@@ -267,6 +274,7 @@ int cli_analyze(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
@@ -275,8 +283,9 @@ int cli_analyze(int argc, char **argv)
     };
     analyze_compare_opts cmp = { 0 };
     size_t top = 20;
+    long jobs = 0;
     int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false, short_names = false;
+    bool json = false, partial = false, spread = false, short_names = false;
     model_opts mo = { 0 };
     int c;
 
@@ -290,6 +299,11 @@ int cli_analyze(int argc, char **argv)
             break;
         case 's':
             cmp.sort = optarg;
+            /* spread compares ranks: only the many-ranks report knows it */
+            if ((spread = !strcmp(optarg, "spread"))) {
+                sort = MODEL_SORT_SELF;
+                break;
+            }
             if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
                 sort = -1; /* a delta key: for --base, checked below */
                 break;
@@ -300,6 +314,16 @@ int cli_analyze(int argc, char **argv)
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
@@ -310,8 +334,30 @@ int cli_analyze(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if (analyze_ranks_wanted(argc - optind, argv + optind)) {
+        if (short_names) {
+            fprintf(stderr, "torch2pprof analyze: --short-names takes one TRACE, not several "
+                            "or a directory\n");
+            return EXIT_USAGE;
+        }
+        if (sort < 0 || cmp.base_path || cmp.per_step) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
+                            "take one TRACE, not several or a directory\n");
+            return EXIT_USAGE;
+        }
+        analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
+                                  .json = json, .partial = partial, .jobs = (unsigned)jobs,
+                                  .mo = mo };
+        return analyze_ranks(&ro, argc - optind, argv + optind);
+    }
     if (argc - optind != 1) {
-        fprintf(stderr, "torch2pprof analyze: expected one TRACE\n%s", analyze_usage);
+        fprintf(stderr, "torch2pprof analyze: expected a TRACE, several, or a directory\n%s",
+                analyze_usage);
+        return EXIT_USAGE;
+    }
+    if (spread) {
+        fprintf(stderr, "torch2pprof analyze: --sort spread compares ranks: give several "
+                        "traces or a directory\n");
         return EXIT_USAGE;
     }
 

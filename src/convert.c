@@ -10,15 +10,18 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/pprof.h"
+#include "core/ranks.h"
 #include "core/select.h"
 #include "core/shortname.h"
 #include "src/cli.h"
 #include "src/convert_compare.h"
+#include "src/convert_ranks.h"
 
 static const char convert_usage[] =
     "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
     "                           [--thread RE] [--short-names] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
+    "       torch2pprof convert [OPTIONS] [--jobs N] DIR|TRACE... OUT.pb.gz\n"
     "       torch2pprof convert [options] --base BASE TRACE OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
@@ -26,13 +29,18 @@ static const char convert_usage[] =
     "time = their self time (so flat = self, cum = time on the stack, total = self\n"
     "time summed over every thread and stream, which is not wall time),\n"
     "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
-    "stream on GPU work (go tool pprof -tagfocus thread=stream).\n"
+    "stream on GPU work (go tool pprof -tagfocus thread=stream); rank when the trace\n"
+    "gives one (distributedInfo.rank, or rank-3, rank3, rank_3, worker3 in its name).\n"
+    "Several traces, or a directory of them (one per rank of a job): one profile,\n"
+    "every sample labelled with its rank (go tool pprof -tagfocus rank=3).\n"
     "\n"
     "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial       load what a truncated trace holds instead of failing\n"
+    "  --partial       load what a truncated trace holds instead of failing;\n"
+    "                  with several traces, go on without those that fail\n"
+    "  --jobs N        (several traces) load N at a time (default: one per core)\n"
     "  --short-names   function names without return type, template arguments and\n"
     "                  parameters, as HTA's use_short_name (the full name stays as the\n"
     "                  system name)\n"
@@ -51,6 +59,7 @@ int cli_convert(int argc, char **argv)
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { "short-names", no_argument, NULL, 'S' },
         { "base", required_argument, NULL, 'B' },
@@ -60,6 +69,7 @@ int cli_convert(int argc, char **argv)
     const char *base = NULL;
     model_opts mo = { 0 };
     bool partial = false, selecting = false, short_names = false;
+    long jobs = 0;
     const char *comments[4];
     char cbuf[3][600];
     size_t ncomments = 0;
@@ -76,6 +86,16 @@ int cli_convert(int argc, char **argv)
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof convert: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'S': short_names = true; break;
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
         case 'B': base = optarg; break;
@@ -85,7 +105,8 @@ int cli_convert(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (argc - optind != 2) {
+    bool many = convert_ranks_wanted(argc - optind, argv + optind);
+    if (argc - optind != 2 && !many) {
         fprintf(stderr, "torch2pprof convert: expected TRACE and OUT.pb.gz\n%s", convert_usage);
         return EXIT_USAGE;
     }
@@ -107,6 +128,18 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (many) {
+        if (base) {
+            fprintf(stderr, "torch2pprof convert: --base takes one TRACE, not several or a "
+                            "directory\n");
+            return EXIT_USAGE;
+        }
+        convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
+                                  .ncomments = ncomments, .partial = partial,
+                                  .jobs = (unsigned)jobs, .mo = mo,
+                                  .short_names = short_names };
+        return convert_ranks(&ro, argc - optind, argv + optind);
+    }
 
     if (base && short_names) {
         fprintf(stderr, "torch2pprof convert: --short-names does not go with --base yet\n");
@@ -136,8 +169,10 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "torch2pprof: %s: out of memory\n", in);
         goto out;
     }
+    int64_t rank = ranks_trace_rank(tr);
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
-                      .ncomments = ncomments, .short_names = sn };
+                      .ncomments = ncomments, .short_names = sn,
+                      .has_rank = rank >= 0, .rank = rank };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         /* OUT naming the trace is an output error (2), like any other file

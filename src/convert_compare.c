@@ -11,6 +11,7 @@
 #include "core/fmt.h"
 #include "core/pair.h"
 #include "core/pprof.h"
+#include "core/ranks.h"
 #include "src/cli.h"
 
 int convert_compare(const convert_compare_opts *o)
@@ -30,9 +31,14 @@ int convert_compare(const convert_compare_opts *o)
             goto out;
         }
     pprof_opts po[2];
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        /* the rank label a single trace's convert gives, so the diff stays
+           what pprof -diff_base makes of the two converts */
+        int64_t rank = ranks_trace_rank(side[s].m->tr);
         po[s] = (pprof_opts){ .keep = keep[s], .tool_version = PACKAGE_VERSION,
-                              .comments = o->comments, .ncomments = o->ncomments };
+                              .comments = o->comments, .ncomments = o->ncomments,
+                              .has_rank = rank >= 0, .rank = rank };
+    }
     pprof_summary sum;
     if (pprof_write_diff(side[0].m, &po[0], side[1].m, &po[1], o->out_path, &sum, &err) < 0) {
         cli_fail(&err);
