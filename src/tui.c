@@ -19,6 +19,7 @@
 #include "core/model.h"
 #include "core/trace.h"
 #include "src/args.h"
+#include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/view.h"
 
@@ -34,6 +35,7 @@
 static const char usage[] =
     "usage: torch2pprof-tui [--view ops|categories|tree|threads] [--sort KEY] [--top N] [TRACE]\n"
     "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
+    "       torch2pprof-tui [options] --base BASE TRACE\n"
     "\n"
     "Explore a PyTorch profiler trace: operators, categories, the call tree, threads.\n"
     "Without TRACE, opens the sample trace that ships with torch2pprof.\n"
@@ -52,6 +54,9 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
+    "  --base BASE       compare TRACE with BASE: Ops, Categories and Tree show both\n"
+    "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
+    "                    figures between new, base and delta; e exports the diff profile\n"
     "\n"
     "Press ? in the explorer for the keys. NO_COLOR disables colours.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input error or not a terminal, 130 cancelled.\n";
@@ -172,6 +177,31 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
         return EXIT_CANCEL;
     }
     return EXIT_OK;
+}
+
+/* TRACE alone, or with --base both at once and their comparison for the views */
+static int open_traces(const char *base, const char *path, bool partial, const model_opts *mo,
+                       bool draw, trace **tr, model **m, tui_cmp *tc, view_opts *vo)
+{
+    if (!base)
+        return load(path, partial, mo, draw, tr, m);
+    int rc = tui_cmp_load(base, path, partial, mo, draw, &got_signal, tc);
+    if (rc == EXIT_OK) {
+        *tr = tc->side[1].tr;
+        *m = tc->side[1].m;
+        vo->cmp = tc->c;
+    }
+    return rc;
+}
+
+static void close_traces(trace *tr, model *m, tui_cmp *tc)
+{
+    if (tc->c) {
+        tui_cmp_done(tc);
+        return;
+    }
+    model_free(m);
+    trace_free(tr);
 }
 
 /* ---------------------------------------------------------------- replay */
@@ -304,9 +334,12 @@ int main(int argc, char **argv)
         { "size", required_argument, NULL, 'z' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        { "base", required_argument, NULL, 'B' },
         { NULL, 0, NULL, 0 }
     };
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
+    const char *base = NULL;
+    tui_cmp tc = { 0 };
     model_opts mo = { 0 };
     /* an explorer shows what a killed job left, under a banner, rather than nothing */
     bool partial = true, print = false;
@@ -359,6 +392,7 @@ int main(int argc, char **argv)
             break;
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
+        case 'B': base = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
             return EXIT_USAGE;
@@ -376,7 +410,7 @@ int main(int argc, char **argv)
     int rc;
 
     if (script) {
-        rc = load(path, partial, &mo, false, &tr, &m);
+        rc = open_traces(base, path, partial, &mo, false, &tr, &m, &tc, &vo);
         if (rc != EXIT_OK) {
             free(script);
             return rc;
@@ -392,8 +426,7 @@ int main(int argc, char **argv)
         }
         free(script);
         view_free(v);
-        model_free(m);
-        trace_free(tr);
+        close_traces(tr, m, &tc);
         return rc;
     }
 
@@ -424,7 +457,7 @@ int main(int argc, char **argv)
                 getenv("TERM") ? getenv("TERM") : "");
         return EXIT_INPUT;
     }
-    rc = load(path, partial, &mo, true, &tr, &m);
+    rc = open_traces(base, path, partial, &mo, true, &tr, &m, &tc, &vo);
     if (rc != EXIT_OK)
         return rc;
     v = view_new(m, &vo);
@@ -437,7 +470,6 @@ int main(int argc, char **argv)
         draw_close();
     }
     view_free(v);
-    model_free(m);
-    trace_free(tr);
+    close_traces(tr, m, &tc);
     return rc;
 }

@@ -57,6 +57,8 @@ static const key_def table[] = {
       "\\ filter", 0 },
     { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the current scope to pprof (NAME.pb.gz, never overwrites)",
       "e export", 0 },
+    { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
+      NULL, 0 },
     { 0, ACT_NONE, 0, 0, NULL, NULL, 0 }
 };
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "ui/cmp.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
 static const struct view_ops *const views[VIEW_NTABS] = { VIEW_LIST(VIEW_ENTRY) };
@@ -32,7 +33,7 @@ int view_by_name(const char *name)
 
 static const struct view_ops *cur_ops(const view *v)
 {
-    return views[v->tab];
+    return v->ops[v->tab];
 }
 
 void *view_state(view *v, enum view_tab tab)
@@ -283,8 +284,8 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 static void close_all(view *v)
 {
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (views[k]->close)
-            views[k]->close(v);
+        if (v->ops[k]->close)
+            v->ops[k]->close(v);
     for (int k = 0; k < VIEW_NTABS; k++)
         v->state[k] = NULL;
     scope_free(v->scope);
@@ -298,7 +299,7 @@ static int open_all(view *v)
     if (!v->scope)
         return -1;
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (views[k]->open && views[k]->open(v) < 0)
+        if (v->ops[k]->open && v->ops[k]->open(v) < 0)
             return -1;
     for (int k = 0; k < VIEW_NTABS; k++) {
         v->cur[k] = v->top[k] = 0;
@@ -319,6 +320,12 @@ view *view_new(const model *m, const view_opts *o)
     v->tab = o ? o->tab : VIEW_OPS;
     v->sort = o ? o->sort : MODEL_SORT_SELF;
     v->top_ops = o ? o->top : 0;
+    for (int k = 0; k < VIEW_NTABS; k++)
+        v->ops[k] = views[k];
+    if (o && o->cmp) {
+        v->cmp = o->cmp;
+        cmp_install(v);
+    }
     if (open_all(v) < 0) {
         view_free(v);
         return NULL;

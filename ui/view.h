@@ -15,6 +15,8 @@
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
      draw.c       the terminal (the only file that calls curses)
+     cmp.c, view_cmp_*.c  comparing two traces (--base): the Ops, Categories and
+                  Tree views' twins, put in place by view_new from view_opts.cmp
 
    How to add a view (say "steps"):
      1. Write ui/view_steps.c: its columns (a col array), its sort keys, and
@@ -86,6 +88,8 @@ enum view_style {
     VIEW_STYLE_HEADER,   /* column titles */
     VIEW_STYLE_ROW,      /* a body row */
     VIEW_STYLE_ROW_GPU,  /* a body row of GPU work */
+    VIEW_STYLE_ROW_WORSE,  /* comparing: a row that got slower (red) */
+    VIEW_STYLE_ROW_BETTER, /* comparing: a row that got faster (green) */
     VIEW_STYLE_CURSOR,   /* the body row under the cursor */
     VIEW_STYLE_EMPTY,    /* a body row past the last one */
     VIEW_STYLE_FOOTER,   /* prompt, or the selected row's full name */
@@ -96,12 +100,17 @@ enum view_style {
 #define VIEW_CHROME 6
 
 typedef struct view view;
+struct compare;
 
 typedef struct view_opts {
     enum view_tab tab;
     enum model_sort sort;
     const char *export_dir; /* NULL: "." */
     size_t top;             /* list only the first top operators; 0: all */
+    /* comparing two traces (--base): the Ops, Categories and Tree views
+       become their compare twins (ui/cmp.h) over this, whose new model is
+       m; NULL: one trace. Must outlive the view. */
+    const struct compare *cmp;
 } view_opts;
 
 /* A view over m (which must outlive it). NULL when out of memory. */

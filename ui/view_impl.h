@@ -51,6 +51,9 @@ struct view_ops {
     void (*cell)(view *v, uint32_t id, const col *c, int namew, cols_line *l);
     /* optional: the row is GPU work (painted apart) */
     bool (*gpu)(view *v, uint32_t id);
+    /* optional: how the row is painted (VIEW_STYLE_ROW, _ROW_GPU, _ROW_WORSE,
+       _ROW_BETTER), instead of what gpu says */
+    enum view_style (*style)(view *v, uint32_t id);
     /* optional: the view's own handling of an action (ui/keys.h) before the
        generic one: VIEW_DRAW_* bits or VIEW_QUIT, or -1 to leave it to
        the generic actions */
@@ -83,6 +86,10 @@ typedef struct view_back {
 
 struct view {
     const model *m;
+    const struct view_ops *ops[VIEW_NTABS]; /* the views shown: the standard ones, or
+                                               the compare twins (ui/cmp.c) */
+    const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
+    int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
     size_t top_ops;         /* --top: 0 for all */
 
