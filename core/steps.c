@@ -662,6 +662,11 @@ steps *steps_build(const model *m, t2p_error *err)
     steps *s = calloc(1, sizeof *s);
     if (!s)
         goto nomem;
+    if (m->scoped) {
+        error_set(err, T2P_ERR_ARG, tr->path, -1, "steps need the model of the whole trace");
+        free(s);
+        return NULL;
+    }
     s->m = m;
     s->nevents = tr->nevents;
     s->ev_step = vec_alloc(tr->nevents, sizeof *s->ev_step);
@@ -840,6 +845,32 @@ unsigned char *steps_mask(const steps *s, size_t first, size_t last)
     for (size_t e = 0; e < s->nevents; e++)
         k[e] = s->ev_step[e] != STEPS_NONE && s->ev_step[e] >= first && s->ev_step[e] <= last;
     return k;
+}
+
+model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
+                   t2p_error *err)
+{
+    unsigned char *k = steps_mask(s, first, last);
+    if (!k) {
+        error_set(err, T2P_ERR_NOMEM, s->m->tr->path, -1, "out of memory scoping to a step");
+        return NULL;
+    }
+    model_opts mo = { 0 };
+    if (base)
+        mo = *base;
+    mo.keep = k;
+    model *m = model_build(s->m->tr, &mo, err);
+    free(k);
+    return m;
+}
+
+const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size)
+{
+    if (first == last)
+        snprintf(buf, size, "%s", steps_label(s, first));
+    else
+        snprintf(buf, size, "%s-%s", steps_label(s, first), steps_label(s, last));
+    return buf;
 }
 
 size_t steps_top_ops(const steps *s, size_t i, uint32_t *out_op, int64_t *out_ns, size_t n)

@@ -349,6 +349,68 @@ static void test_steps_cpu_only(void **state)
     done(&f);
 }
 
+/* A scope: the model of one step counts its events alone, but they nest in
+   the whole trace. A Python frame "train" [0,300) on thread 1 spans both
+   steps (it starts before step 1, so belongs to none); step 2's op
+   aten::mm [150,170) holds a launch whose kernel runs [400,450), after the
+   step; an op on thread 1 between the steps [140,145) belongs to none.
+     step 1 host [10,140), step 2 host [150,290) */
+static void test_steps_scope(void **state)
+{
+    (void)state;
+    struct fx f;
+    load(&f, "{\"traceEvents\":[" GPU_META
+             "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"train\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":300},"
+             "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":130},"
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":30},"
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::zero_\",\"pid\":1,\"tid\":1,\"ts\":140,\"dur\":5},"
+             "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":140},"
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":20},"
+             "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":155,\"dur\":5,\"args\":{\"correlation\":1}},"
+             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":400,\"dur\":50,\"args\":{\"correlation\":1}}"
+             "]}");
+    const steps *s = f.s;
+    assert_int_equal(s->nsteps, 2);
+    assert_int_equal(s->ev_step[event_named(f.tr, "train")], STEPS_NONE);
+    assert_int_equal(s->ev_step[event_named(f.tr, "aten::zero_")], STEPS_NONE);
+    assert_int_equal(s->ev_step[event_named(f.tr, "gemm")], 1);
+
+    t2p_error err;
+    model *m = steps_scope(s, 1, 1, NULL, &err);
+    assert_non_null(m);
+    assert_true(m->scoped);
+    /* counted: ProfilerStep#2, aten::mm (once), the launch, the kernel */
+    assert_int_equal(m->complete_events, 4);
+    const model_op *mm = unit_find_op(m, "aten::mm");
+    assert_non_null(mm);
+    assert_int_equal(mm->calls, 1);
+    assert_int_equal(mm->self_ns, 15 * US);
+    assert_int_equal(mm->dev_self_ns, 50 * US);
+    /* the caller outside the scope: on the stack, with no calls or time */
+    const model_op *train = unit_find_op(m, "train");
+    assert_non_null(train);
+    assert_int_equal(train->calls, 0);
+    assert_int_equal(train->self_ns, 0);
+    assert_int_equal(train->min_ns, 0);
+    assert_int_equal(train->dev_total_ns, 50 * US);
+    assert_null(unit_find_op(m, "aten::zero_"));
+    /* ProfilerStep#2's self: 140 less its child's 20 */
+    const model_op *ps = unit_find_op(m, "ProfilerStep*");
+    assert_non_null(ps);
+    assert_int_equal(ps->self_ns, 120 * US);
+    assert_int_equal(m->busy_ns, (120 + 15 + 5 + 50) * US);
+    assert_int_equal(m->gpu_events, 1);
+    assert_int_equal(m->gpu_unattributed_events, 0);
+    /* the window: what the scope's events cover */
+    assert_int_equal(m->window_start, 150 * US);
+    assert_int_equal(m->window_end, 450 * US);
+    /* steps need the whole trace */
+    assert_null(steps_build(m, &err));
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    model_free(m);
+    done(&f);
+}
+
 /* A recommendation with a figure: peak memory above 90 % of the device's. */
 static void test_steps_memory_recommendation(void **state)
 {
@@ -371,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_steps_communication_kernel),
         cmocka_unit_test(test_steps_no_steps),
         cmocka_unit_test(test_steps_cpu_only),
+        cmocka_unit_test(test_steps_scope),
         cmocka_unit_test(test_steps_memory_recommendation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
