@@ -54,7 +54,7 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
-    "  --base BASE       compare TRACE with BASE: Ops, Categories and Tree show both\n"
+    "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
     "\n"

@@ -15,6 +15,7 @@ void cmp_install(view *v)
     v->ops[VIEW_OPS] = &view_cmp_ops_ops;
     v->ops[VIEW_CATS] = &view_cmp_cats_ops;
     v->ops[VIEW_TREE] = &view_cmp_tree_ops;
+    v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
 }
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
@@ -150,7 +151,7 @@ int cmp_action(view *v, enum key_act act)
         return VIEW_DRAW_FOOTER;
     case ACT_DRILL:
     case ACT_FOCUS:
-        view_status_set(v, "comparing: no focus (\\ filters by name; Threads shows the new trace)");
+        view_status_set(v, "comparing: no focus (\\ filters by name)");
         return VIEW_DRAW_FOOTER;
     case ACT_MERGE:
         view_status_set(v, "comparing: the tree is merged across tracks");
