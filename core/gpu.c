@@ -5,21 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catkind.h"
 #include "core/hmap.h"
 #include "core/vec.h"
 
-/* MTIA accelerators log their device work as mtia_ccp_events and its launches
-   as mtia_runtime, with the same correlation scheme as CUDA. */
 bool gpu_is_work_cat(const char *cat)
 {
-    return strcmp(cat, "kernel") == 0 || strcmp(cat, "gpu_memcpy") == 0 ||
-           strcmp(cat, "gpu_memset") == 0 || strcmp(cat, "mtia_ccp_events") == 0;
+    return catkind_is_gpu_work(catkind_of(cat, strlen(cat)));
 }
 
 bool gpu_is_launch_cat(const char *cat)
 {
-    return strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
-           strcmp(cat, "mtia_runtime") == 0;
+    return catkind_is_launch(catkind_of(cat, strlen(cat)));
 }
 
 /* One GPU node per (launch node, GPU op, stream): the stream is part of the
@@ -170,7 +167,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 {
     const trace *tr = m->tr;
     const trace_event *ev = tr->events;
-    uint32_t ncat = strtab_count(tr->strs);
+    uint32_t ncat = m->ncatkind;
     unsigned char *catkind = calloc(ncat ? ncat : 1, 1); /* 1 work, 2 launch */
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
     uint32_t *corr_launch = NULL;
@@ -184,9 +181,11 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     memset(&os, 0, sizeof os);
     if (!catkind || !stamp || hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
         goto out;
+    /* MTIA accelerators log their device work as mtia_ccp_events and its
+       launches as mtia_runtime, with the same correlation scheme as CUDA */
     for (uint32_t i = 0; i < ncat; i++) {
-        const char *s = strtab_str(tr->strs, i);
-        catkind[i] = gpu_is_work_cat(s) ? 1 : gpu_is_launch_cat(s) ? 2 : 0;
+        enum catkind k = (enum catkind)m->catkind[i];
+        catkind[i] = catkind_is_gpu_work(k) ? 1 : catkind_is_launch(k) ? 2 : 0;
     }
     for (size_t i = 0; i < m->nops; i++) {
         m->ops[i].gpu = catkind[m->ops[i].cat] == 1;
@@ -303,7 +302,7 @@ out:
     vec_free(runs, m->gpu_events, sizeof *runs);
     free(catkind);
     free(stamp);
-    free(corr_launch);
+    m->corr_launch = corr_launch; /* steps and scopes read the links too */
     hmap_done(&gm);
     hmap_done(&os);
     return rc;

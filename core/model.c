@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catkind.h"
 #include "core/gpu.h"
 #include "core/hmap.h"
 #include "core/vec.h"
@@ -26,6 +27,7 @@ struct builder {
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
+    uint32_t *cat_map;  /* strtab id -> the category used for ops (modern spelling) */
     uint32_t *onstack;  /* per op: its open calls on the current track's stack */
     struct frame *stack;
     size_t stackcap;
@@ -150,6 +152,7 @@ static void pop_frame(struct builder *b, size_t depth)
     struct frame *f = &b->stack[depth];
     const trace_event *e = &b->tr->events[f->ev];
     int64_t self = e->dur - f->cover;
+    m->ev_self[f->ev] = self;
     model_node *nd = &m->nodes[f->node];
     nd->self_ns += self;
     m->ops[nd->op].self_ns += self;
@@ -212,7 +215,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             if (end > p->cover_end)
                 p->cover_end = end;
         }
-        uint32_t op = op_get(b, b->name_map[x->name], x->cat);
+        uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
         if (op == MODEL_NONE)
             return -1;
         uint32_t node = child_get(b, parent_node, op, track);
@@ -269,8 +272,26 @@ static int build_name_map(struct builder *b)
             b->name_map[i] = star;
         }
     }
-    /* sized after "ProfilerStep*" may have been added */
+    /* early Kineto's category spellings become their modern names in every
+       table: "Operator" and "cpu_op" are one category */
+    b->cat_map = malloc((size_t)(n ? n : 1) * sizeof *b->cat_map);
+    if (!b->cat_map)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        b->cat_map[i] = i;
+        const char *mod = catkind_modern(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        if (mod && (b->cat_map[i] = strtab_intern(tr->strs, mod, strlen(mod))) == STRTAB_NONE)
+            return -1;
+    }
+    /* sized after "ProfilerStep*" and modern names may have been added */
     uint32_t all = strtab_count(tr->strs);
+    b->m->catkind = malloc(all ? all : 1);
+    if (!b->m->catkind)
+        return -1;
+    b->m->ncatkind = all;
+    for (uint32_t i = 0; i < all; i++)
+        b->m->catkind[i] = (unsigned char)catkind_of(strtab_str(tr->strs, i),
+                                                     strtab_len(tr->strs, i));
     b->name_op = malloc((size_t)(all ? all : 1) * sizeof *b->name_op);
     if (!b->name_op)
         return -1;
@@ -395,9 +416,10 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     m->complete_events = tr->nevents;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
     m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
     order = vec_alloc(tr->nevents, sizeof *order);
     start = calloc(tr->ntracks + 1, sizeof *start);
-    if (!m->tracks || !m->ev_node || !order || !start)
+    if (!m->tracks || !m->ev_node || !m->ev_self || !order || !start)
         goto nomem;
     if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
         build_name_map(&b) < 0)
@@ -499,6 +521,7 @@ done:
     free(b.stack);
     free(b.name_map);
     free(b.name_op);
+    free(b.cat_map);
     free(b.onstack);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
@@ -516,7 +539,10 @@ void model_free(model *m)
     free(m->mnodes);
     free(m->node_merged);
     free(m->ev_node);
+    vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
+    free(m->corr_launch);
     free(m->streams);
+    free(m->catkind);
     free(m);
 }
 

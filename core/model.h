@@ -111,6 +111,7 @@ typedef struct model {
     size_t nmnodes;
     uint32_t *node_merged; /* per node: its merged node */
     uint32_t *ev_node;     /* per event: its node (its op is nodes[ev_node[e]].op) */
+    int64_t *ev_self;      /* per event: its self time (dur - its direct children's union) */
 
     uint64_t complete_events;
     uint64_t tracks_with_events;
@@ -130,6 +131,15 @@ typedef struct model {
     int64_t gpu_unattributed_ns;
     model_stream *streams;
     size_t nstreams;
+    /* Per entry of tr->corrs that is GPU work: the event of the launch with
+       the same correlation (the first in file order), else MODEL_NONE. */
+    uint32_t *corr_launch;
+
+    /* Per strtab id (ncatkind of them, the ids at build time): the id's kind
+       as a category (enum catkind, core/catkind.h), for every reader that
+       classifies events by category. */
+    unsigned char *catkind;
+    uint32_t ncatkind;
 } model;
 
 /* Builds the model of tr (which must outlive it). NULL with err set on failure. */

@@ -12,9 +12,11 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/shortname.h"
+#include "core/steps.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
+#include "src/analyze_steps.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
@@ -67,7 +69,7 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
 }
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort, const shortnames *sn)
+                        enum model_sort sort, const shortnames *sn, const steps *st)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -112,6 +114,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         }
         free(co);
     }
+    analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
     fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
@@ -166,7 +169,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        const shortnames *sn)
+                        const shortnames *sn, const steps *st)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -258,7 +261,9 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    analyze_steps_json(f, st);
+    fputs("}\n", f);
 }
 
 int cli_analyze(int argc, char **argv)
@@ -379,25 +384,35 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return EXIT_INPUT;
     }
+    t2p_error err;
+    steps *st = steps_build(m, &err);
+    if (!st) {
+        free(order);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     shortnames *sn = short_names ? shortname_new(m) : NULL;
     if (short_names && !sn) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
         free(order);
+        steps_free(st);
         model_free(m);
         trace_free(tr);
         return EXIT_INPUT;
     }
     if (json)
-        report_json(stdout, m, order, nshow, sn);
+        report_json(stdout, m, order, nshow, sn, st);
     else
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, st);
     shortname_free(sn);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
     free(order);
+    steps_free(st);
     model_free(m);
     trace_free(tr);
     errno = 0;

@@ -25,9 +25,12 @@ Rules (docs/trace-format.md):
   the latest start, then shortest dur, then latest order.
 * self = dur - length of the union of the direct children's intervals.
 * Op key (name, cat or "").
+* Early Kineto's category spellings (Operator, Runtime, Kernel, Memcpy, Memset, Python)
+  are read as cpu_op, cuda_runtime, kernel, gpu_memcpy, gpu_memset, python_function.
 * GPU (docs/trace-format.md "CPU to GPU"): GPU events = cat kernel / gpu_memcpy /
   gpu_memset (and an accelerator's mtia_ccp_events); launches = cat cuda_runtime /
-  cuda_driver (and mtia_runtime); linked by args.correlation
+  cuda_driver (and mtia_runtime, any *_runtime); categories compared lower-cased;
+  linked by args.correlation
   (an integer, or a string of digits / 0x hex); the first launch in file order with a
   correlation wins.  The launching op = the launch's parent (nesting rule), or the launch
   itself when it has none.  device_self_ns(op) += dur of each GPU event it launched.
@@ -137,8 +140,14 @@ def shown_text(v):
     return v if isinstance(v, str) else str(v)
 
 
-GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events")
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "mtia_runtime")
+# Categories compare lower-cased, as TensorBoard's plugin did: early Kineto
+# (PyTorch 1.8-1.9) wrote Kernel, Memcpy, Memset, Runtime, Operator.
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "mtia_ccp_events")
+LAUNCH_CATS = ("cuda_runtime", "runtime", "cuda_driver", "mtia_runtime", "xpu_runtime",
+               "privateuse1_runtime", "glow_runtime")
+# and the tables show early Kineto's spellings by their modern names
+MODERN = {"Operator": "cpu_op", "Runtime": "cuda_runtime", "Kernel": "kernel",
+          "Memcpy": "gpu_memcpy", "Memset": "gpu_memset", "Python": "python_function"}
 
 
 def correlation(e):
@@ -230,6 +239,8 @@ def analyze(path, slow=False):
 
     window = [t for t in timed if t["cat"] == "Trace"]
     ops = [t for t in timed if t["cat"] != "Trace"]
+    for t in ops:
+        t["cat"] = MODERN.get(t["cat"], t["cat"])
 
     # ---- nesting, per track
     by_track = {}
@@ -278,10 +289,10 @@ def analyze(path, slow=False):
     dev_self, dev_total, gpu = {}, {}, {"events": 0, "ns": 0, "un_events": 0, "un_ns": 0}
     first_launch = {}
     for t in ops:                            # "timed" order: file order of the events
-        if t["cat"] in LAUNCH_CATS and t["corr"] is not None:
+        if t["cat"].lower() in LAUNCH_CATS and t["corr"] is not None:
             first_launch.setdefault(t["corr"], t)
     for g in ops:
-        if g["cat"] not in GPU_CATS:
+        if g["cat"].lower() not in GPU_CATS:
             continue
         gpu["events"] += 1
         gpu["ns"] += g["dur"]
@@ -337,7 +348,7 @@ def analyze(path, slow=False):
 
     streams = []
     for track, evs in by_track.items():
-        work = [t for t in evs if t["cat"] in GPU_CATS]
+        work = [t for t in evs if t["cat"].lower() in GPU_CATS]
         if not work:
             continue
         busy = gap = 0
