@@ -38,6 +38,11 @@ enum view_style cmp_style(int64_t delta);
 /* The core/compare sort for a view's model_sort: figures sort by |delta|. */
 enum compare_sort cmp_sort_of(enum model_sort s);
 
+/* e: TRACE minus BASE, as convert --base writes it, into the export
+   directory, never overwriting; the status line says what was written.
+   Returns 0 or -1. */
+int cmp_export(view *v);
+
 /* The actions every compare view shares: b, e, and refusing a focus.
    -1 for the others. */
 int cmp_action(view *v, enum key_act act);
