@@ -48,6 +48,7 @@ static const char analyze_usage[] =
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
     "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --per-step        divide each trace's figures by its number of kept steps first\n"
     "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
     "                    delta_device_total, delta_pct\n"
     "\n"

@@ -14,6 +14,7 @@
 #include "core/compare.h"
 #include "core/fmt.h"
 #include "core/pair.h"
+#include "core/steps.h"
 #include "src/cli.h"
 
 static void print_cell(FILE *f, const char *s, size_t len, size_t cols)
@@ -105,8 +106,45 @@ static void print_side(FILE *f, const char *what, const model *m, const compare_
     fputc('\n', f);
 }
 
+/* The averages over kept steps of one trace: duration, the eight roles, GPU
+   busy, as figures [0 .. STEPS_NROLES + 2). false when it has no steps. */
+static bool steps_avg(const steps *s, int64_t *v)
+{
+    if (!s || s->whole_trace || !s->nkept)
+        return false;
+    v[0] = s->avg_duration_ns;
+    for (int r = 0; r < STEPS_NROLES; r++)
+        v[1 + r] = s->avg_role_ns[r];
+    v[1 + STEPS_NROLES] = s->avg_gpu_busy_ns;
+    return true;
+}
+
+static void steps_text(FILE *f, const steps *const st[2])
+{
+    int64_t v[2][STEPS_NROLES + 2];
+    bool has[2] = { steps_avg(st[0], v[0]), steps_avg(st[1], v[1]) };
+    if (!has[0] && !has[1])
+        return;
+    char a[64], b[64], d[64];
+    fprintf(f, "\nSteps average (over kept steps: base %zu, new %zu)\n", has[0] ? st[0]->nkept : 0,
+            has[1] ? st[1]->nkept : 0);
+    fprintf(f, "  %-16s %14s %14s %14s %8s\n", "", "Base ms", "New ms", "Delta ms", "Delta %");
+    for (int i = 0; i < STEPS_NROLES + 2; i++) {
+        const char *what = i == 0 ? "Step" : i == STEPS_NROLES + 1 ? "GPU busy"
+                                                                    : steps_role_title(i - 1);
+        fprintf(f, "  %-16s %14s %14s", what, has[0] ? fmt_ms(v[0][i], a, sizeof a) : "-",
+                has[1] ? fmt_ms(v[1][i], b, sizeof b) : "-");
+        if (has[0] && has[1]) {
+            fprintf(f, " %14s", sms(v[1][i] - v[0][i], d, sizeof d));
+            if (v[0][i])
+                fprintf(f, " %+8.1f", 100.0 * (double)(v[1][i] - v[0][i]) / (double)v[0][i]);
+        }
+        fputc('\n', f);
+    }
+}
+
 static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t nshow,
-                        const uint32_t *corder, enum compare_sort sort)
+                        const uint32_t *corder, enum compare_sort sort, const steps *const st[2])
 {
     char a[64], b[64], d[64], e[64], g[64], h[64], k[64], l[64], p[64];
     bool gpu = c->base->gpu_events || c->new->gpu_events;
@@ -156,6 +194,8 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
                 fmt_ms(r->n.total_ns, l, sizeof l), sms(dl.total_ns, a, sizeof a));
     }
 
+    steps_text(f, st);
+
     fprintf(f, "\nTop %zu operations by %s (+ only in new, - only in base)\n", nshow,
             compare_sort_name(sort));
     static const char *const otitles[] = { "Name", "Category", "Base calls", "New calls",
@@ -191,7 +231,7 @@ static void json_calls(FILE *f, double x)
     if (integral(x))
         fprintf(f, "%.0f", x);
     else
-        fprintf(f, "%.6g", x);
+        fprintf(f, "%.6f", x);
 }
 
 static void json_fig(FILE *f, const char *key, const compare_fig *x, bool cat)
@@ -226,8 +266,50 @@ static void json_row(FILE *f, const compare *c, const compare_row *r, bool cat)
     fputc('}', f);
 }
 
+static void json_avg(FILE *f, const steps *s, const int64_t *v, bool has)
+{
+    if (!has) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"steps\":%zu,\"duration_ns\":%lld", s ? s->nkept : 0, (long long)v[0]);
+    for (int r = 0; r < STEPS_NROLES; r++)
+        fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)v[1 + r]);
+    fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)v[1 + STEPS_NROLES]);
+}
+
+/* "steps_average": {"base", "new", "delta"}: each side's averages over its
+   kept steps (null without steps), and new minus base when both have them */
+static void steps_json(FILE *f, const steps *const st[2])
+{
+    int64_t v[3][STEPS_NROLES + 2];
+    bool has[2] = { steps_avg(st[0], v[0]), steps_avg(st[1], v[1]) };
+    if (!has[0] && !has[1]) {
+        fputs("null", f);
+        return;
+    }
+    for (int i = 0; i < STEPS_NROLES + 2; i++)
+        v[2][i] = v[1][i] - v[0][i];
+    fputs("{\"base\":", f);
+    json_avg(f, st[0], v[0], has[0]);
+    fputs(",\"new\":", f);
+    json_avg(f, st[1], v[1], has[1]);
+    fputs(",\"delta\":", f);
+    if (has[0] && has[1]) {
+        /* the delta of the step counts too */
+        fprintf(f, "{\"steps\":%lld,\"duration_ns\":%lld",
+                (long long)st[1]->nkept - (long long)st[0]->nkept, (long long)v[2][0]);
+        for (int r = 0; r < STEPS_NROLES; r++)
+            fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)v[2][1 + r]);
+        fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)v[2][1 + STEPS_NROLES]);
+    } else {
+        fputs("null", f);
+    }
+    fputc('}', f);
+}
+
 static void json_side(FILE *f, const char *key, const model *m, const compare_fig *busy,
-                      uint64_t div)
+                      const steps *st)
 {
     fprintf(f, "\"%s\":{\"file\":", key);
     cli_json_string(f, m->tr->path, strlen(m->tr->path));
@@ -236,20 +318,20 @@ static void json_side(FILE *f, const char *key, const model *m, const compare_fi
             m->tr->truncated ? "true" : "false", (unsigned long long)m->tr->events_read,
             (unsigned long long)m->complete_events, (long long)busy->self_ns,
             (long long)busy->dev_self_ns);
-    if (div > 1)
-        fprintf(f, "%llu", (unsigned long long)div);
+    if (st && !st->whole_trace)
+        fprintf(f, "%zu", st->nkept);
     else
         fputs("null", f);
     fputc('}', f);
 }
 
 static void report_json(FILE *f, const compare *c, const uint32_t *order, size_t nshow,
-                        const uint32_t *corder, bool per_step)
+                        const uint32_t *corder, bool per_step, const steps *const st[2])
 {
     fputs("{\"compare\":{", f);
-    json_side(f, "base", c->base, &c->base_busy, c->base_div);
+    json_side(f, "base", c->base, &c->base_busy, st[0]);
     fputc(',', f);
-    json_side(f, "new", c->new, &c->new_busy, c->new_div);
+    json_side(f, "new", c->new, &c->new_busy, st[1]);
     fprintf(f, ",\"per_step\":%s,\"ops\":[", per_step ? "true" : "false");
     for (size_t i = 0; i < nshow; i++) {
         if (i)
@@ -262,7 +344,9 @@ static void report_json(FILE *f, const compare *c, const uint32_t *order, size_t
             fputc(',', f);
         json_row(f, c, &c->cats[corder[i]], true);
     }
-    fputs("],\"steps_average\":null}}\n", f);
+    fputs("],\"steps_average\":", f);
+    steps_json(f, st);
+    fputs("}}\n", f);
 }
 
 static void warn_truncated(const trace *tr)
@@ -282,11 +366,6 @@ int analyze_compare(const analyze_compare_opts *o)
                 o->sort);
         return EXIT_USAGE;
     }
-    if (o->per_step) {
-        fprintf(stderr, "torch2pprof analyze: --per-step needs the steps of both traces, "
-                        "which this build does not compute yet\n");
-        return EXIT_USAGE;
-    }
     const char *paths[2] = { o->base_path, o->new_path };
     pair_load_opts po = { .partial = o->partial, .mo = o->mo };
     pair_side side[2];
@@ -296,8 +375,27 @@ int analyze_compare(const analyze_compare_opts *o)
 
     int rc = EXIT_INPUT;
     uint32_t *order = NULL, *corder = NULL;
+    compare *c = NULL;
+    steps *st[2] = { NULL, NULL };
+    for (int s = 0; s < 2; s++)
+        if (!(st[s] = steps_build(side[s].m, &err))) {
+            cli_fail(&err);
+            goto out;
+        }
     compare_opts co = { 0 };
-    compare *c = compare_build(side[0].m, side[1].m, &co, &err);
+    if (o->per_step) {
+        /* a trace without ProfilerStep# is one step: its figures stay whole */
+        co.base_div = st[0]->whole_trace ? 1 : st[0]->nkept;
+        co.new_div = st[1]->whole_trace ? 1 : st[1]->nkept;
+        for (int s = 0; s < 2; s++)
+            if (!st[s]->whole_trace && !st[s]->nkept) {
+                fprintf(stderr, "torch2pprof analyze: %s: no kept step to divide by\n",
+                        side[s].tr->path);
+                rc = EXIT_INPUT;
+                goto out;
+            }
+    }
+    c = compare_build(side[0].m, side[1].m, &co, &err);
     if (!c) {
         cli_fail(&err);
         goto out;
@@ -312,9 +410,10 @@ int analyze_compare(const analyze_compare_opts *o)
     compare_sort_rows(c, c->cats, c->ncats, (enum compare_sort)sort, false, corder);
     size_t nshow = o->top == 0 || o->top > c->nops ? c->nops : (size_t)o->top;
     if (o->json)
-        report_json(stdout, c, order, nshow, corder, o->per_step);
+        report_json(stdout, c, order, nshow, corder, o->per_step, (const steps *const *)st);
     else
-        report_text(stdout, c, order, nshow, corder, (enum compare_sort)sort);
+        report_text(stdout, c, order, nshow, corder, (enum compare_sort)sort,
+                    (const steps *const *)st);
     warn_truncated(side[0].tr);
     warn_truncated(side[1].tr);
     rc = EXIT_OK;
@@ -329,6 +428,7 @@ out:
     free(corder);
     compare_free(c);
     for (int s = 0; s < 2; s++) {
+        steps_free(st[s]);
         model_free(side[s].m);
         trace_free(side[s].tr);
     }

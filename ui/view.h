@@ -15,8 +15,8 @@
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
      draw.c       the terminal (the only file that calls curses)
-     cmp.c, view_cmp_*.c  comparing two traces (--base): the Ops, Categories and
-                  Tree views' twins, put in place by view_new from view_opts.cmp
+     cmp.c, view_cmp_*.c  comparing two traces (--base): every view's
+                  twin, put in place by view_new from view_opts.cmp
 
    How to add a view (say "steps"):
      1. Write ui/view_steps.c: its columns (a col array), its sort keys, and
@@ -54,11 +54,13 @@
 
 /* Every view, in tab order: X(ENUM_SUFFIX, file_suffix). View `name` is
    ui/view_name.c and fills `const struct view_ops view_name_ops`. */
-#define VIEW_LIST(X) \
-    X(OPS, ops)      \
-    X(CATS, cats)    \
-    X(TREE, tree)    \
-    X(THREADS, threads)
+#define VIEW_LIST(X)     \
+    X(OPS, ops)          \
+    X(CATS, cats)        \
+    X(TREE, tree)        \
+    X(THREADS, threads)  \
+    X(RANKS, ranks)      \
+    X(ALLRANKS, allranks)
 
 #define VIEW_ENUM(E, n) VIEW_##E,
 enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS };
@@ -107,7 +109,7 @@ typedef struct view_opts {
     enum model_sort sort;
     const char *export_dir; /* NULL: "." */
     size_t top;             /* list only the first top operators; 0: all */
-    /* comparing two traces (--base): the Ops, Categories and Tree views
+    /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
        become their compare twins (ui/cmp.h) over this, whose new model is
        m; NULL: one trace. Must outlive the view. */
     const struct compare *cmp;
@@ -162,6 +164,13 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 /* Writes the scope to pprof in the export dir (never overwriting) and sets
    the status line. Returns 0 or -1. (ui/export.c) */
 int view_export(view *v);
+
+/* The ranks of a job opened together (ui/view_ranks.c): the Ranks view lists
+   them and Enter on one points every view at its model; the All ranks view
+   shows their operators merged. j is not owned and outlives v; the view's
+   model must be one of j's. Without it the Ranks view shows the one trace. */
+struct ranks_job;
+void view_attach_ranks(view *v, const struct ranks_job *j);
 
 /* Pushes a scope entry and shows the tree of its stacks, as Enter and f
    do: for tests and scripts. */

@@ -115,6 +115,7 @@ struct view {
     size_t nhelp;
     struct view_keyed *kbuf; /* sort keys */
     size_t kcap;
+    const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
 };
 
 const struct view_ops *view_ops_of(enum view_tab tab);

@@ -19,6 +19,10 @@ if [ -d "$S" ]; then
     chk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz"
     chk "$S/cupti_profiler.json.gz" "$S/triton_example.json.gz"
     chk "$S/nccl_relative_time.json.gz" "$S/mtia_inference_rank0.json.gz"
+    # --per-step: each side divided by its kept steps (5 and 1, 6 and 3, none and 3)
+    chk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/amd_mi250_train.json.gz" --per-step
+    chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --per-step
+    chk "$F/mlp_nested.json.gz" "$S/nccl_relative_time.json.gz" --per-step
 else
     echo "note: $S not found; shared traces not compared"
 fi
