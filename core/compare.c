@@ -255,11 +255,11 @@ static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row
 /* A node is in a side when something at or below it counts there: in a
    model scoped to a step, the callers of the step's calls are kept with
    nothing counted. Children come after their parents, so one backward pass. */
-static void mark_present(compare *c)
+static int mark_present(compare *c)
 {
     uint8_t *has = calloc(c->nnodes ? c->nnodes : 1, 1); /* bit 0 base, bit 1 new */
     if (!has)
-        return; /* no memory: the statuses by matching alone stay */
+        return -1;
     for (size_t i = c->nnodes; i-- > 1;) {
         compare_node *n = &c->nodes[i];
         has[i] |= (n->base != MODEL_NONE && !fig_empty(&n->b) ? 1 : 0) |
@@ -268,6 +268,7 @@ static void mark_present(compare *c)
         n->status = has[i] == 1 ? COMPARE_REMOVED : has[i] == 2 ? COMPARE_ADDED : COMPARE_BOTH;
     }
     free(has);
+    return 0;
 }
 
 /* first_child / next_sibling, children in creation order (new's first) */
@@ -346,7 +347,8 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
         add_tree(c, base, 1, row_of[1], &map, &cap) < 0)
         goto nomem;
     link_children(c->nodes, c->nnodes);
-    mark_present(c);
+    if (mark_present(c) < 0)
+        goto nomem;
     hmap_done(&map);
     free(row_of[0]);
     free(row_of[1]);
