@@ -19,6 +19,13 @@
 
 typedef struct model_opts {
     bool keep_steps; /* keep ProfilerStep#N apart instead of merging them as ProfilerStep* */
+    /* A scope: per trace event, non-zero to count it (NULL: every event),
+       e.g. steps_mask() for one step. Events outside the scope count for
+       nothing (calls, self, total, device time, tracks, window) but still
+       nest: a counted event keeps its self time (dur less all its children)
+       and its stack, through callers outside the scope, which then show
+       with no calls. Read only while model_build runs. */
+    const unsigned char *keep;
 } model_opts;
 
 /* An operator: every call with the same (name, category). */
@@ -92,7 +99,8 @@ typedef struct model_stream {
 
 typedef struct model {
     const trace *tr; /* not owned */
-    model_opts opts;
+    model_opts opts; /* opts.keep is NULL once built */
+    bool scoped;     /* built with a keep mask: counts only the scope's events */
 
     model_op *ops;
     size_t nops;

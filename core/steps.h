@@ -101,8 +101,9 @@ typedef struct steps {
     size_t nevents;
 } steps;
 
-/* Builds the steps of m (which must outlive them). NULL with err set when
-   out of memory. A trace without ProfilerStep# gets one whole-trace step
+/* Builds the steps of m (which must outlive them; a model of the whole
+   trace, not a scoped one: T2P_ERR_ARG). NULL with err set when out of
+   memory. A trace without ProfilerStep# gets one whole-trace step
    (whole_trace); ev_step then gives STEPS_NONE for every event. */
 steps *steps_build(const model *m, t2p_error *err);
 void steps_free(steps *s);
@@ -124,6 +125,14 @@ int steps_parse_range(const steps *s, const char *text, size_t *first, size_t *l
    steps first..last. Returns a new array of s->nevents bytes (caller frees),
    NULL when out of memory. */
 unsigned char *steps_mask(const steps *s, size_t first, size_t last);
+
+/* The model of steps first..last alone: model_build of the trace with
+   base's options and steps_mask as its keep mask. NULL with err set. */
+model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
+                   t2p_error *err);
+
+/* "1011" or "1011-1013" for steps first..last into buf. Returns buf. */
+const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size);
 
 /* The top n operators (model->ops indices) of step i by self time of their
    calls in the step, largest first; out_ns gets the self times. Returns how
