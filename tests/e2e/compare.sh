@@ -23,6 +23,13 @@ if [ -d "$S" ]; then
     chk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/amd_mi250_train.json.gz" --per-step
     chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --per-step
     chk "$F/mlp_nested.json.gz" "$S/nccl_relative_time.json.gz" --per-step
+    # steps: two of one trace (TRACE alone), and one of each of two traces
+    ns="$S/ns_resolution_rank0.pt.trace.json.gz"
+    chk "$ns" "$ns" --steps 102 104
+    chk "$ns" "$ns" --steps 101 105
+    chk "$S/sampled_rank0_noflows.json.gz" "$S/sampled_rank0_noflows.json.gz" --steps 551 552
+    chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --steps 6 5
+    chk "$ns" "$ns" --steps 101-102 103-105 --per-step
 else
     echo "note: $S not found; shared traces not compared"
 fi
