@@ -57,6 +57,29 @@ print("ok: compare text report: %d rows with their marks and signed deltas" % le
 PYEOF
 rm -f cmp.out cmp.json
 
+# Mistakes: exit 1 for usage, 2 for inputs, and a message that names the culprit.
+expect() { # expect CODE TEXT ARGS...
+    want=$1 text=$2; shift 2
+    "$tool" "$@" >/dev/null 2>cmp.err
+    rc=$?
+    if [ $rc -ne "$want" ] || ! grep -qF -- "$text" cmp.err; then
+        echo "FAIL: torch2pprof $*: exit $rc (want $want), stderr: $(cat cmp.err)"; fail=1
+    else
+        echo "ok: torch2pprof $* -> exit $rc, names '$text'"
+    fi
+}
+expect 2 no-such-base.json analyze --base "$F/no-such-base.json" "$F/cnn_train.json.gz"
+expect 2 no-such-new.json analyze --base "$F/cnn_train.json.gz" "$F/no-such-new.json"
+expect 1 "unknown sort key" analyze --sort bogus --base "$F/cnn_train.json.gz" "$F/cnn_train.json.gz"
+expect 1 "needs --base" analyze --sort delta_self "$F/cnn_train.json.gz"
+expect 1 "compare what" analyze --base-step 1 "$F/cnn_train.json.gz"
+expect 1 "no ProfilerStep" analyze --base-step 1 --step 2 "$F/mlp_nested.json.gz"
+expect 2 "refusing to overwrite" convert --base "$F/cnn_train.json.gz" "$F/mlp_nested.json.gz" "$F/mlp_nested.json.gz"
+if [ -d "$S" ]; then
+    expect 1 "999" analyze --base-step 101 --step 999 "$S/ns_resolution_rank0.pt.trace.json.gz"
+fi
+rm -f cmp.err
+
 # convert --base: the profile go tool pprof -proto -diff_base writes from our
 # two single-trace profiles, as go tool pprof reads it back.
 if command -v go >/dev/null 2>&1; then
