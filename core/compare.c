@@ -84,6 +84,13 @@ static int push_row(compare_row **rows, size_t *n, size_t *cap, compare_row r)
     return 0;
 }
 
+/* A model scoped to a step keeps the operators of the stacks around it,
+   with nothing counted: such a row is not in that side. */
+static bool fig_empty(const compare_fig *f)
+{
+    return f->calls == 0 && !f->self_ns && !f->total_ns && !f->dev_self_ns && !f->dev_total_ns;
+}
+
 /* Rows for the ops (cats == false) or categories of one side. map holds
    (name << 32 | cat) -> row; side 0 is new, 1 is base. */
 static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, size_t *cap)
@@ -107,6 +114,8 @@ static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, 
         }
         if (name == STRTAB_NONE || (!cats && cat == STRTAB_NONE))
             return -1;
+        if (fig_empty(&f))
+            continue;
         uint64_t key = (uint64_t)name << 32 | cat;
         uint32_t r = hmap_get(map, key);
         if (r == UINT32_MAX) {
@@ -243,6 +252,25 @@ static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row
     return 0;
 }
 
+/* A node is in a side when something at or below it counts there: in a
+   model scoped to a step, the callers of the step's calls are kept with
+   nothing counted. Children come after their parents, so one backward pass. */
+static int mark_present(compare *c)
+{
+    uint8_t *has = calloc(c->nnodes ? c->nnodes : 1, 1); /* bit 0 base, bit 1 new */
+    if (!has)
+        return -1;
+    for (size_t i = c->nnodes; i-- > 1;) {
+        compare_node *n = &c->nodes[i];
+        has[i] |= (n->base != MODEL_NONE && !fig_empty(&n->b) ? 1 : 0) |
+                  (n->new != MODEL_NONE && !fig_empty(&n->n) ? 2 : 0);
+        has[n->parent] |= has[i];
+        n->status = has[i] == 1 ? COMPARE_REMOVED : has[i] == 2 ? COMPARE_ADDED : COMPARE_BOTH;
+    }
+    free(has);
+    return 0;
+}
+
 /* first_child / next_sibling, children in creation order (new's first) */
 static void link_children(compare_node *nodes, size_t n)
 {
@@ -319,6 +347,8 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
         add_tree(c, base, 1, row_of[1], &map, &cap) < 0)
         goto nomem;
     link_children(c->nodes, c->nnodes);
+    if (mark_present(c) < 0)
+        goto nomem;
     hmap_done(&map);
     free(row_of[0]);
     free(row_of[1]);

@@ -723,8 +723,9 @@ steps *steps_build(const model *m, t2p_error *err)
     }
     if (comm_kernels(&c) < 0)
         goto nomem;
-    /* in time order */
-    qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
+    /* in time order (no steps: s->steps is NULL, which qsort must not get) */
+    if (s->nsteps > 1)
+        qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
     if (s->nsteps == 0) {
         /* one step over the CPU events (operators, Python), as TensorBoard did */
         if (!s->steps && !(s->steps = calloc(1, sizeof *s->steps)))

@@ -49,6 +49,9 @@ static const char analyze_usage[] =
     "  --base BASE       per operator and category: base and new figures and their\n"
     "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
     "  --per-step        divide each trace's figures by its number of kept steps first\n"
+    "  --base-step N --step M\n"
+    "                    compare step N (of BASE, or of TRACE without --base) with step M\n"
+    "                    of TRACE (N-M: a range of steps)\n"
     "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
     "                    delta_device_total, delta_pct\n"
     "\n"
@@ -284,6 +287,7 @@ int cli_analyze(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
+        { "base-step", required_argument, NULL, 'Q' },
         { "short-names", no_argument, NULL, 'S' },
         { "steps", no_argument, NULL, 'T' },
         { "step", required_argument, NULL, 'N' },
@@ -336,6 +340,7 @@ int cli_analyze(int argc, char **argv)
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
+        case 'Q': cmp.base_step = optarg; break;
         case 'S': short_names = true; break;
         case 'T': sel.only = true; break;
         case 'N': sel.spec = optarg; break;
@@ -351,7 +356,7 @@ int cli_analyze(int argc, char **argv)
                             "or a directory\n");
             return EXIT_USAGE;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step) {
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step) {
             fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
                             "take one TRACE, not several or a directory\n");
             return EXIT_USAGE;
@@ -372,7 +377,8 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    if (cmp.base_path || cmp.per_step) {
+    if (cmp.base_path || cmp.per_step || cmp.base_step) {
+        cmp.step = sel.spec; /* --step M: TRACE's side */
         cmp.new_path = argv[optind];
         cmp.top = top;
         cmp.json = json;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check `analyze --base` against the two single-trace reports.
 
-usage: check_compare.py TOOL BASE NEW [--per-step] [-- EXTRA ARGS for both sides]
+usage: check_compare.py TOOL BASE NEW [--per-step] [--steps N M] [-- EXTRA ARGS for both sides]
 
 Runs `TOOL analyze --json -top 0 BASE`, the same on NEW, and
 `TOOL analyze --json -top 0 --base BASE NEW`, and checks that the "compare"
@@ -18,6 +18,12 @@ and every category:
     steps = the single report's steps_average.steps (null without steps);
   - steps_average: base and new equal to each single report's steps_average
     (null without steps), delta = new - base field by field (null unless both).
+With --steps N M, step N of BASE is compared with step M of NEW
+(`--base-step N --step M`, without --base when BASE is NEW): the single
+reports are `analyze --step N BASE` and `analyze --step M NEW` (rows with
+nothing counted in a step are absent from it), the headers carry steps 1 and
+the step, and each side's steps_average is that step's own row of the
+unscoped report (its steps list).
 With --per-step, `--per-step` is passed to the comparison and every figure of
 a side must be the single report's divided by that trace's kept steps
 (steps_average.steps, 1 without steps): times rounded half away from zero to
@@ -93,6 +99,11 @@ def main(argv):
         argv, extra = argv[:i], argv[i + 1:]
     per_step = "--per-step" in argv
     argv = [a for a in argv if a != "--per-step"]
+    steps = None
+    if "--steps" in argv:
+        i = argv.index("--steps")
+        steps = argv[i + 1:i + 3]
+        argv = argv[:i] + argv[i + 3:]
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
@@ -100,10 +111,30 @@ def main(argv):
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
         print("check_compare: %s: no such executable, skipping" % tool)
         return 77
-    sb = run([tool, "analyze", "--json", "-top", "0"] + extra + [base_path])
-    sn = run([tool, "analyze", "--json", "-top", "0"] + extra + [new_path])
-    c = run([tool, "analyze", "--json", "-top", "0"] + extra + (["--per-step"] if per_step else [])
-            + ["--base", base_path, new_path])
+    a = [tool, "analyze", "--json", "-top", "0"] + extra
+    if steps:
+        sb = run(a + ["--step", steps[0], base_path])
+        sn = run(a + ["--step", steps[1], new_path])
+        whole = [run(a + [p]) for p in (base_path, new_path)]
+        c = run(a + (["--per-step"] if per_step else []) + ["--base-step", steps[0], "--step", steps[1]]
+                + (["--base", base_path] if base_path != new_path else []) + [new_path])
+        for r in (sb, sn):
+            nothing = lambda o: not any(o.get(f) for f in OP_FIGS)
+            r["ops"] = [o for o in r["ops"] if not nothing(o)]
+            r["categories"] = [o for o in r["categories"] if not nothing(o)]
+        # a scoped side's step figures: that step's row of the whole report
+        # (a range N-M: the rows' average, integer division as for kept steps)
+        for r, w, n in ((sb, whole[0], steps[0]), (sn, whole[1], steps[1])):
+            lo, _, hi = n.partition("-")
+            labels = [x["step"] for x in w["steps"]]
+            rows = w["steps"][labels.index(lo):labels.index(hi or lo) + 1]
+            keys = [k for k in rows[0] if k.endswith("_ns") and k not in ("start_ns", "end_ns", "cpu_ns")]
+            r["steps_average"] = dict({"steps": len(rows)},
+                                      **{k: sum(x[k] for x in rows) // len(rows) for k in keys})
+    else:
+        sb = run(a + [base_path])
+        sn = run(a + [new_path])
+        c = run(a + (["--per-step"] if per_step else []) + ["--base", base_path, new_path])
     c = c["compare"]
     bad = []
     nsteps = lambda r: r["steps_average"]["steps"] if r.get("steps_average") else None
@@ -120,7 +151,8 @@ def main(argv):
     for (side, single, path), n in zip((("base", sb, base_path), ("new", sn, new_path)), divs):
         h = c[side]
         if h["file"] != path or h["events"] != single["events"] or \
-                h["busy_ns"] != div(single["busy_ns"], n, "busy_ns") or h["steps"] != nsteps(single):
+                h["busy_ns"] != div(single["busy_ns"], n, "busy_ns") or h["steps"] != nsteps(single) or \
+                h["step"] != (steps[0 if side == "base" else 1] if steps else None):
             bad.append("%s header %r disagrees with the single report" % (side, h))
     sa = c["steps_average"]
     if sb.get("steps_average") is None and sn.get("steps_average") is None:
@@ -143,7 +175,8 @@ def main(argv):
         return 1
     print("ok: %s -> %s%s: %d ops, %d categories, every delta = new - base%s"
           % (os.path.basename(base_path), os.path.basename(new_path),
-             " per step (/%d, /%d)" % divs if per_step else "", nops, ncats,
+             (" per step (/%d, /%d)" % divs if per_step else "") +
+             (", step %s vs step %s" % tuple(steps) if steps else ""), nops, ncats,
              ", steps averages" if sa else ""))
     return 0
 
