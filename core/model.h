@@ -109,6 +109,7 @@ typedef struct model {
     const trace *tr; /* not owned */
     model_opts opts; /* opts.keep and opts.group are NULL once built */
     bool scoped;     /* built with a keep mask: counts only the scope's events */
+    char scope_note[48]; /* what the scope is, for headers ("Step 1011"), or "" */
 
     model_op *ops;
     size_t nops;

@@ -790,6 +790,19 @@ void steps_free(steps *s)
     free(s);
 }
 
+uint64_t steps_count(const model *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->nops; i++) {
+        const model_op *o = &m->ops[i];
+        enum catkind k = o->cat < m->ncatkind ? (enum catkind)m->catkind[o->cat] : CATKIND_NONE;
+        if ((k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION) &&
+            strncmp(model_op_name(m, (uint32_t)i), "ProfilerStep", 12) == 0)
+            n += o->calls;
+    }
+    return n;
+}
+
 const char *steps_label(const steps *s, size_t i)
 {
     if (i >= s->nsteps || s->steps[i].name == STEPS_NONE)
@@ -862,7 +875,30 @@ model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *
     mo.keep = k;
     model *m = model_build(s->m->tr, &mo, err);
     free(k);
+    if (m) {
+        char l[40];
+        snprintf(m->scope_note, sizeof m->scope_note, "Step%s %s", first == last ? "" : "s",
+                 steps_range_label(s, first, last, l, sizeof l));
+    }
     return m;
+}
+
+model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err)
+{
+    model_opts mo = { 0 };
+    if (base)
+        mo = *base;
+    mo.keep = NULL;
+    mo.group = s->ev_step;
+    return model_build(s->m->tr, &mo, err);
+}
+
+const char **steps_labels(const steps *s)
+{
+    const char **l = malloc((s->nsteps ? s->nsteps : 1) * sizeof *l);
+    for (size_t i = 0; l && i < s->nsteps; i++)
+        l[i] = steps_label(s, i);
+    return l;
 }
 
 const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size)

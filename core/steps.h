@@ -108,6 +108,10 @@ typedef struct steps {
 steps *steps_build(const model *m, t2p_error *err);
 void steps_free(steps *s);
 
+/* How many ProfilerStep# calls m holds on CPU threads, from its operators
+   alone (no steps_build): for a front deciding what to show first. */
+uint64_t steps_count(const model *m);
+
 /* The step number text of step i: "1011" for ProfilerStep#1011, "" for the
    whole-trace step. Owned by the trace's strings. */
 const char *steps_label(const steps *s, size_t i);
@@ -130,6 +134,15 @@ unsigned char *steps_mask(const steps *s, size_t first, size_t last);
    base's options and steps_mask as its keep mask. NULL with err set. */
 model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
                    t2p_error *err);
+
+/* The model of the whole trace with each step's calls in nodes of their
+   own (model_opts.group = ev_step, base's other options), for a profile
+   whose samples carry a step label; NULL with err set. */
+model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err);
+
+/* steps_label of every step, for pprof_opts.step_labels: a new array of
+   s->nsteps pointers (caller frees the array), NULL when out of memory. */
+const char **steps_labels(const steps *s);
 
 /* "1011" or "1011-1013" for steps first..last into buf. Returns buf. */
 const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size);

@@ -9,6 +9,7 @@
 
 #include "core/fmt.h"
 #include "core/pprof.h"
+#include "core/steps.h"
 
 void cmp_install(view *v)
 {
@@ -124,11 +125,34 @@ int cmp_export(view *v)
         view_status_set(v, "out of memory choosing the file name");
         return -1;
     }
-    pprof_opts o = { .tool_version = PACKAGE_VERSION, .no_overwrite = true };
+    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
+                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
     pprof_summary sum;
     t2p_error err;
     int rc = 0;
-    if (pprof_write_diff(c->base, &o, c->new, &o, path, &sum, &err) < 0) {
+    /* the step labels convert --base gives: each side's model again, with
+       its steps' calls apart */
+    const model *side[2] = { c->base, c->new };
+    model *grouped[2] = { NULL, NULL };
+    steps *st[2] = { NULL, NULL };
+    const char **labels[2] = { NULL, NULL };
+    for (int k = 0; k < 2; k++) {
+        if (!(st[k] = steps_build(side[k], &err)))
+            goto fail;
+        if (st[k]->whole_trace)
+            continue;
+        if (!(grouped[k] = steps_grouped(st[k], &side[k]->opts, &err)))
+            goto fail;
+        if (!(labels[k] = steps_labels(st[k]))) {
+            error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
+            goto fail;
+        }
+        side[k] = grouped[k];
+        o[k].step_labels = labels[k];
+        o[k].nsteps = st[k]->nsteps;
+    }
+    if (pprof_write_diff(side[0], &o[0], side[1], &o[1], path, &sum, &err) < 0) {
+    fail:
         char msg[1200];
         view_status_set(v, "export failed: %s", error_format(&err, msg, sizeof msg));
         rc = -1;
@@ -136,6 +160,11 @@ int cmp_export(view *v)
         char a[32];
         view_status_set(v, "wrote %s: %s minus base, time %s ms net (go tool pprof -top %s)",
                         path, np, fmt_ms(sum.total_ns, a, sizeof a), path);
+    }
+    for (int k = 0; k < 2; k++) {
+        free(labels[k]);
+        model_free(grouped[k]);
+        steps_free(st[k]);
     }
     free(path);
     return rc;

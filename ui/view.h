@@ -59,6 +59,7 @@
     X(CATS, cats)        \
     X(TREE, tree)        \
     X(THREADS, threads)  \
+    X(STEPS, steps)      \
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks)
 

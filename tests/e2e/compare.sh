@@ -73,7 +73,7 @@ expect 2 no-such-new.json analyze --base "$F/cnn_train.json.gz" "$F/no-such-new.
 expect 1 "unknown sort key" analyze --sort bogus --base "$F/cnn_train.json.gz" "$F/cnn_train.json.gz"
 expect 1 "needs --base" analyze --sort delta_self "$F/cnn_train.json.gz"
 expect 1 "compare what" analyze --base-step 1 "$F/cnn_train.json.gz"
-expect 1 "no ProfilerStep" analyze --base-step 1 --step 2 "$F/mlp_nested.json.gz"
+expect 1 "no ProfilerStep" analyze --base-step 1 --step 2 "$F/cnn_train.json.gz"
 expect 2 "refusing to overwrite" convert --base "$F/cnn_train.json.gz" "$F/mlp_nested.json.gz" "$F/mlp_nested.json.gz"
 if [ -d "$S" ]; then
     expect 1 "999" analyze --base-step 101 --step 999 "$S/ns_resolution_rank0.pt.trace.json.gz"
