@@ -48,7 +48,7 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t pare
         m->nodes[n] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                     .next_sibling = MODEL_NONE, .track = m->nodes[parent].track,
                                     .depth = m->nodes[parent].depth + 1, .gpu = true,
-                                    .stream = stream };
+                                    .stream = stream, .group = m->nodes[parent].group };
         if (hmap_put(gm, key, n) < 0)
             return -1;
     }

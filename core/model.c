@@ -25,7 +25,8 @@ struct builder {
     model *m;
     const trace *tr;
     hmap opmap;    /* (name, cat) -> op */
-    hmap childmap; /* (parent node, op) -> node */
+    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id) */
+    hmap opgroup;  /* with groups: (op, 1 + group) -> its op-and-group id */
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
@@ -84,9 +85,22 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     return op;
 }
 
-static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track)
+/* The node of op under parent for a call of group g (1 + group, 0 none):
+   with groups, the child key holds a small id of the (op, g) pair. */
+static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track,
+                          uint32_t g)
 {
-    uint64_t key = (uint64_t)parent << 32 | op;
+    uint32_t kop = op;
+    if (b->m->opts.group) {
+        uint64_t ok = (uint64_t)op << 32 | g;
+        kop = hmap_get(&b->opgroup, ok);
+        if (kop == UINT32_MAX) {
+            kop = (uint32_t)b->opgroup.n;
+            if (hmap_put(&b->opgroup, ok, kop) < 0)
+                return MODEL_NONE;
+        }
+    }
+    uint64_t key = (uint64_t)parent << 32 | kop;
     uint32_t node = hmap_get(&b->childmap, key);
     if (node != UINT32_MAX)
         return node;
@@ -94,11 +108,18 @@ static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint3
     node = (uint32_t)m->nnodes;
     model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
                      .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = track,
-                     .depth = m->nodes[parent].depth + 1 };
+                     .depth = m->nodes[parent].depth + 1, .group = g };
     if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
         hmap_put(&b->childmap, key, node) < 0)
         return MODEL_NONE;
     return node;
+}
+
+/* 1 + event e's group, 0 when none */
+static uint32_t group_of(const struct builder *b, uint32_t e)
+{
+    const uint32_t *g = b->m->opts.group;
+    return g && g[e] != MODEL_NONE ? g[e] + 1 : 0;
 }
 
 /* Sorts idx[0..n) by (ts asc, dur desc, index asc): a natural merge sort,
@@ -225,7 +246,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             uint32_t aop = op_get(b, b->name_map[ax->name], b->cat_map[ax->cat]);
             if (aop == MODEL_NONE)
                 return -1;
-            a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track);
+            a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
+                                group_of(b, a->ev));
             if (a->node == MODEL_NONE)
                 return -1;
             m->ev_node[a->ev] = a->node;
@@ -254,7 +276,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
         if (op == MODEL_NONE)
             return -1;
-        uint32_t node = child_get(b, parent_node, op, track);
+        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e));
         if (node == MODEL_NONE)
             return -1;
         m->ev_node[e] = node;
@@ -463,6 +485,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     if (!m->tracks || !m->ev_node || !m->ev_self || !order || !start)
         goto nomem;
     if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
+        hmap_init(&b.opgroup, 64) < 0 ||
         build_name_map(&b) < 0)
         goto nomem;
 
@@ -580,6 +603,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         goto nomem;
     m->scoped = m->opts.keep != NULL;
     m->opts.keep = NULL; /* the caller's, read only while building */
+    m->opts.group = NULL;
     goto done;
 
 nomem:
@@ -599,6 +623,7 @@ done:
     free(b.onstack);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
+    hmap_done(&b.opgroup);
     return m;
 }
 

@@ -48,6 +48,15 @@ for ts in ns_resolution_rank0.pt.trace.json.gz:102 ns_resolution_rank0.pt.trace.
         fail=1
 done
 
+# convert --step N: through go tool pprof, every figure of analyze --step N,
+# and what pprof's own -tagfocus step=N keeps of the whole trace's profile
+for ts in ns_resolution_rank0.pt.trace.json.gz:102 nccl_relative_time.json.gz:5 \
+          tb_resnet50_w0.json.gz:7; do
+    "$py" "$top_srcdir/tests/check_convert.py" "$tool" "$SHARED/traces/${ts%%:*}" --step "${ts##*:}"
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || fail=1
+done
+
 # --steps prints the Steps section alone; a step the trace lacks is a usage error
 t="$SHARED/traces/ns_resolution_rank0.pt.trace.json.gz"
 "$tool" analyze --steps "$t" > steps.out || fail=1
