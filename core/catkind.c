@@ -49,6 +49,10 @@ static const struct {
 
 enum catkind catkind_of(const char *cat, size_t len)
 {
+    /* the legacy autograd profiler writes no category: its events are all
+       operators (ProfilerStep#N among them) */
+    if (len == 0)
+        return CATKIND_CPU_OP;
     /* every known spelling is 4 to 19 bytes: most names skip the loop */
     if (len < 4 || len > 19)
         return CATKIND_NONE;

@@ -11,7 +11,7 @@
 
 enum catkind {
     CATKIND_NONE = 0,        /* anything else (cuda_sync, ac2g, "", ...) */
-    CATKIND_CPU_OP,          /* cpu_op, Operator */
+    CATKIND_CPU_OP,          /* cpu_op, Operator; no category (the legacy profiler) */
     CATKIND_USER_ANNOTATION, /* user_annotation */
     CATKIND_GPU_ANNOTATION,  /* gpu_user_annotation: on a GPU row, but not GPU work */
     CATKIND_PYTHON,          /* python, Python (early Kineto) */

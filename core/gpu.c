@@ -48,7 +48,7 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t pare
         m->nodes[n] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                     .next_sibling = MODEL_NONE, .track = m->nodes[parent].track,
                                     .depth = m->nodes[parent].depth + 1, .gpu = true,
-                                    .stream = stream };
+                                    .stream = stream, .group = m->nodes[parent].group };
         if (hmap_put(gm, key, n) < 0)
             return -1;
     }
@@ -201,7 +201,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     /* GPU events with a correlation that has a launch */
     size_t ci = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
-        if (catkind[ev[e].cat] != 1)
+        if (catkind[ev[e].cat] != 1 || (m->opts.keep && !m->opts.keep[e]))
             continue;
         while (ci < tr->ncorrs && tr->corrs[ci].event < e)
             ci++;
@@ -219,6 +219,9 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
            flat (leaf) figures go to one node only, so that pprof counts it once */
         model_node *g = &m->nodes[gnode];
         g->dev_total_ns += dur;
+        /* a launch outside the scope: as if it were not in the window */
+        if (launch != MODEL_NONE && m->ev_node[launch] == MODEL_NONE)
+            launch = MODEL_NONE;
         if (launch == UINT32_MAX || launch == MODEL_NONE) {
             /* no launch in the window: its own stream stack carries it */
             m->gpu_unattributed_events++;
@@ -258,7 +261,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     size_t ns = 0;
     for (size_t k = 0; k < m->ntracks; k++)
         for (size_t i = start[k]; i < start[k + 1]; i++)
-            if (catkind[ev[order[i]].cat] == 1) {
+            if (catkind[ev[order[i]].cat] == 1 && (!m->opts.keep || m->opts.keep[order[i]])) {
                 ns++;
                 break;
             }
@@ -271,7 +274,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         int64_t cover_start = 0, cover_end = INT64_MIN;
         for (size_t i = start[k]; i < start[k + 1]; i++) {
             const trace_event *x = &ev[order[i]];
-            if (catkind[x->cat] != 1)
+            if (catkind[x->cat] != 1 || (m->opts.keep && !m->opts.keep[order[i]]))
                 continue;
             int64_t end = x->ts + x->dur;
             s.gpu_events++;

@@ -111,10 +111,10 @@ static size_t merge_spans(span *l, size_t n)
 
 /* The role of an event by TensorBoard's rules, or -1 for none. ProfilerStep
    events are steps, not roles. */
-static int event_role(enum catkind k, unsigned nc, bool comm_kernel)
+static int event_role(enum catkind k, unsigned nc)
 {
     switch (k) {
-    case CATKIND_KERNEL: return comm_kernel ? STEPS_COMMUNICATION : STEPS_KERNEL;
+    case CATKIND_KERNEL: return STEPS_KERNEL; /* or communication: see comm_kernels */
     case CATKIND_MEMCPY: return STEPS_MEMCPY;
     case CATKIND_MEMSET: return STEPS_MEMSET;
     case CATKIND_RUNTIME: return STEPS_RUNTIME;
@@ -176,15 +176,54 @@ static unsigned ev_class(const struct ctx *c, uint32_t e)
     return name < c->nstr ? c->nclass[name] : 0;
 }
 
-/* Whether a kernel ran for a communication operator: its External id is
-   one of a communication operator's. The loader does not keep External ids
-   yet, so no kernel is one (on the shared traces none is: their NCCL
-   kernels carry other ids, as TensorBoard's figures show). */
-static bool comm_kernel(const struct ctx *c, uint32_t e)
+static int cmp_u32(const void *a, const void *b)
 {
-    (void)c;
-    (void)e;
-    return false;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kernels that ran for a communication operator: their External id is one
+   of a communication operator's (TensorBoard's rule). On the shared traces
+   none is: their NCCL kernels carry the id of the operator around the
+   collective, not the collective's own. Returns 0 or -1 (no memory). */
+static int comm_kernels(struct ctx *c)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    size_t n = 0, cap = 0;
+    uint32_t *ids = NULL;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        enum catkind k = ev_kind(c, (uint32_t)e);
+        if (!x->ext || !(ev_class(c, (uint32_t)e) & NAME_COMM) ||
+            (k != CATKIND_CPU_OP && k != CATKIND_USER_ANNOTATION &&
+             k != CATKIND_GPU_ANNOTATION && k != CATKIND_PYTHON))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            uint32_t *ni = realloc(ids, nc * sizeof *ni);
+            if (!ni) {
+                free(ids);
+                return -1;
+            }
+            ids = ni;
+            cap = nc;
+        }
+        ids[n++] = x->ext;
+    }
+    if (n == 0)
+        return 0;
+    qsort(ids, n, sizeof *ids, cmp_u32);
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        if ((c->evr[e] & EV_ROLE) != STEPS_KERNEL || !x->ext ||
+            !bsearch(&x->ext, ids, n, sizeof *ids, cmp_u32))
+            continue;
+        c->evr[e] = (unsigned char)((c->evr[e] & ~EV_ROLE) | STEPS_COMMUNICATION);
+        c->oprole[m->nodes[m->ev_node[e]].op] = -1; /* its op's calls now differ */
+    }
+    free(ids);
+    return 0;
 }
 
 struct dev_entry {
@@ -623,6 +662,11 @@ steps *steps_build(const model *m, t2p_error *err)
     steps *s = calloc(1, sizeof *s);
     if (!s)
         goto nomem;
+    if (m->scoped) {
+        error_set(err, T2P_ERR_ARG, tr->path, -1, "steps need the model of the whole trace");
+        free(s);
+        return NULL;
+    }
     s->m = m;
     s->nevents = tr->nevents;
     s->ev_step = vec_alloc(tr->nevents, sizeof *s->ev_step);
@@ -646,7 +690,7 @@ steps *steps_build(const model *m, t2p_error *err)
         const trace_event *x = &tr->events[e];
         enum catkind k = ev_kind(&c, (uint32_t)e);
         unsigned nc = ev_class(&c, (uint32_t)e);
-        int r = event_role(k, nc, k == CATKIND_KERNEL && comm_kernel(&c, (uint32_t)e));
+        int r = event_role(k, nc);
         int *o = &c.oprole[m->nodes[m->ev_node[e]].op];
         *o = *o == -2 || *o == r ? r : -1;
         unsigned char v = r < 0 ? EV_NOROLE : (unsigned char)r;
@@ -677,8 +721,11 @@ steps *steps_build(const model *m, t2p_error *err)
                                               .host_start = x->ts, .host_end = x->ts + x->dur,
                                               .kept = true };
     }
-    /* in time order */
-    qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
+    if (comm_kernels(&c) < 0)
+        goto nomem;
+    /* in time order (no steps: s->steps is NULL, which qsort must not get) */
+    if (s->nsteps > 1)
+        qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
     if (s->nsteps == 0) {
         /* one step over the CPU events (operators, Python), as TensorBoard did */
         if (!s->steps && !(s->steps = calloc(1, sizeof *s->steps)))
@@ -743,6 +790,19 @@ void steps_free(steps *s)
     free(s);
 }
 
+uint64_t steps_count(const model *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->nops; i++) {
+        const model_op *o = &m->ops[i];
+        enum catkind k = o->cat < m->ncatkind ? (enum catkind)m->catkind[o->cat] : CATKIND_NONE;
+        if ((k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION) &&
+            strncmp(model_op_name(m, (uint32_t)i), "ProfilerStep", 12) == 0)
+            n += o->calls;
+    }
+    return n;
+}
+
 const char *steps_label(const steps *s, size_t i)
 {
     if (i >= s->nsteps || s->steps[i].name == STEPS_NONE)
@@ -799,6 +859,55 @@ unsigned char *steps_mask(const steps *s, size_t first, size_t last)
     for (size_t e = 0; e < s->nevents; e++)
         k[e] = s->ev_step[e] != STEPS_NONE && s->ev_step[e] >= first && s->ev_step[e] <= last;
     return k;
+}
+
+model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
+                   t2p_error *err)
+{
+    unsigned char *k = steps_mask(s, first, last);
+    if (!k) {
+        error_set(err, T2P_ERR_NOMEM, s->m->tr->path, -1, "out of memory scoping to a step");
+        return NULL;
+    }
+    model_opts mo = { 0 };
+    if (base)
+        mo = *base;
+    mo.keep = k;
+    model *m = model_build(s->m->tr, &mo, err);
+    free(k);
+    if (m) {
+        char l[40];
+        snprintf(m->scope_note, sizeof m->scope_note, "Step%s %s", first == last ? "" : "s",
+                 steps_range_label(s, first, last, l, sizeof l));
+    }
+    return m;
+}
+
+model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err)
+{
+    model_opts mo = { 0 };
+    if (base)
+        mo = *base;
+    mo.keep = NULL;
+    mo.group = s->ev_step;
+    return model_build(s->m->tr, &mo, err);
+}
+
+const char **steps_labels(const steps *s)
+{
+    const char **l = malloc((s->nsteps ? s->nsteps : 1) * sizeof *l);
+    for (size_t i = 0; l && i < s->nsteps; i++)
+        l[i] = steps_label(s, i);
+    return l;
+}
+
+const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size)
+{
+    if (first == last)
+        snprintf(buf, size, "%s", steps_label(s, first));
+    else
+        snprintf(buf, size, "%s-%s", steps_label(s, first), steps_label(s, last));
+    return buf;
 }
 
 size_t steps_top_ops(const steps *s, size_t i, uint32_t *out_op, int64_t *out_ns, size_t n)

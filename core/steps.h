@@ -101,11 +101,16 @@ typedef struct steps {
     size_t nevents;
 } steps;
 
-/* Builds the steps of m (which must outlive them). NULL with err set when
-   out of memory. A trace without ProfilerStep# gets one whole-trace step
+/* Builds the steps of m (which must outlive them; a model of the whole
+   trace, not a scoped one: T2P_ERR_ARG). NULL with err set when out of
+   memory. A trace without ProfilerStep# gets one whole-trace step
    (whole_trace); ev_step then gives STEPS_NONE for every event. */
 steps *steps_build(const model *m, t2p_error *err);
 void steps_free(steps *s);
+
+/* How many ProfilerStep# calls m holds on CPU threads, from its operators
+   alone (no steps_build): for a front deciding what to show first. */
+uint64_t steps_count(const model *m);
 
 /* The step number text of step i: "1011" for ProfilerStep#1011, "" for the
    whole-trace step. Owned by the trace's strings. */
@@ -124,6 +129,23 @@ int steps_parse_range(const steps *s, const char *text, size_t *first, size_t *l
    steps first..last. Returns a new array of s->nevents bytes (caller frees),
    NULL when out of memory. */
 unsigned char *steps_mask(const steps *s, size_t first, size_t last);
+
+/* The model of steps first..last alone: model_build of the trace with
+   base's options and steps_mask as its keep mask. NULL with err set. */
+model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
+                   t2p_error *err);
+
+/* The model of the whole trace with each step's calls in nodes of their
+   own (model_opts.group = ev_step, base's other options), for a profile
+   whose samples carry a step label; NULL with err set. */
+model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err);
+
+/* steps_label of every step, for pprof_opts.step_labels: a new array of
+   s->nsteps pointers (caller frees the array), NULL when out of memory. */
+const char **steps_labels(const steps *s);
+
+/* "1011" or "1011-1013" for steps first..last into buf. Returns buf. */
+const char *steps_range_label(const steps *s, size_t first, size_t last, char *buf, size_t size);
 
 /* The top n operators (model->ops indices) of step i by self time of their
    calls in the step, largest first; out_ns gets the self times. Returns how

@@ -40,10 +40,18 @@ static const char analyze_usage[] =
     "  --jobs N          (several traces) load N at a time (default: one per core)\n"
     "  --short-names     show C++ names without return type, template arguments and\n"
     "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
+    "  --steps           only the Steps section: each ProfilerStep# split by role as\n"
+    "                    TensorBoard's Overview did, the average, the recommendations\n"
+    "  --step N|N-M      every figure for steps N to M alone: CPU events that start in\n"
+    "                    them, the GPU work they launched\n"
     "\n"
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
     "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --per-step        divide each trace's figures by its number of kept steps first\n"
+    "  --base-step N --step M\n"
+    "                    compare step N (of BASE, or of TRACE without --base) with step M\n"
+    "                    of TRACE (N-M: a range of steps)\n"
     "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
     "                    delta_device_total, delta_pct\n"
     "\n"
@@ -69,7 +77,7 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
 }
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort, const shortnames *sn, const steps *st)
+                        enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -80,6 +88,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     for (int r = 0; r < TRACE_SKIP_N; r++)
         nskipped += tr->skipped[r];
     fprintf(f, "File:              %s\n", tr->path);
+    analyze_steps_scope_line(f, st);
     if (tr->truncated)
         fprintf(f, "WARNING:           truncated trace (%s); figures cover what was read\n",
                 tr->truncated_reason);
@@ -169,7 +178,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        const shortnames *sn, const steps *st)
+                        const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -278,7 +287,10 @@ int cli_analyze(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
+        { "base-step", required_argument, NULL, 'Q' },
         { "short-names", no_argument, NULL, 'S' },
+        { "steps", no_argument, NULL, 'T' },
+        { "step", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
@@ -287,6 +299,7 @@ int cli_analyze(int argc, char **argv)
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false, spread = false, short_names = false;
     model_opts mo = { 0 };
+    analyze_steps_sel sel = { 0 };
     int c;
 
     optind = 1;
@@ -327,7 +340,10 @@ int cli_analyze(int argc, char **argv)
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
+        case 'Q': cmp.base_step = optarg; break;
         case 'S': short_names = true; break;
+        case 'T': sel.only = true; break;
+        case 'N': sel.spec = optarg; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
@@ -340,7 +356,7 @@ int cli_analyze(int argc, char **argv)
                             "or a directory\n");
             return EXIT_USAGE;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step) {
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step) {
             fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
                             "take one TRACE, not several or a directory\n");
             return EXIT_USAGE;
@@ -361,7 +377,8 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    if (cmp.base_path || cmp.per_step) {
+    if (cmp.base_path || cmp.per_step || cmp.base_step) {
+        cmp.step = sel.spec; /* --step M: TRACE's side */
         cmp.new_path = argv[optind];
         cmp.top = top;
         cmp.json = json;
@@ -392,6 +409,28 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return cli_fail(&err);
     }
+    sel.st = st;
+    model *whole = m;
+    bool usage_error;
+    if (analyze_steps_select(&sel, &mo, &m, &usage_error) < 0) {
+        free(order);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return usage_error ? EXIT_USAGE : EXIT_INPUT;
+    }
+    if (m != whole) {
+        uint32_t *o2 = realloc(order, (m->nops ? m->nops : 1) * sizeof *order);
+        if (!o2) {
+            fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+            free(order);
+            model_free(m);
+            m = whole;
+            sel.only = true; /* report what we have */
+        } else {
+            order = o2;
+        }
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     shortnames *sn = short_names ? shortname_new(m) : NULL;
@@ -399,21 +438,27 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
         free(order);
         steps_free(st);
-        model_free(m);
+        if (m != whole)
+            model_free(m);
+        model_free(whole);
         trace_free(tr);
         return EXIT_INPUT;
     }
-    if (json)
-        report_json(stdout, m, order, nshow, sn, st);
+    if (sel.only)
+        analyze_steps_only(stdout, &sel, json);
+    else if (json)
+        report_json(stdout, m, order, nshow, sn, &sel);
     else
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, st);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
     shortname_free(sn);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
     free(order);
     steps_free(st);
-    model_free(m);
+    if (m != whole)
+        model_free(m);
+    model_free(whole);
     trace_free(tr);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {

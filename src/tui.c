@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/steps.h"
 #include "core/ranks.h"
 #include "core/trace.h"
 #include "src/args.h"
@@ -34,7 +35,8 @@
 #define SAMPLE_TRACE "alexnet_train.json.gz"
 
 static const char usage[] =
-    "usage: torch2pprof-tui [--view ops|categories|tree|threads|ranks|allranks] [--sort KEY] [--top N] [TRACE]\n"
+    "usage: torch2pprof-tui [--view ops|categories|tree|threads|steps|ranks|allranks] [--sort KEY]\n"
+    "                       [--top N] [TRACE]\n"
     "       torch2pprof-tui [options] [--jobs N] DIR | TRACE TRACE...\n"
     "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
     "       torch2pprof-tui [options] --base BASE TRACE\n"
@@ -44,7 +46,8 @@ static const char usage[] =
     "A directory or several traces are the ranks of one job, loaded in parallel: the\n"
     "Ranks view lists them (Enter shows one rank in every view), All ranks merges them.\n"
     "\n"
-    "  --view V          the first view: ops (default), categories, tree, threads\n"
+    "  --view V          the first view: ops (default), categories, tree, threads, steps\n"
+    "                    (steps is the default for a trace with two or more ProfilerStep#)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "  --top N           list only the first N operators (0: all)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
@@ -59,7 +62,7 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
-    "  --base BASE       compare TRACE with BASE: Ops, Categories and Tree show both\n"
+    "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
     "\n"
@@ -405,7 +408,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'v':
             if ((c = view_by_name(optarg)) < 0) {
-                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, ranks, allranks)\n",
+                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks)\n",
                         optarg);
                 return EXIT_USAGE;
             }
@@ -485,6 +488,8 @@ int main(int argc, char **argv)
         }
         printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - t_start) * 1e3,
                tr->nevents, m->nnodes, m->nmnodes);
+        if (!view_given && !many && !base && steps_count(m) >= 2)
+            vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
         v = view_new(m, &vo);
         if (!v) {
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
@@ -535,6 +540,8 @@ int main(int argc, char **argv)
               : open_traces(base, path, partial, &mo, true, &tr, &m, &tc, &vo);
     if (rc != EXIT_OK)
         return rc;
+    if (!view_given && !many && !base && steps_count(m) >= 2)
+        vo.tab = VIEW_STEPS;
     v = view_new(m, &vo);
     if (!v) {
         draw_close();

@@ -237,10 +237,10 @@ def check_tui(tui, job):
     need(scr[0].startswith(os.path.join(job, "rank-2.json.gz")) and "[1 Ops]" in scr[2],
          "tui: Enter on rank 2 shows it in the Ops view: %s" % scr[:3])
     scr = tui_screen(tui, "<Enter>", [job])
-    need("[6 All ranks]" in scr[2] and "Median ms" in scr[3], "tui: (all ranks) opens All ranks: %s"
+    need("[7 All ranks]" in scr[2] and "Median ms" in scr[3], "tui: (all ranks) opens All ranks: %s"
          % scr[2:4])
     scr = tui_screen(tui, "6 <Esc>", [job])
-    need("[5 Ranks]" in scr[2], "tui: Esc returns to Ranks")
+    need("[6 Ranks]" in scr[2], "tui: Esc returns to Ranks")
 
 
 def main():

@@ -9,12 +9,14 @@
 
 #include "core/fmt.h"
 #include "core/pprof.h"
+#include "core/steps.h"
 
 void cmp_install(view *v)
 {
     v->ops[VIEW_OPS] = &view_cmp_ops_ops;
     v->ops[VIEW_CATS] = &view_cmp_cats_ops;
     v->ops[VIEW_TREE] = &view_cmp_tree_ops;
+    v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
 }
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
@@ -110,8 +112,7 @@ enum compare_sort cmp_sort_of(enum model_sort s)
 
 static const char *const fig_names[CMP_FIG_N] = { "new", "base", "delta" };
 
-/* e: TRACE minus BASE, as convert --base writes it, never overwriting */
-static void cmp_export(view *v)
+int cmp_export(view *v)
 {
     const compare *c = v->cmp;
     const char *np = c->new->tr->path;
@@ -122,20 +123,51 @@ static void cmp_export(view *v)
     char *path = pprof_free_path(view_export_dir(v), stem);
     if (!path) {
         view_status_set(v, "out of memory choosing the file name");
-        return;
+        return -1;
     }
-    pprof_opts o = { .tool_version = PACKAGE_VERSION, .no_overwrite = true };
+    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
+                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
     pprof_summary sum;
     t2p_error err;
-    if (pprof_write_diff(c->base, &o, c->new, &o, path, &sum, &err) < 0) {
+    int rc = 0;
+    /* the step labels convert --base gives: each side's model again, with
+       its steps' calls apart */
+    const model *side[2] = { c->base, c->new };
+    model *grouped[2] = { NULL, NULL };
+    steps *st[2] = { NULL, NULL };
+    const char **labels[2] = { NULL, NULL };
+    for (int k = 0; k < 2; k++) {
+        if (!(st[k] = steps_build(side[k], &err)))
+            goto fail;
+        if (st[k]->whole_trace)
+            continue;
+        if (!(grouped[k] = steps_grouped(st[k], &side[k]->opts, &err)))
+            goto fail;
+        if (!(labels[k] = steps_labels(st[k]))) {
+            error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
+            goto fail;
+        }
+        side[k] = grouped[k];
+        o[k].step_labels = labels[k];
+        o[k].nsteps = st[k]->nsteps;
+    }
+    if (pprof_write_diff(side[0], &o[0], side[1], &o[1], path, &sum, &err) < 0) {
+    fail:
         char msg[1200];
         view_status_set(v, "export failed: %s", error_format(&err, msg, sizeof msg));
+        rc = -1;
     } else {
         char a[32];
         view_status_set(v, "wrote %s: %s minus base, time %s ms net (go tool pprof -top %s)",
                         path, np, fmt_ms(sum.total_ns, a, sizeof a), path);
     }
+    for (int k = 0; k < 2; k++) {
+        free(labels[k]);
+        model_free(grouped[k]);
+        steps_free(st[k]);
+    }
     free(path);
+    return rc;
 }
 
 int cmp_action(view *v, enum key_act act)
@@ -150,7 +182,7 @@ int cmp_action(view *v, enum key_act act)
         return VIEW_DRAW_FOOTER;
     case ACT_DRILL:
     case ACT_FOCUS:
-        view_status_set(v, "comparing: no focus (\\ filters by name; Threads shows the new trace)");
+        view_status_set(v, "comparing: no focus (\\ filters by name)");
         return VIEW_DRAW_FOOTER;
     case ACT_MERGE:
         view_status_set(v, "comparing: the tree is merged across tracks");

@@ -1,6 +1,6 @@
 /* The explorer comparing two traces (torch2pprof-tui --base BASE TRACE):
-   the Ops, Categories and Tree views are replaced by their compare twins
-   (ui/view_cmp_ops.c, view_cmp_cats.c, view_cmp_tree.c), which read one
+   the Ops, Categories, Tree and Threads views are replaced by their compare
+   twins (ui/view_cmp_ops.c, _cats.c, _tree.c, _threads.c), which read one
    core/compare. This file holds what the three share: the figures shown
    (new, base or delta: key b), signed delta cells, the row colour (slower
    red, faster green), the title line and the export of the diff profile. */
@@ -10,7 +10,8 @@
 #include "core/compare.h"
 #include "ui/view_impl.h"
 
-extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops;
+extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
+    view_cmp_threads_ops;
 
 /* What the figure columns show; b cycles through them. */
 enum cmp_fig { CMP_FIG_NEW, CMP_FIG_BASE, CMP_FIG_DELTA, CMP_FIG_N };
@@ -36,6 +37,11 @@ enum view_style cmp_style(int64_t delta);
 
 /* The core/compare sort for a view's model_sort: figures sort by |delta|. */
 enum compare_sort cmp_sort_of(enum model_sort s);
+
+/* e: TRACE minus BASE, as convert --base writes it, into the export
+   directory, never overwriting; the status line says what was written.
+   Returns 0 or -1. */
+int cmp_export(view *v);
 
 /* The actions every compare view shares: b, e, and refusing a focus.
    -1 for the others. */

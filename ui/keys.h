@@ -29,6 +29,8 @@ enum key_act {
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
     /* comparing (--base) */
     ACT_CMP_FIGS,
+    /* steps: from every view */
+    ACT_STEP_PREV, ACT_STEP_NEXT,
     ACT_N
 };
 

@@ -27,8 +27,9 @@ static void title(view *v, cols_line *l)
         cols_cell(l, tmp, strlen(tmp), v->width, false);
         return;
     }
-    snprintf(tmp, sizeof tmp, "%s%s | window %s ms | busy %s ms | events %s | tracks %s",
-             m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
+    /* a scoped model (a step) says so first */
+    snprintf(tmp, sizeof tmp, "%s%s%s%s | window %s ms | busy %s ms | events %s | tracks %s",
+             m->scope_note, m->scope_note[0] ? " | " : "", m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
              fmt_ms(m->busy_ns, b, sizeof b), fmt_count(m->complete_events, c, sizeof c),
              fmt_count(m->tracks_with_events, d, sizeof d));
     if (v->gpu) {

@@ -281,13 +281,15 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 
 /* ---------------------------------------------------------------- life */
 
-static void close_all(view *v)
+/* freeing: the view goes, so do the states that outlive a model change */
+static void close_all(view *v, bool freeing)
 {
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (v->ops[k]->close)
+        if (v->ops[k]->close && (freeing || !v->ops[k]->keeps_state))
             v->ops[k]->close(v);
     for (int k = 0; k < VIEW_NTABS; k++)
-        v->state[k] = NULL;
+        if (freeing || !v->ops[k]->keeps_state)
+            v->state[k] = NULL;
     scope_free(v->scope);
     v->scope = NULL;
 }
@@ -299,10 +301,11 @@ static int open_all(view *v)
     if (!v->scope)
         return -1;
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (v->ops[k]->open && v->ops[k]->open(v) < 0)
+        if (v->ops[k]->open && !v->state[k] && v->ops[k]->open(v) < 0)
             return -1;
     for (int k = 0; k < VIEW_NTABS; k++) {
-        v->cur[k] = v->top[k] = 0;
+        if (!v->ops[k]->keeps_state)
+            v->cur[k] = v->top[k] = 0;
         v->rows[k].n = 0;
     }
     v->order_gen++;
@@ -336,7 +339,7 @@ view *view_new(const model *m, const view_opts *o)
 
 int view_set_model(view *v, const model *m)
 {
-    close_all(v);
+    close_all(v, false);
     v->m = m;
     v->mode = VIEW_MODE_NORMAL;
     v->status[0] = '\0';
@@ -350,7 +353,7 @@ void view_free(view *v)
 {
     if (!v)
         return;
-    close_all(v);
+    close_all(v, true);
     for (int k = 0; k < VIEW_NTABS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
@@ -630,7 +633,15 @@ static int key_apply(view *v, int key)
         view_clamp(v);
         return VIEW_DRAW_ALL;
     }
-    return generic_action(v, act, arg);
+    int r = generic_action(v, act, arg);
+    if (r == 0 || (act == ACT_BACK && r == (VIEW_DRAW_BODY | VIEW_DRAW_FOOTER)))
+        for (int k = 0; k < VIEW_NTABS; k++)
+            if (v->ops[k]->global) {
+                int g = v->ops[k]->global(v, act, arg);
+                if (g >= 0)
+                    return g;
+            }
+    return r;
 }
 
 int view_key(view *v, int key)

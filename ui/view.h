@@ -15,8 +15,8 @@
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
      draw.c       the terminal (the only file that calls curses)
-     cmp.c, view_cmp_*.c  comparing two traces (--base): the Ops, Categories and
-                  Tree views' twins, put in place by view_new from view_opts.cmp
+     cmp.c, view_cmp_*.c  comparing two traces (--base): every view's
+                  twin, put in place by view_new from view_opts.cmp
 
    How to add a view (say "steps"):
      1. Write ui/view_steps.c: its columns (a col array), its sort keys, and
@@ -59,6 +59,7 @@
     X(CATS, cats)        \
     X(TREE, tree)        \
     X(THREADS, threads)  \
+    X(STEPS, steps)      \
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks)
 
@@ -109,7 +110,7 @@ typedef struct view_opts {
     enum model_sort sort;
     const char *export_dir; /* NULL: "." */
     size_t top;             /* list only the first top operators; 0: all */
-    /* comparing two traces (--base): the Ops, Categories and Tree views
+    /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
        become their compare twins (ui/cmp.h) over this, whose new model is
        m; NULL: one trace. Must outlive the view. */
     const struct compare *cmp;

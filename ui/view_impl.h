@@ -67,6 +67,14 @@ struct view_ops {
     /* optional: after every key while the view is shown (to remember
        what the cursor is on before the rows change shape) */
     void (*after_key)(view *v);
+    /* optional: actions the view answers from every view, after the shown
+       view's own and the generic ones left them (the Steps view's [ and ],
+       and Esc once no focus is left to pop): like action */
+    int (*global)(view *v, enum key_act act, int arg);
+    /* its state outlives view_set_model (only view_free closes it): for a
+       view that owns the models it points the view at; its rebuild sees
+       the new v->m */
+    bool keeps_state;
     /* optional: what Esc must restore when a focus is left from this view,
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
