@@ -91,7 +91,8 @@ static void radix_sort(struct keyed *a, struct keyed *tmp, size_t *count, size_t
 
 /* corr_launch[i], for each entry i of trace->corrs that is GPU work: the
    event of the first launch (in file order) with the same id, or MODEL_NONE. */
-static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t **out)
+static int link_launches(const trace *tr, const unsigned char *catkind,
+                         const unsigned char *keep, uint32_t **out)
 {
     size_t n = 0;
     uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
@@ -107,7 +108,8 @@ static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t
     }
     for (size_t i = 0; i < tr->ncorrs; i++) {
         cl[i] = MODEL_NONE;
-        if (catkind[tr->events[tr->corrs[i].event].cat])
+        /* a scope links only its own events: a step's model sorts a step's ids */
+        if (catkind[tr->events[tr->corrs[i].event].cat] && (!keep || keep[tr->corrs[i].event]))
             a[n++] = (struct keyed){ tr->corrs[i].id, (uint32_t)i, 0 };
     }
     radix_sort(a, tmp, count, n);
@@ -195,7 +197,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     /* correlation -> first launch carrying it, by sorting the correlated
        events by id: a hash table of a few 100k launches misses the cache on
        every probe, a radix sort streams */
-    if (link_launches(tr, catkind, &corr_launch) < 0)
+    if (link_launches(tr, catkind, m->opts.keep, &corr_launch) < 0)
         goto out;
 
     /* GPU events with a correlation that has a launch */
