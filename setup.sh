@@ -30,7 +30,14 @@ if [ -n "$missing" ]; then
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
-    autoreconf -fi >/dev/null
+    # automake reports each helper it copies into build-aux/ on stderr:
+    # show what else it says, all of it when it fails
+    if ! autoreconf -fi >autoreconf.log 2>&1; then
+        cat autoreconf.log >&2
+        exit 1
+    fi
+    grep -v "^[^ ]*: installing '" autoreconf.log >&2 || true
+    rm -f autoreconf.log
 fi
 if [ ! -f Makefile ] || [ configure -nt config.status ]; then
     # autoconf's checks try "rm -f core", which complains about our core/ folder

@@ -134,6 +134,38 @@ static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t
     return 0;
 }
 
+struct run {
+    int64_t start, end;
+};
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    const struct run *a = pa, *b = pb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Length of the union of the runs (sorted here); streams run at once, so
+   their busy times overlap and do not add up. */
+static int64_t union_ns(struct run *r, size_t n)
+{
+    int64_t sum = 0, start = 0, end = INT64_MIN;
+    qsort(r, n, sizeof *r, cmp_run);
+    for (size_t i = 0; i < n; i++) {
+        if (end != INT64_MIN && r[i].start <= end) {
+            if (r[i].end > end)
+                end = r[i].end;
+            continue;
+        }
+        if (end != INT64_MIN)
+            sum += end - start;
+        start = r[i].start;
+        end = r[i].end;
+    }
+    if (end != INT64_MIN)
+        sum += end - start;
+    return sum;
+}
+
 int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 {
     const trace *tr = m->tr;
@@ -144,6 +176,8 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     uint32_t *corr_launch = NULL;
     hmap gm, os;
     size_t cap = m->nnodes;
+    struct run *runs = NULL; /* every stream's busy stretches */
+    size_t nruns = 0;
     int rc = -1;
 
     memset(&gm, 0, sizeof gm);
@@ -182,14 +216,16 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         m->gpu_ns += dur;
         m->ops[gop].dev_total_ns += dur;
         stamp[gop] = (uint32_t)e;
+        /* its node on its stream shows its device time, as its op does; the
+           flat (leaf) figures go to one node only, so that pprof counts it once */
+        model_node *g = &m->nodes[gnode];
+        g->dev_total_ns += dur;
         if (launch == UINT32_MAX || launch == MODEL_NONE) {
             /* no launch in the window: its own stream stack carries it */
             m->gpu_unattributed_events++;
             m->gpu_unattributed_ns += dur;
-            model_node *g = &m->nodes[gnode];
             g->dev_events++;
             g->dev_leaf_ns += dur;
-            g->dev_total_ns += dur;
             continue;
         }
         uint32_t lnode = m->ev_node[launch];
@@ -202,9 +238,9 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         uint32_t leaf;
         if (add_gpu_node(m, &cap, &gm, &os, lnode, gop, ev[e].track, &leaf) < 0)
             goto out;
+        /* dev_self stays 0, as on its op: a kernel launches nothing */
         m->nodes[leaf].dev_events++;
         m->nodes[leaf].dev_leaf_ns += dur;
-        m->nodes[leaf].dev_self_ns += dur;
         for (uint32_t n = leaf; n != MODEL_NONE && m->nodes[n].parent != MODEL_NONE;
              n = m->nodes[n].parent) {
             model_node *nd = &m->nodes[n];
@@ -228,7 +264,8 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
                 break;
             }
     m->streams = calloc(ns ? ns : 1, sizeof *m->streams);
-    if (!m->streams)
+    runs = vec_alloc(m->gpu_events, sizeof *runs);
+    if (!m->streams || !runs)
         goto out;
     for (size_t k = 0; k < m->ntracks; k++) {
         model_stream s = { .track = (uint32_t)k };
@@ -246,6 +283,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
             }
             if (cover_end != INT64_MIN) {
                 s.busy_ns += cover_end - cover_start;
+                runs[nruns++] = (struct run){ cover_start, cover_end };
                 if (x->ts - cover_end > s.max_gap_ns)
                     s.max_gap_ns = x->ts - cover_end;
             }
@@ -255,11 +293,14 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         if (!s.gpu_events)
             continue;
         s.busy_ns += cover_end - cover_start;
+        runs[nruns++] = (struct run){ cover_start, cover_end };
         m->tracks[k].stream = (uint32_t)m->nstreams;
         m->streams[m->nstreams++] = s;
     }
+    m->gpu_busy_ns = union_ns(runs, nruns);
     rc = 0;
 out:
+    vec_free(runs, m->gpu_events, sizeof *runs);
     free(catkind);
     free(stamp);
     free(corr_launch);

@@ -15,6 +15,7 @@ struct frame {
     int64_t end;
     int64_t cover;     /* union of direct children so far */
     int64_t cover_end; /* end of the last covered stretch */
+    int64_t sub;       /* self time of the event and everything under it */
 };
 
 struct builder {
@@ -25,6 +26,7 @@ struct builder {
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
+    uint32_t *onstack;  /* per op: its open calls on the current track's stack */
     struct frame *stack;
     size_t stackcap;
 };
@@ -62,10 +64,15 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
         if (!no)
             return MODEL_NONE;
         m->ops = no;
+        uint32_t *os = realloc(b->onstack, nc * sizeof *os);
+        if (!os)
+            return MODEL_NONE;
+        b->onstack = os;
         b->opcap = nc;
     }
     op = (uint32_t)m->nops++;
     m->ops[op] = (model_op){ .name = name, .cat = cat, .min_ns = INT64_MAX };
+    b->onstack[op] = 0;
     if (hmap_put(&b->opmap, key, op) < 0)
         return MODEL_NONE;
     b->name_op[name] = op;
@@ -134,9 +141,13 @@ static void sort_track(const trace_event *ev, uint32_t *idx, uint32_t *tmp, size
         memcpy(idx, src, n * sizeof *idx);
 }
 
-static void pop_frame(struct builder *b, struct frame *f)
+/* Closes the innermost open event. Its subtree's self time goes to its
+   parent's, and to its op's cum when it is the op's outermost open call:
+   then every stack through it holds the op, and no stack is counted twice. */
+static void pop_frame(struct builder *b, size_t depth)
 {
     model *m = b->m;
+    struct frame *f = &b->stack[depth];
     const trace_event *e = &b->tr->events[f->ev];
     int64_t self = e->dur - f->cover;
     model_node *nd = &m->nodes[f->node];
@@ -144,6 +155,11 @@ static void pop_frame(struct builder *b, struct frame *f)
     m->ops[nd->op].self_ns += self;
     m->tracks[e->track].busy_ns += self;
     m->busy_ns += self;
+    f->sub += self;
+    if (depth > 0)
+        b->stack[depth - 1].sub += f->sub;
+    if (--b->onstack[nd->op] == 0)
+        m->ops[nd->op].cum_ns += f->sub;
 }
 
 static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, size_t n)
@@ -181,7 +197,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         }
 
         while (depth > 0 && b->stack[depth - 1].end < end)
-            pop_frame(b, &b->stack[--depth]);
+            pop_frame(b, --depth);
 
         uint32_t parent_node = mt->root;
         if (depth > 0) {
@@ -223,10 +239,11 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             b->stack = ns;
             b->stackcap = nc;
         }
-        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts };
+        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts, 0 };
+        b->onstack[op]++;
     }
     while (depth > 0)
-        pop_frame(b, &b->stack[--depth]);
+        pop_frame(b, --depth);
     return 0;
 }
 
@@ -437,25 +454,32 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
             m->nodes[nd->parent].total_ns += nd->total_ns;
     }
 
+    /* the profiler's Trace span, widened to every counted event: a step can
+       start before the span or end after it (triton_example), and a window
+       that leaves out counted time would make every percentage of it lie */
+    m->window_start = INT64_MAX;
+    m->window_end = INT64_MIN;
     if (tr->has_window) {
         m->window_start = tr->window_start;
         m->window_end = tr->window_end;
-    } else if (tr->nevents) {
-        m->window_start = INT64_MAX;
-        m->window_end = INT64_MIN;
-        for (size_t k = 0; k < m->ntracks; k++) {
-            if (!m->tracks[k].events)
-                continue;
-            if (m->tracks[k].first_ns < m->window_start)
-                m->window_start = m->tracks[k].first_ns;
-            if (m->tracks[k].last_ns > m->window_end)
-                m->window_end = m->tracks[k].last_ns;
-        }
     }
+    for (size_t k = 0; k < m->ntracks; k++) {
+        if (!m->tracks[k].events)
+            continue;
+        if (m->tracks[k].first_ns < m->window_start)
+            m->window_start = m->tracks[k].first_ns;
+        if (m->tracks[k].last_ns > m->window_end)
+            m->window_end = m->tracks[k].last_ns;
+    }
+    if (m->window_start > m->window_end)
+        m->window_start = m->window_end = 0; /* nothing timed */
     m->window_ns = m->window_end - m->window_start;
 
     if (gpu_attribute(m, order, start) < 0)
         goto nomem;
+    for (size_t k = 0; k < m->ntracks; k++)
+        if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
+            m->cpu_ns += m->tracks[k].busy_ns;
     link_children(m->nodes, m->nnodes);
     if (build_merged(m) < 0)
         goto nomem;
@@ -475,6 +499,7 @@ done:
     free(b.stack);
     free(b.name_map);
     free(b.name_op);
+    free(b.onstack);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
     return m;

@@ -27,6 +27,12 @@ typedef struct model_op {
     uint32_t cat;  /* strtab id */
     uint64_t calls;
     int64_t self_ns, total_ns, min_ns, max_ns;
+    /* Time with the op anywhere on the stack (pprof's cum): the self time of
+       every per-track stack holding it at least once. Equals total_ns unless
+       the op runs inside itself (recursion: cum < total, since total counts
+       the nested calls again, as PyTorch's table does) or a call's children
+       overlap each other (cum > total: each child's self time counts). */
+    int64_t cum_ns;
     int64_t dev_self_ns;  /* GPU time launched directly by this operator */
     int64_t dev_total_ns; /* GPU time launched by it or anything under it, once per GPU event */
     bool overlap;         /* some call had direct children overlapping each other */
@@ -64,10 +70,16 @@ typedef struct model_node {
                         MODEL_NONE otherwise and in the merged tree */
     uint64_t calls;  /* CPU calls; 0 for a GPU node */
     int64_t self_ns, total_ns;
+    /* Device figures. A GPU event's stack ends at its GPU node under the
+       launch, or at its own node on its stream when no launch is known: that
+       node alone holds it in dev_events/dev_leaf_ns (so sums over nodes count
+       each GPU event once). A GPU op's nodes, under the launch and on the
+       stream alike, show what its op shows: dev_self 0, dev_total its time. */
     uint64_t dev_events; /* GPU events whose stack ends here */
     int64_t dev_leaf_ns; /* their GPU time: the pprof flat device time of this stack */
     int64_t dev_self_ns; /* GPU time launched directly by this node's calls */
-    int64_t dev_total_ns;/* GPU time launched at or below this node */
+    int64_t dev_total_ns;/* GPU time launched at or below this node; on a GPU op's
+                            node, its own GPU time */
 } model_node;
 
 /* A GPU stream: a track that carries GPU work. */
@@ -102,13 +114,19 @@ typedef struct model {
 
     uint64_t complete_events;
     uint64_t tracks_with_events;
-    int64_t window_start, window_end, window_ns; /* relative to tr->base_ns */
-    int64_t busy_ns; /* sum of self time over all events */
+    /* relative to tr->base_ns: the profiler's Trace span, widened to cover
+       every counted event; without a span, first start to last end */
+    int64_t window_start, window_end, window_ns;
+    /* Sums of self time. They add up the threads' time, so on a multi-threaded
+       trace they exceed the window: CPU time over all threads, not wall time. */
+    int64_t busy_ns; /* over all tracks, GPU stream rows too: the pprof total */
+    int64_t cpu_ns;  /* over the CPU threads alone (tracks that are no stream) */
 
     /* GPU figures (see core/gpu.h) */
     uint64_t gpu_events;
     uint64_t gpu_unattributed_events;
-    int64_t gpu_ns;
+    int64_t gpu_ns;      /* sum of the GPU events' durations */
+    int64_t gpu_busy_ns; /* GPU busy: time some stream runs GPU work (their union) */
     int64_t gpu_unattributed_ns;
     model_stream *streams;
     size_t nstreams;

@@ -48,24 +48,32 @@ struct labelset {
     size_t n;
 };
 
-/* A profile under construction: the protobuf-c structs and what they point to. */
+/* A profile under construction: the protobuf-c structs and what they point
+   to. Samples are not among them: each is packed while the call tree is
+   walked, its stack read from one path buffer (see emit_samples), so memory
+   stays linear in the tree however deep it is. */
 struct build {
+    const model *m;
+    const uint8_t *keep;
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
     pb_valuetype *type_ptrs[NVALUES];
     pb_mapping mapping;
     pb_mapping *mapping_ptr;
-    pb_sample *samples;
-    pb_sample **sample_ptrs;
-    uint64_t *locids; /* every sample's location ids, one run per sample */
-    int64_t *values;
     pb_location *locs;
     pb_location **loc_ptrs;
     pb_line *lines;
     pb_line **line_ptrs;
     pb_function *funcs;
     pb_function **func_ptrs;
+    size_t nlocs;
+    uint32_t *oploc;    /* per op: its location id, 0 when no stack uses it */
+    uint8_t *needed;    /* per node: sampled, or above a sampled node */
+    uint8_t *is_stream; /* per track: it carries GPU work */
+    uint32_t maxdepth;  /* deepest sampled stack */
+    size_t nsamples;
+    uint64_t nstack;    /* location ids over all samples: the size of the write */
     struct labelset **sets; /* each its own allocation: samples point into them */
     size_t nsets, setcap;
     hmap setmap; /* track << 32 | stream track -> index into sets */
@@ -172,16 +180,15 @@ static int64_t wall_start(const model *m)
 static void build_free(struct build *b)
 {
     strtab_free(b->strs);
-    free(b->samples);
-    free(b->sample_ptrs);
-    free(b->locids);
-    free(b->values);
     free(b->locs);
     free(b->loc_ptrs);
     free(b->lines);
     free(b->line_ptrs);
     free(b->funcs);
     free(b->func_ptrs);
+    free(b->oploc);
+    free(b->needed);
+    free(b->is_stream);
     for (size_t i = 0; i < b->nsets; i++)
         free(b->sets[i]);
     free(b->sets);
@@ -190,19 +197,94 @@ static void build_free(struct build *b)
     free(b->strings);
 }
 
+/* Marks the nodes on the stack of some sample, numbers the locations of
+   their operators (parents first, so the most shared get the shortest
+   varints) and counts samples and stack entries. Linear: a node's index is
+   greater than its parent's, so one backward pass marks the ancestors. */
+static int mark_stacks(struct build *b)
+{
+    const model *m = b->m;
+    size_t nn = m->nnodes ? m->nnodes : 1;
+    b->needed = calloc(nn, 1);
+    b->oploc = calloc(m->nops ? m->nops : 1, sizeof *b->oploc);
+    if (!b->needed || !b->oploc)
+        return -1;
+    for (size_t i = m->nnodes; i-- > 0;) {
+        const model_node *nd = &m->nodes[i];
+        if (node_sampled(m, b->keep, i)) {
+            b->needed[i] = 1;
+            b->nsamples++;
+            b->nstack += nd->depth;
+            if (nd->depth > b->maxdepth)
+                b->maxdepth = nd->depth;
+        }
+        if (b->needed[i] && nd->parent != MODEL_NONE && m->nodes[nd->parent].parent != MODEL_NONE)
+            b->needed[nd->parent] = 1;
+    }
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (b->needed[i] && !b->oploc[m->nodes[i].op])
+            b->oploc[m->nodes[i].op] = (uint32_t)++b->nlocs;
+    return 0;
+}
+
+/* One function and one location per operator a stack uses. */
+static int build_locations(struct build *b)
+{
+    const model *m = b->m;
+    const trace *tr = m->tr;
+    size_t n = b->nlocs ? b->nlocs : 1;
+    b->locs = malloc(n * sizeof *b->locs);
+    b->loc_ptrs = malloc(n * sizeof *b->loc_ptrs);
+    b->lines = malloc(n * sizeof *b->lines);
+    b->line_ptrs = malloc(n * sizeof *b->line_ptrs);
+    b->funcs = malloc(n * sizeof *b->funcs);
+    b->func_ptrs = malloc(n * sizeof *b->func_ptrs);
+    if (!b->locs || !b->loc_ptrs || !b->lines || !b->line_ptrs || !b->funcs || !b->func_ptrs)
+        return -1;
+    for (size_t op = 0; op < m->nops; op++) {
+        if (!b->oploc[op])
+            continue;
+        size_t k = b->oploc[op] - 1;
+        const model_op *o = &m->ops[op];
+        pb_function *f = &b->funcs[k];
+        perftools__profiles__function__init(f);
+        f->id = b->oploc[op];
+        f->name = str_id(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
+        /* no system_name: pprof takes a function whose system name equals its
+           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
+           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
+           "Memcpy HtoD " and merge every templated kernel of one name */
+        f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
+        if (f->name < 0 || f->filename < 0)
+            return -1;
+        pb_line *ln = &b->lines[k];
+        perftools__profiles__line__init(ln);
+        ln->function_id = b->oploc[op];
+        b->line_ptrs[k] = ln;
+        pb_location *l = &b->locs[k];
+        perftools__profiles__location__init(l);
+        l->id = b->oploc[op];
+        l->mapping_id = 1;
+        l->n_line = 1;
+        l->line = &b->line_ptrs[k];
+        b->loc_ptrs[k] = l;
+        b->func_ptrs[k] = f;
+    }
+    return 0;
+}
+
+/* Everything but the samples. */
 static int build_profile(const model *m, const pprof_opts *opts, struct build *b)
 {
     const trace *tr = m->tr;
-    const uint8_t *keep = opts ? opts->keep : NULL;
-    uint32_t *opid = NULL; /* per op: its location and function id, 0 when unused */
-    uint8_t *is_stream = NULL; /* per track: it carries GPU work */
-    size_t nsamples = 0, nslots = 0, nlocs = 0;
 
     memset(b, 0, sizeof *b);
+    b->m = m;
+    b->keep = opts ? opts->keep : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
-        goto fail;
+        return -1;
 
     static const char *const types[NVALUES][2] = {
         { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
@@ -212,102 +294,19 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         b->types[i].type = cstr_id(b, types[i][0]);
         b->types[i].unit = cstr_id(b, types[i][1]);
         if (b->types[i].type < 0 || b->types[i].unit < 0)
-            goto fail;
+            return -1;
         b->type_ptrs[i] = &b->types[i];
     }
 
-    for (size_t i = 0; i < m->nnodes; i++) {
-        if (!node_sampled(m, keep, i))
-            continue;
-        nsamples++;
-        nslots += m->nodes[i].depth;
-    }
-    b->samples = malloc((nsamples ? nsamples : 1) * sizeof *b->samples);
-    b->sample_ptrs = malloc((nsamples ? nsamples : 1) * sizeof *b->sample_ptrs);
-    b->locids = malloc((nslots ? nslots : 1) * sizeof *b->locids);
-    b->values = malloc((nsamples ? nsamples : 1) * NVALUES * sizeof *b->values);
-    opid = calloc(m->nops ? m->nops : 1, sizeof *opid);
-    is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
-    if (!b->samples || !b->sample_ptrs || !b->locids || !b->values || !opid || !is_stream)
-        goto fail;
+    b->is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
+    if (!b->is_stream || mark_stacks(b) < 0 || build_locations(b) < 0)
+        return -1;
     /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
        that no "GPU n" label marks */
     for (size_t k = 0; k < m->nstreams; k++)
-        is_stream[m->streams[k].track] = 1;
+        b->is_stream[m->streams[k].track] = 1;
     for (size_t k = 0; k < m->ntracks; k++)
-        is_stream[k] |= tr->tracks[k].is_gpu;
-
-    size_t s = 0, slot = 0;
-    for (size_t i = 0; i < m->nnodes; i++) {
-        if (!node_sampled(m, keep, i))
-            continue;
-        const model_node *nd = &m->nodes[i];
-        pb_sample *sm = &b->samples[s];
-        perftools__profiles__sample__init(sm);
-        sm->location_id = &b->locids[slot];
-        /* leaf first, as pprof wants; a location id is its op's, first come first numbered */
-        for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE; n = m->nodes[n].parent) {
-            uint32_t op = m->nodes[n].op;
-            if (!opid[op])
-                opid[op] = (uint32_t)++nlocs;
-            b->locids[slot++] = opid[op];
-            sm->n_location_id++;
-        }
-        int64_t *v = &b->values[s * NVALUES];
-        v[0] = (int64_t)nd->calls;
-        v[1] = nd->self_ns;
-        v[2] = nd->dev_leaf_ns;
-        sm->value = v;
-        sm->n_value = NVALUES;
-        b->calls += nd->calls;
-        b->total_ns += nd->self_ns;
-        b->device_ns += nd->dev_leaf_ns;
-
-        uint32_t stream = nd->gpu ? nd->stream : is_stream[nd->track] ? nd->track : MODEL_NONE;
-        int64_t set = labelset_get(b, tr, nd->track, stream);
-        if (set < 0)
-            goto fail;
-        sm->label = b->sets[set]->ptrs;
-        sm->n_label = b->sets[set]->n;
-        b->sample_ptrs[s++] = sm;
-    }
-    b->locs = malloc((nlocs ? nlocs : 1) * sizeof *b->locs);
-    b->loc_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->loc_ptrs);
-    b->lines = malloc((nlocs ? nlocs : 1) * sizeof *b->lines);
-    b->line_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->line_ptrs);
-    b->funcs = malloc((nlocs ? nlocs : 1) * sizeof *b->funcs);
-    b->func_ptrs = malloc((nlocs ? nlocs : 1) * sizeof *b->func_ptrs);
-    if (!b->locs || !b->loc_ptrs || !b->lines || !b->line_ptrs || !b->funcs || !b->func_ptrs)
-        goto fail;
-    for (size_t op = 0; op < m->nops; op++) {
-        if (!opid[op])
-            continue;
-        size_t k = opid[op] - 1;
-        const model_op *o = &m->ops[op];
-        pb_function *f = &b->funcs[k];
-        perftools__profiles__function__init(f);
-        f->id = opid[op];
-        f->name = str_id(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
-        /* no system_name: pprof takes a function whose system name equals its
-           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
-           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
-           "Memcpy HtoD " and merge every templated kernel of one name */
-        f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
-        if (f->name < 0 || f->filename < 0)
-            goto fail;
-        pb_line *ln = &b->lines[k];
-        perftools__profiles__line__init(ln);
-        ln->function_id = opid[op];
-        b->line_ptrs[k] = ln;
-        pb_location *l = &b->locs[k];
-        perftools__profiles__location__init(l);
-        l->id = opid[op];
-        l->mapping_id = 1;
-        l->n_line = 1;
-        l->line = &b->line_ptrs[k];
-        b->loc_ptrs[k] = l;
-        b->func_ptrs[k] = f;
-    }
+        b->is_stream[k] |= tr->tracks[k].is_gpu;
 
     /* comments: where the profile came from and how to read it */
     char line[1400];
@@ -322,7 +321,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
                             "(flat = self, cum = inclusive, total = busy time); "
                             "device_time = GPU time launched at the stack");
     if (c0 < 0 || c1 < 0 || c2 < 0)
-        goto fail;
+        return -1;
     if (tr->truncated) {
         snprintf(line, sizeof line, "truncated trace (%s): figures cover what was read",
                  tr->truncated_reason);
@@ -331,7 +330,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     size_t nuser = opts && opts->comments ? opts->ncomments : 0;
     b->comments = malloc((3 + nextra + nuser) * sizeof *b->comments);
     if (!b->comments)
-        goto fail;
+        return -1;
     b->comments[0] = c0;
     b->comments[1] = c1;
     b->comments[2] = c2;
@@ -339,7 +338,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     for (size_t i = 0; i < nextra + nuser; i++) {
         const char *c = i < nextra ? extra[i] : opts->comments[i - nextra];
         if ((b->comments[b->prof.n_comment++] = cstr_id(b, c)) < 0)
-            goto fail;
+            return -1;
     }
 
     /* One mapping, the trace, marked as symbolized already: pprof then names
@@ -349,7 +348,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     const char *slash = strrchr(tr->path, '/');
     b->mapping.filename = cstr_id(b, slash ? slash + 1 : tr->path);
     if (b->mapping.filename < 0)
-        goto fail;
+        return -1;
     b->mapping.has_functions = true;
     b->mapping.has_filenames = true;
     b->mapping_ptr = &b->mapping;
@@ -360,13 +359,11 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
 
     b->prof.n_sample_type = NVALUES;
     b->prof.sample_type = b->type_ptrs;
-    b->prof.n_sample = nsamples;
-    b->prof.sample = b->sample_ptrs;
     b->prof.n_mapping = 1;
     b->prof.mapping = &b->mapping_ptr;
-    b->prof.n_location = nlocs;
+    b->prof.n_location = b->nlocs;
     b->prof.location = b->loc_ptrs;
-    b->prof.n_function = nlocs;
+    b->prof.n_function = b->nlocs;
     b->prof.function = b->func_ptrs;
     b->prof.comment = b->comments;
     b->prof.time_nanos = wall_start(m);
@@ -375,50 +372,203 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->prof.period = 1;
     b->prof.default_sample_type = b->types[1].type;
 
+    /* the label sets before the string table: they intern their strings */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (!b->needed[i] || !node_sampled(m, b->keep, i))
+            continue;
+        const model_node *nd = &m->nodes[i];
+        uint32_t stream = nd->gpu ? nd->stream
+                          : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
+        if (labelset_get(b, tr, nd->track, stream) < 0)
+            return -1;
+    }
+
     /* the string table last: everything above has interned its strings */
     uint32_t nstr = strtab_count(b->strs);
     b->strings = malloc(nstr * sizeof *b->strings);
     if (!b->strings)
-        goto fail;
+        return -1;
     for (uint32_t i = 0; i < nstr; i++)
         b->strings[i] = (char *)strtab_str(b->strs, i);
     b->prof.n_string_table = nstr;
     b->prof.string_table = b->strings;
-    free(opid);
-    free(is_stream);
     return 0;
-fail:
-    free(opid);
-    free(is_stream);
-    return -1;
+}
+
+/* ---- packing ---- */
+
+/* Where the packed profile goes; stops at the first failure or cancel. */
+struct sink {
+    ProtobufCBuffer base;
+    int (*write)(struct sink *s, const uint8_t *data, size_t len); /* 0 or -1 */
+    pprof_progress_fn progress;
+    void *progress_ctx;
+    bool failed, cancelled;
+};
+
+static void sink_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
+{
+    struct sink *s = (struct sink *)buf;
+    if (!s->failed && !s->cancelled && s->write(s, data, len) < 0)
+        s->failed = true;
+}
+
+static void sink_tag_len(struct sink *s, uint32_t field, size_t len)
+{
+    uint8_t v[16];
+    size_t n = 0;
+    v[n++] = (uint8_t)(field << 3 | 2); /* length-delimited */
+    for (uint64_t x = len; ; x >>= 7) {
+        v[n++] = (uint8_t)(x & 0x7f) | (x >= 0x80 ? 0x80 : 0);
+        if (x < 0x80)
+            break;
+    }
+    sink_append(&s->base, n, v);
+}
+
+/* The first needed child of n (or the next needed sibling after n). */
+static uint32_t needed_from(const struct build *b, uint32_t n)
+{
+    while (n != MODEL_NONE && !b->needed[n])
+        n = b->m->nodes[n].next_sibling;
+    return n;
+}
+
+/* Packs one sample per sampled node, walking each track's tree depth first.
+   The stack is read leaf first from path[cap - depth .. cap): entering a
+   node writes its location at its depth, so a node's location list is its
+   parent's plus one and nothing is copied. Calls the progress callback every
+   few million stack entries. */
+static int emit_samples(struct build *b, struct sink *s)
+{
+    const model *m = b->m;
+    size_t cap = (size_t)b->maxdepth + 1;
+    uint64_t *path = malloc(cap * sizeof *path);
+    size_t bufcap = 4096;
+    uint8_t *buf = malloc(bufcap);
+    uint64_t done = 0, next_report = 0;
+    int rc = -1;
+    if (!path || !buf)
+        goto out;
+    for (size_t k = 0; k < m->ntracks; k++) {
+        uint32_t root = m->tracks[k].root;
+        if (root == MODEL_NONE)
+            continue;
+        uint32_t n = needed_from(b, m->nodes[root].first_child);
+        while (n != MODEL_NONE) {
+            const model_node *nd = &m->nodes[n];
+            path[cap - nd->depth] = b->oploc[nd->op];
+            if (node_sampled(m, b->keep, n)) {
+                int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
+                uint32_t stream = nd->gpu ? nd->stream
+                                  : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
+                const struct labelset *ls =
+                    b->sets[hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream)];
+                pb_sample sm;
+                perftools__profiles__sample__init(&sm);
+                sm.location_id = &path[cap - nd->depth];
+                sm.n_location_id = nd->depth;
+                sm.value = v;
+                sm.n_value = NVALUES;
+                sm.label = (pb_label **)ls->ptrs;
+                sm.n_label = ls->n;
+                size_t len = perftools__profiles__sample__get_packed_size(&sm);
+                if (len > bufcap) {
+                    free(buf);
+                    bufcap = len;
+                    if (!(buf = malloc(bufcap)))
+                        goto out;
+                }
+                perftools__profiles__sample__pack(&sm, buf);
+                sink_tag_len(s, 2, len); /* Profile.sample */
+                sink_append(&s->base, len, buf);
+                b->calls += nd->calls;
+                b->total_ns += nd->self_ns;
+                b->device_ns += nd->dev_leaf_ns;
+                done += nd->depth;
+                if (done >= next_report) {
+                    next_report = done + (1u << 22);
+                    if (s->progress && s->progress(done, b->nstack, s->progress_ctx))
+                        s->cancelled = true;
+                }
+                if (s->failed || s->cancelled)
+                    break;
+            }
+            uint32_t c = needed_from(b, nd->first_child);
+            if (c != MODEL_NONE) {
+                n = c;
+                continue;
+            }
+            /* climb to the nearest ancestor with a needed sibling left */
+            for (;;) {
+                uint32_t sib = needed_from(b, m->nodes[n].next_sibling);
+                if (sib != MODEL_NONE) {
+                    n = sib;
+                    break;
+                }
+                n = m->nodes[n].parent;
+                if (n == root) {
+                    n = MODEL_NONE;
+                    break;
+                }
+            }
+        }
+        if (s->failed || s->cancelled)
+            break;
+    }
+    rc = 0;
+out:
+    free(path);
+    free(buf);
+    return rc;
+}
+
+/* The profile in field order: sample types, the samples, then the rest, as
+   three concatenated encodings of Profile (which protobuf merges: repeated
+   fields append). Returns -1 when out of memory; s->failed or s->cancelled
+   tell the rest. */
+static int pack_profile(struct build *b, struct sink *s)
+{
+    pb_profile head;
+    perftools__profiles__profile__init(&head);
+    head.n_sample_type = b->prof.n_sample_type;
+    head.sample_type = b->prof.sample_type;
+    protobuf_c_message_pack_to_buffer(&head.base, &s->base);
+    if (emit_samples(b, s) < 0)
+        return -1;
+    if (s->failed || s->cancelled)
+        return 0;
+    pb_profile tail = b->prof;
+    tail.n_sample_type = 0;
+    tail.sample_type = NULL;
+    protobuf_c_message_pack_to_buffer(&tail.base, &s->base);
+    return 0;
 }
 
 /* ---- writing ---- */
 
-/* protobuf-c packs into this buffer, which compresses as it goes: the packed
-   profile never sits in memory whole. */
+/* The packed profile is compressed as it goes: it never sits in memory whole. */
 struct gzsink {
-    ProtobufCBuffer base;
+    struct sink s;
     gzFile gz;
     int failed_errno; /* 0 while all is well */
-    bool failed;
 };
 
-static void gzsink_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
+static int gzsink_write(struct sink *s, const uint8_t *data, size_t len)
 {
-    struct gzsink *g = (struct gzsink *)buf;
-    while (len > 0 && !g->failed) {
+    struct gzsink *g = (struct gzsink *)s;
+    while (len > 0) {
         unsigned chunk = len > (1u << 30) ? 1u << 30 : (unsigned)len;
         errno = 0;
         int w = gzwrite(g->gz, data, chunk);
         if (w <= 0) {
-            g->failed = true;
             g->failed_errno = errno;
-            return;
+            return -1;
         }
         data += w;
         len -= (size_t)w;
     }
+    return 0;
 }
 
 /* Whether out names the trace file: same inode, or the same path once
@@ -471,9 +621,10 @@ static int open_temp(const char *out, char **tmp_out)
     return -1;
 }
 
-static int write_profile(const pb_profile *prof, const char *out, bool no_overwrite,
+static int write_profile(struct build *b, const pprof_opts *opts, const char *out,
                          t2p_error *err)
 {
+    bool no_overwrite = opts && opts->no_overwrite;
     char *tmp = NULL;
     int fd = open_temp(out, &tmp);
     if (fd < 0) {
@@ -488,12 +639,23 @@ static int write_profile(const pb_profile *prof, const char *out, bool no_overwr
         goto fail;
     }
     gzbuffer(gz, 1 << 17);
-    struct gzsink sink = { .base = { .append = gzsink_append }, .gz = gz };
-    protobuf_c_message_pack_to_buffer(&prof->base, &sink.base);
+    struct gzsink sink = { .s = { .base = { .append = sink_append }, .write = gzsink_write,
+                                  .progress = opts ? opts->progress : NULL,
+                                  .progress_ctx = opts ? opts->progress_ctx : NULL },
+                           .gz = gz };
+    int prc = pack_profile(b, &sink.s);
     errno = 0;
     int zrc = gzclose(gz); /* flushes and closes fd */
-    if (sink.failed || zrc != Z_OK) {
-        int e = sink.failed ? sink.failed_errno : errno;
+    if (prc < 0) {
+        error_set(err, T2P_ERR_NOMEM, out, -1, "out of memory packing the profile");
+        goto fail;
+    }
+    if (sink.s.cancelled) {
+        error_set(err, T2P_ERR_CANCELLED, out, -1, "cancelled: nothing written");
+        goto fail;
+    }
+    if (sink.s.failed || zrc != Z_OK) {
+        int e = sink.s.failed ? sink.failed_errno : errno;
         error_set(err, T2P_ERR_IO, out, -1, "cannot write: %s",
                   e ? strerror(e) : zrc == Z_MEM_ERROR ? "out of memory in zlib" : "gzip error");
         goto fail;
@@ -533,12 +695,12 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (write_profile(&b.prof, out_path, opts && opts->no_overwrite, err) < 0) {
+    if (write_profile(&b, opts, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
     if (sum) {
-        sum->samples = b.prof.n_sample;
+        sum->samples = b.nsamples;
         sum->locations = b.prof.n_location;
         sum->functions = b.prof.n_function;
         sum->strings = b.prof.n_string_table;

@@ -1,5 +1,6 @@
 /* pprof export: the model (or a selection of its stacks) as a gzipped
-   profile.proto. One sample per per-track call-tree node:
+   profile.proto, in memory linear in the call tree (samples are packed as the
+   tree is walked). One sample per per-track call-tree node:
    samples/count = calls ending at that stack, time/nanoseconds = their self
    time, device_time/nanoseconds = GPU time whose stack ends there. */
 #ifndef T2P_PPROF_H
@@ -19,12 +20,19 @@ typedef struct pprof_summary {
     int64_t device_ns; /* sum of device_time */
 } pprof_summary;
 
+/* Called every few million stack entries while the profile is written (done
+   of total); return non-zero to cancel: pprof_write then fails with
+   T2P_ERR_CANCELLED and leaves nothing behind. */
+typedef int (*pprof_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
 typedef struct pprof_opts {
     const uint8_t *keep;      /* mask over model->nodes from select_nodes; NULL: every stack */
     const char *tool_version; /* for the profile's comments */
     bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
     const char *const *comments; /* more lines for the profile's comments (the selection) */
     size_t ncomments;
+    pprof_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

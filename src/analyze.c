@@ -8,12 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compare.h"
 #include "core/fmt.h"
 #include "core/model.h"
+#include "src/analyze_compare.h"
+#include "src/analyze_notes.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
+    "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
     "\n"
@@ -23,6 +27,12 @@ static const char analyze_usage[] =
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
     "  --partial         load what a truncated trace holds instead of failing\n"
+    "\n"
+    "Compare (what changed from BASE to TRACE):\n"
+    "  --base BASE       per operator and category: base and new figures and their\n"
+    "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
+    "                    delta_device_total, delta_pct\n"
     "\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
@@ -42,6 +52,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
     uint64_t nskipped = 0;
+    size_t ncum = 0;
     bool gpu = m->gpu_events > 0;
 
     for (int r = 0; r < TRACE_SKIP_N; r++)
@@ -63,20 +74,14 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, "%s\n", nskipped ? ")" : "");
     fprintf(f, "Tracks:            %s\n", fmt_count(m->tracks_with_events, a, sizeof a));
     fprintf(f, "Unique operations: %s\n", fmt_count(m->nops, a, sizeof a));
-    fprintf(f, "Trace window:      %s ms\n", fmt_ms(m->window_ns, a, sizeof a));
-    fprintf(f, "Busy time:         %s ms (sum of self time over all tracks)\n",
-            fmt_ms(m->busy_ns, a, sizeof a));
-    if (gpu)
-        fprintf(f, "GPU time:          %s ms in %s GPU events (%s ms unattributed)\n",
-                fmt_ms(m->gpu_ns, a, sizeof a), fmt_count(m->gpu_events, b, sizeof b),
-                fmt_ms(m->gpu_unattributed_ns, c, sizeof c));
+    analyze_time_lines(f, m);
 
     uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
     if (co) {
         model_sort_cats(m, sort == MODEL_SORT_NAME ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
         fprintf(f, "\nBy Category\n");
         fprintf(f, "%-24s %12s %14s %14s %8s\n", "Category", "Calls", "Self ms", "Total ms",
-                "% busy");
+                "Self %");
         for (size_t i = 0; i < m->ncats; i++) {
             const model_cat *k = &m->cats[co[i]];
             const char *name = trace_str(tr, k->name);
@@ -100,15 +105,19 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         fputc(' ', f);
         print_name(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
         int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
-        fprintf(f, " %10s %12s %7s %12s %10s %10s %10s", fmt_count(o->calls, a, sizeof a),
+        bool cum_differs = o->cum_ns != o->total_ns;
+        ncum += cum_differs;
+        fprintf(f, " %10s %12s %7s %12s%c%10s %10s %10s", fmt_count(o->calls, a, sizeof a),
                 fmt_ms(o->self_ns, b, sizeof b), fmt_pct(o->self_ns, m->busy_ns, c, sizeof c),
-                fmt_ms(o->total_ns, d, sizeof d), fmt_ms(avg, e, sizeof e),
+                fmt_ms(o->total_ns, d, sizeof d), cum_differs ? '*' : ' ', fmt_ms(avg, e, sizeof e),
                 fmt_ms(o->min_ns, g, sizeof g), fmt_ms(o->max_ns, h, sizeof h));
         if (gpu)
             fprintf(f, " %12s %12s", fmt_ms(o->dev_self_ns, a, sizeof a),
                     fmt_ms(o->dev_total_ns, b, sizeof b));
         fputc('\n', f);
     }
+    if (ncum)
+        analyze_cum_note(f, m, order, nshow);
 
     if (gpu && m->nstreams) {
         fprintf(f, "\nGPU streams\n");
@@ -156,6 +165,8 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld,\"window_ns\":%lld,\"busy_ns\":%lld",
             (long long)tr->base_ns, (long long)m->window_start, (long long)m->window_ns,
             (long long)m->busy_ns);
+    fprintf(f, ",\"cpu_time_ns\":%lld,\"all_tracks_self_ns\":%lld,\"gpu_busy_ns\":%lld",
+            (long long)m->cpu_ns, (long long)m->busy_ns, (long long)m->gpu_busy_ns);
     fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld,\"gpu_unattributed_events\":%llu,"
                "\"gpu_unattributed_ns\":%lld",
             (unsigned long long)m->gpu_events, (long long)m->gpu_ns,
@@ -168,10 +179,11 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"category\":", f);
         cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
-                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld}",
+                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld,"
+                   "\"cum_ns\":%lld}",
                 (unsigned long long)o->calls, (long long)o->self_ns, (long long)o->total_ns,
                 (long long)o->min_ns, (long long)o->max_ns, (long long)o->dev_self_ns,
-                (long long)o->dev_total_ns);
+                (long long)o->dev_total_ns, (long long)o->cum_ns);
     }
     fputs("],\"categories\":[", f);
     for (size_t i = 0; i < m->ncats; i++) {
@@ -229,9 +241,12 @@ int cli_analyze(int argc, char **argv)
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
+        { "base", required_argument, NULL, 'B' },
+        { "per-step", no_argument, NULL, 'P' },
         { NULL, 0, NULL, 0 }
     };
-    long top = 20;
+    analyze_compare_opts cmp = { 0 };
+    size_t top = 20;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false;
     model_opts mo = { 0 };
@@ -240,27 +255,26 @@ int cli_analyze(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 't':
-            top = strtol(optarg, &end, 10);
-            if (*end || end == optarg || top < 0) {
-                fprintf(stderr, "torch2pprof analyze: -top wants a number >= 0, not '%s'\n", optarg);
+            if (args_top("torch2pprof analyze", "-top", optarg, &top) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 's':
-            sort = model_sort_parse(optarg);
-            if (sort < 0) {
-                fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' "
-                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
-                return EXIT_USAGE;
+            cmp.sort = optarg;
+            if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
+                sort = -1; /* a delta key: for --base, checked below */
+                break;
             }
+            if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
+                return EXIT_USAGE;
             break;
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
+        case 'B': cmp.base_path = optarg; break;
+        case 'P': cmp.per_step = true; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
@@ -272,6 +286,18 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (cmp.base_path || cmp.per_step) {
+        cmp.new_path = argv[optind];
+        cmp.top = top;
+        cmp.json = json;
+        cmp.partial = partial;
+        cmp.mo = mo;
+        return analyze_compare(&cmp);
+    }
+    if (sort < 0) {
+        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n", cmp.sort);
+        return EXIT_USAGE;
+    }
     trace *tr = NULL;
     model *m = cli_open(argv[optind], partial, &mo, &tr);
     if (!m)
@@ -284,7 +310,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
-    size_t nshow = top == 0 || (size_t)top > m->nops ? m->nops : (size_t)top;
+    size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (json)
         report_json(stdout, m, order, nshow);
     else

@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/trace.h"
+#include "src/args.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 int cli_analyze(int argc, char **argv);
 int cli_convert(int argc, char **argv);

@@ -21,53 +21,6 @@ static const char usage[] =
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n"
     "The interactive explorer is torch2pprof-tui.\n";
 
-int cli_fail(const t2p_error *err)
-{
-    char buf[1200];
-    fprintf(stderr, "torch2pprof: %s\n", error_format(err, buf, sizeof buf));
-    return EXIT_INPUT;
-}
-
-model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace)
-{
-    t2p_error err;
-    trace_load_opts lo = { .partial = partial };
-    trace *tr = trace_load(path, &lo, &err);
-    if (!tr) {
-        cli_fail(&err);
-        return NULL;
-    }
-    model *m = model_build(tr, mo, &err);
-    if (!m) {
-        cli_fail(&err);
-        trace_free(tr);
-        return NULL;
-    }
-    *out_trace = tr;
-    return m;
-}
-
-void cli_json_string(FILE *f, const char *s, size_t len)
-{
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (c < 0x20)
-                fprintf(f, "\\u%04x", c);
-            else
-                fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -18,6 +18,7 @@
 
 #include "core/model.h"
 #include "core/trace.h"
+#include "src/args.h"
 #include "ui/draw.h"
 #include "ui/view.h"
 
@@ -29,8 +30,6 @@
 #endif
 
 #define SAMPLE_TRACE "alexnet_train.json.gz"
-
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_CANCEL = 130 };
 
 static const char usage[] =
     "usage: torch2pprof-tui [--view ops|categories|tree|threads] [--sort KEY] [--top N] [TRACE]\n"
@@ -383,7 +382,6 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 'v':
             if ((c = parse_view(optarg)) < 0) {
@@ -394,22 +392,14 @@ int main(int argc, char **argv)
             vo.tab = (enum view_tab)c;
             break;
         case 's':
-            if ((c = model_sort_parse(optarg)) < 0) {
-                fprintf(stderr, "torch2pprof-tui: unknown sort key '%s' "
-                                "(self, total, calls, name, avg, device_self, device_total)\n", optarg);
+            if ((c = args_sort("torch2pprof-tui", optarg)) < 0)
                 return EXIT_USAGE;
-            }
             vo.sort = (enum model_sort)c;
             break;
-        case 't': {
-            long n = strtol(optarg, &end, 10);
-            if (*end || end == optarg || n < 0) {
-                fprintf(stderr, "torch2pprof-tui: --top wants a number >= 0, not '%s'\n", optarg);
+        case 't':
+            if (args_top("torch2pprof-tui", "--top", optarg, &vo.top) < 0)
                 return EXIT_USAGE;
-            }
-            vo.top = (size_t)n;
             break;
-        }
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
         case 'S': partial = false; break;

@@ -5,7 +5,7 @@ usage: check_analyze.py TOOL TRACE [EXPECTED.json]
 
 Runs `TOOL analyze --json -top 0 TRACE` and compares
   (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
-      self_ns, total_ns, min_ns, max_ns, device_self_ns, device_total_ns; and busy_ns,
+      self_ns, total_ns, min_ns, max_ns, cum_ns, device_self_ns, device_total_ns; and busy_ns,
       window_ns, tracks, gpu_events, gpu_ns, gpu_unattributed_events,
       gpu_unattributed_ns; and the streams, keyed by (pid, tid): gpu_events, busy_ns,
       max_gap_ns;
@@ -70,7 +70,7 @@ def main(argv):
 
     bad = []
     # ---- (a) tool vs oracle
-    for f in ("busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
+    for f in ("busy_ns", "all_tracks_self_ns", "cpu_time_ns", "gpu_busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
               "gpu_unattributed_events", "gpu_unattributed_ns"):
         if got.get(f) != fig[f]:
             bad.append("%s: tool %r, oracle %r" % (f, got.get(f), fig[f]))
@@ -81,7 +81,7 @@ def main(argv):
             bad.append("op %r listed twice by the tool" % (k,))
         tool_ops[k] = o
     ora_ops = {(o["name"], o["category"]): o for o in fig["ops"]}
-    fields = ("count", "self_ns", "total_ns", "min_ns", "max_ns", "device_self_ns",
+    fields = ("count", "self_ns", "total_ns", "min_ns", "max_ns", "cum_ns", "device_self_ns",
               "device_total_ns")
     for k in sorted(ora_ops, key=lambda k: (-ora_ops[k]["total_ns"], k)):
         o = ora_ops[k]

@@ -9,6 +9,8 @@ own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
     self_ns of the ops of that name (pprof's default granularity groups
     functions by name, and our functions are per (name, category), so
     analyze's ops are summed by name);
+  - time with -filefunctions (functions keyed by name and file, our (name,
+    category)): each function's cum equals the op's cum_ns;
   - samples: each function's flat equals the calls of that name;
   - device_time: the total equals gpu_ns; with -filefunctions (which keys
     functions by name and file, our (name, category)), each function's cum
@@ -176,6 +178,17 @@ def main(argv):
             if n not in self_by:
                 bad.append("time: pprof lists %r, analyze does not" % n)
 
+        # cum: pprof's cum with functions keyed by (name, category) equals the
+        # op's cum_ns (time with it on the stack; recursion counted once)
+        rows, _ = top(go, env, out, "time", ["-filefunctions"])
+        ncum = 0
+        for o in got["ops"]:
+            key = o["name"] + (" " + o["category"] if o["category"] else "")
+            cum = rows.get(key, (0, 0))[1]
+            ncum += o["cum_ns"] != o["total_ns"]
+            if cum != o["cum_ns"]:
+                bad.append("time: %r cum %d, analyze cum %d" % (key, cum, o["cum_ns"]))
+
         rows, total = top(go, env, out, "samples")
         if total != sum(calls_by.values()):
             bad.append("samples: pprof total %d, analyze calls %d" % (total,
@@ -223,9 +236,9 @@ def main(argv):
         if http:
             check_http(go, env, out, bad)
         if not bad:
-            print("check_convert: %s: ok: total %d ns = busy, %d names, device %d ns = gpu, "
-                  "%d ops with device time%s"
-                  % (trace, got["busy_ns"], len(self_by), got["gpu_ns"], ndev,
+            print("check_convert: %s: ok: total %d ns = busy, %d names, cum = cum_ns "
+                  "(%d ops where cum != total), device %d ns = gpu, %d ops with device time%s"
+                  % (trace, got["busy_ns"], len(self_by), ncum, got["gpu_ns"], ndev,
                      ", -http served" if http else ""))
         return report(trace, bad)
     finally:

@@ -34,6 +34,14 @@ Rules (docs/trace-format.md):
   device_total_ns: per GPU event, each distinct op among {the launch, every ancestor of
   the launch, the GPU event itself} gets dur once.  A GPU event without a launch adds
   dur to its own op's device_total_ns only, and to gpu_unattributed_*.
+* cum_ns (pprof's cum): per op, the sum of self time of the events whose stack (the
+  event and its ancestors) holds the op at least once.
+* cpu_time_ns: self time summed over the CPU threads: tracks that carry no GPU work
+  and are no device track (process_labels other than "CPU...", or a thread named
+  "stream N"/"Stream N"). all_tracks_self_ns = busy_ns: over every track.
+  gpu_busy_ns: length of the union of every GPU event's interval, all streams at once.
+* Window: first start to last end over the Trace spans and every op (a step can lie
+  outside the profiler's span).
 * Streams: tracks holding GPU events: gpu_events = their number, busy_ns = length of
   the union of their intervals (sync rows and annotations on the same track do not
   count), max_gap_ns = largest gap between consecutive covered stretches.
@@ -293,6 +301,40 @@ def analyze(path, slow=False):
         for k in keys:
             dev_total[k] = dev_total.get(k, 0) + g["dur"]
 
+    # CPU time over all threads: self time summed over the tracks that are no
+    # device track (a process labelled other than "CPU...", a thread named
+    # "stream N") and carry no GPU work; GPU busy: the union of all GPU work
+    def device_track(track):
+        lab = labels.get(track[0], "")
+        name = tnames.get(track, "")
+        return (lab != "" and not lab.startswith("CPU")) or name.startswith(("stream ", "Stream "))
+    cpu_time = sum(t["self"] for track, evs in by_track.items()
+                   if not device_track(track) and not any(x["cat"] in GPU_CATS for x in evs)
+                   for t in evs)
+    gpu_busy, cur_s, cur_e = 0, None, None
+    for g in sorted((t for t in ops if t["cat"] in GPU_CATS), key=lambda t: t["ts"]):
+        if cur_e is not None and g["ts"] <= cur_e:
+            cur_e = max(cur_e, g["end"])
+            continue
+        if cur_e is not None:
+            gpu_busy += cur_e - cur_s
+        cur_s, cur_e = g["ts"], g["end"]
+    if cur_e is not None:
+        gpu_busy += cur_e - cur_s
+
+    # cum: pprof's cum, the time with the op anywhere on the stack: each event's
+    # self time goes once to every distinct op on its stack (itself and its
+    # ancestors), however often the op appears there
+    cum = {}
+    for t in ops:
+        keys = set()
+        a = t
+        while a is not None:
+            keys.add(op_key(a))
+            a = a["up"]
+        for k in keys:
+            cum[k] = cum.get(k, 0) + t["self"]
+
     streams = []
     for track, evs in by_track.items():
         work = [t for t in evs if t["cat"] in GPU_CATS]
@@ -340,7 +382,7 @@ def analyze(path, slow=False):
         if a is None:
             a = agg[k] = {"name": name, "category": t["cat"], "count": 0, "self_ns": 0,
                           "total_ns": 0, "min_ns": t["dur"], "max_ns": t["dur"],
-                          "overlap": False, "pytorch_self_ns": 0,
+                          "overlap": False, "pytorch_self_ns": 0, "cum_ns": cum[k],
                           "device_self_ns": dev_self.get(k, 0),
                           "device_total_ns": dev_total.get(k, 0)}
         a["count"] += 1
@@ -357,10 +399,10 @@ def analyze(path, slow=False):
         c["self_ns"] += t["self"]
         c["total_ns"] += t["dur"]
 
-    if window:
-        window_ns = max(t["end"] for t in window) - min(t["ts"] for t in window)
-    elif timed:
-        window_ns = max(t["end"] for t in timed) - min(t["ts"] for t in timed)
+    # the Trace span, widened to cover every op (a step may lie outside it)
+    span = window + ops
+    if span:
+        window_ns = max(t["end"] for t in span) - min(t["ts"] for t in span)
     else:
         window_ns = 0
     tracks = len({t["track"] for t in ops})   # the Trace span is the window, not a track of work
@@ -371,6 +413,9 @@ def analyze(path, slow=False):
         "tracks": tracks,
         "window_ns": window_ns,
         "busy_ns": sum(a["self_ns"] for a in agg.values()),
+        "all_tracks_self_ns": sum(a["self_ns"] for a in agg.values()),
+        "cpu_time_ns": cpu_time,
+        "gpu_busy_ns": gpu_busy,
         "gpu_events": gpu["events"],
         "gpu_ns": gpu["ns"],
         "gpu_unattributed_events": gpu["un_events"],
@@ -429,9 +474,7 @@ def compare_expected(fig, expected):
     by_name = {}
     for o in fig["ops"]:
         d = by_name.setdefault(o["name"], {"count": 0, "self_ns": 0, "total_ns": 0,
-                                           "overlap": False, "pytorch_self_ns": 0,
-                          "device_self_ns": dev_self.get(k, 0),
-                          "device_total_ns": dev_total.get(k, 0)})
+                                           "overlap": False, "pytorch_self_ns": 0})
         d["pytorch_self_ns"] += o["pytorch_self_ns"]
         d["count"] += o["count"]
         d["self_ns"] += o["self_ns"]

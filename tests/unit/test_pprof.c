@@ -611,6 +611,87 @@ static void test_write_errors(void **state)
     unload(&l);
 }
 
+/* Two chains DEPTH deep under one event R, names cycling through three per
+   chain: every sample's stack is its event's ancestors, leaf first, however
+   deep (the stacks share one buffer while they are packed). */
+enum { DEPTH = 1500 };
+
+static char *chains_trace(void)
+{
+    size_t cap = 200 + 2 * DEPTH * 120, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)sprintf(t + len, "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":"
+                           "\"R\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":%d}", 8 * DEPTH);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < DEPTH; i++)
+            len += (size_t)sprintf(t + len, ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%c%d\","
+                                   "\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d}",
+                                   'a' + c, i % 3, c * 4 * DEPTH + i, 4 * DEPTH - 2 * i);
+    strcpy(t + len, "]}");
+    return t;
+}
+
+static int cancel_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    int *calls = ctx;
+    assert_true(done <= total);
+    return ++*calls >= 1;
+}
+
+static void test_deep_stacks(void **state)
+{
+    (void)state;
+    struct loaded l;
+    char *text = chains_trace();
+    load(&l, "chains.json", text, false);
+    free(text);
+    pprof_summary sum;
+    pb_profile *p = export(l.m, NULL, &sum);
+    assert_int_equal(p->n_sample, 1 + 2 * DEPTH);
+    assert_int_equal(p->n_location, 7);
+    uint64_t r = func_id(p, "R", "cpu_op");
+    char name[8];
+    size_t seen[2] = { 0, 0 };
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        size_t n = sm->n_location_id;
+        assert_int_equal(loc_func(p, sm->location_id[n - 1]), r);
+        if (n == 1)
+            continue;
+        /* chain c, event i = n - 2: its stack is ci, ..., c0, R */
+        const Perftools__Profiles__Function *leaf = NULL;
+        for (size_t i = 0; i < p->n_function; i++)
+            if (p->function[i]->id == loc_func(p, sm->location_id[0]))
+                leaf = p->function[i];
+        int c = pstr(p, leaf->name)[0] - 'a';
+        assert_true(c == 0 || c == 1);
+        seen[c]++;
+        for (size_t k = 0; k + 1 < n; k++) {
+            sprintf(name, "%c%d", 'a' + c, (int)((n - 2 - k) % 3));
+            assert_int_equal(loc_func(p, sm->location_id[k]), func_id(p, name, "cpu_op"));
+        }
+        /* a chain event's self time: 2 us, the innermost's all its 4 DEPTH - 2 (DEPTH-1) us */
+        assert_int_equal(sm->value[1], n - 2 == DEPTH - 1 ? 1000 * (4 * DEPTH - 2 * (DEPTH - 1))
+                                                          : 2000);
+    }
+    assert_int_equal(seen[0], DEPTH);
+    assert_int_equal(seen[1], DEPTH);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+
+    /* a progress callback cancels the write: nothing is left behind */
+    int calls = 0;
+    t2p_error err;
+    char *out = path_in("cancelled.pb.gz");
+    pprof_opts po = { .progress = cancel_progress, .progress_ctx = &calls };
+    assert_int_equal(pprof_write(l.m, &po, out, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_CANCELLED);
+    assert_int_equal(calls, 1);
+    assert_int_equal(count_files(".tmp"), 0);
+    assert_int_equal(count_files(".pb.gz"), 0);
+    free(out);
+    unload(&l);
+}
+
 static void test_free_path(void **state)
 {
     (void)state;
@@ -641,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_gpu),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_deep_stacks),
         cmocka_unit_test(test_free_path),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

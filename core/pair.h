@@ -1,0 +1,34 @@
+/* Two traces loaded at once, one worker thread each: what a comparison
+   needs in about the time of one load. */
+#ifndef T2P_PAIR_H
+#define T2P_PAIR_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+#include "core/model.h"
+#include "core/trace.h"
+
+typedef struct pair_load_opts {
+    bool partial;               /* as trace_load_opts.partial, for both */
+    model_opts mo;              /* for both models */
+    /* Called, never two calls at once, with the two loads' progress added
+       up (one progress bar); non-zero cancels both. May be NULL. */
+    trace_progress_fn progress;
+    void *progress_ctx;
+} pair_load_opts;
+
+/* One side: its trace and model (owned by the caller once pair_load returns 0). */
+typedef struct pair_side {
+    trace *tr;
+    model *m;
+} pair_side;
+
+/* Loads paths[0] and paths[1] and builds their models, in parallel. On
+   success returns 0 with both sides filled. On failure returns -1, frees
+   whatever was loaded and sets err to the first failure (a failing side
+   cancels the other). */
+int pair_load(const char *const paths[2], const pair_load_opts *o, pair_side out[2],
+              t2p_error *err);
+
+#endif

@@ -1,0 +1,165 @@
+/* The loader's parts, private to core/trace*.c:
+   trace_read.c inflates the file on a second thread into a ring of chunks,
+   trace_yajl.c runs yajl behind an allocator that cannot hand it NULL,
+   trace_parse.c holds the yajl callbacks that build the trace's records,
+   trace.c drives them (trace_load) and owns the one cleanup path. */
+#ifndef T2P_TRACE_INT_H
+#define T2P_TRACE_INT_H
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+
+#include "core/error.h"
+#include "core/hmap.h"
+#include "core/trace.h"
+
+/* ---- trace_read.c: the reader thread ---- */
+
+#define TRACE_READ_NBUF 4
+/* The fuzz build makes the chunks tiny: tokens then cross chunk boundaries,
+   and each run does not map and clear megabytes. */
+#ifndef T2P_READ_BUFSZ
+#define T2P_READ_BUFSZ (1u << 20)
+#endif
+#define TRACE_READ_BUFSZ ((unsigned)T2P_READ_BUFSZ)
+
+typedef struct trace_reader {
+    gzFile gz;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned char *bufs[TRACE_READ_NBUF];
+    size_t lens[TRACE_READ_NBUF];
+    uint64_t offs[TRACE_READ_NBUF]; /* compressed bytes consumed after this chunk */
+    int head, count;
+    bool done, stop;
+    bool inited;         /* the mutex and condition exist */
+    bool started;        /* the thread runs (or ran) and must be joined */
+    int zerr;            /* Z_OK, or the zlib error that ended the stream */
+    char zmsg[200];
+} trace_reader;
+
+/* Starts inflating fd (which it owns from now on, even on failure) on a new
+   thread. r is zeroed caller storage. Returns 0, or -1 with err set; either
+   way trace_read_stop(r) releases what was taken. */
+int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err);
+
+/* Waits for the next chunk. Returns false at the end of the stream (then
+   r->zerr and r->zmsg tell how it ended). The chunk stays valid until
+   trace_read_release. */
+bool trace_read_next(trace_reader *r, const unsigned char **buf, size_t *len, uint64_t *off);
+void trace_read_release(trace_reader *r);
+
+/* Stops and joins the thread, frees the buffers, closes the file. */
+void trace_read_stop(trace_reader *r);
+
+/* ---- trace_yajl.c: yajl that cannot crash on a failed allocation ---- */
+
+/* yajl does not check its allocations: a failed realloc of its token buffer
+   or nesting stack is written through (a segfault on a long name or deep
+   nesting near the memory limit). So its allocator jumps back to the parse
+   call instead of returning NULL. yajl's structures stay consistent: the
+   jump leaves from inside the allocation call, before yajl stores its
+   result, so yajl_free still frees everything. */
+typedef struct trace_yajl {
+    yajl_handle h;
+    yajl_alloc_funcs yaf;
+    jmp_buf jb;
+    bool armed;    /* only inside yajl_alloc, yajl_parse and yajl_complete_parse */
+    bool tracking; /* inside yajl_alloc: what it got so far is freed on a jump */
+    int ntrack;
+    void *track[8];
+} trace_yajl;
+
+/* y is caller storage that must not move until trace_yajl_done. Returns 0,
+   or -1 when out of memory. */
+int trace_yajl_init(trace_yajl *y, const yajl_callbacks *cb, void *ctx);
+
+/* yajl_parse(buf, len), or yajl_complete_parse when buf is NULL; *oom set
+   when yajl ran out of memory. */
+yajl_status trace_yajl_parse(trace_yajl *y, const unsigned char *buf, size_t len, bool *oom);
+
+/* yajl's message for the error of the last parse, without its trailing
+   newline and full stop. */
+void trace_yajl_reason(trace_yajl *y, const unsigned char *buf, size_t len, char *out,
+                       size_t size);
+
+void trace_yajl_done(trace_yajl *y);
+
+/* ---- trace_parse.c: the callbacks and the state they build ---- */
+
+enum trace_key {
+    K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
+    /* inside args */
+    K_CORRELATION, K_LABELS, K_SORT_INDEX,
+    /* top level */
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH
+};
+
+/* An open B event. The open B events of a track form a stack linked by prev;
+   a matched slot goes to a free list linked the same way. */
+struct trace_begin {
+    int64_t ts;
+    uint32_t name, cat, track;
+    uint32_t prev; /* the next older open B on the track (or next free slot), BEGIN_NONE */
+    bool has_corr;
+    uint64_t corr;
+};
+
+/* The event being read. */
+struct trace_cur {
+    char ph;
+    bool has_ph, has_ts, ts_ok, has_dur, dur_ok, has_id, has_corr;
+    bool has_sort;
+    uint32_t name, cat, pid, tid;
+    uint32_t arg_name, arg_labels;
+    int64_t ts, dur, sort_index;
+    uint64_t id, corr;
+};
+
+typedef struct trace_parser {
+    trace *t;
+    t2p_error *err;
+    const char *path;
+    int depth;
+    int top;          /* 0 none yet, 'm' map, 'a' array, 's' scalar */
+    int ev_depth;     /* depth of the events array, 0 when not inside it */
+    bool in_event, in_args;
+    bool saw_events, saw_exec_graph, any_token, any_object;
+    enum trace_key top_key, key, args_key;
+    struct trace_cur c;
+    bool failed;      /* a callback set err and aborted */
+    size_t trackcap, proccap;
+    hmap tracks, procs;
+    uint32_t last_pid, last_tid, last_track;
+    struct trace_begin *begins;
+    size_t nbegins, begincap;
+    hmap open_top;     /* track -> its innermost open B, BEGIN_NONE when none */
+    uint32_t free_begin; /* head of the free slots, BEGIN_NONE when none */
+    uint64_t open_begins;
+    int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
+    uint32_t memo[3]; /* last pid, tid and cat ids: most events repeat them */
+    const char *memo_str[3];
+    size_t memo_len[3];
+    uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
+        s_process_sort, s_thread_sort;
+} trace_parser;
+
+extern const yajl_callbacks trace_parse_callbacks;
+
+/* Prepares L (caller storage) to fill t, whose strs exists. Returns 0, or -1
+   with err set (out of memory); trace_parse_done(L) is due either way. */
+int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err);
+
+/* After the last token: refuses what is valid JSON but not a trace, counts
+   the B events left open. Returns 0, or -1 with err set. */
+int trace_parse_finish(trace_parser *L);
+
+void trace_parse_done(trace_parser *L);
+
+#endif

@@ -1,0 +1,48 @@
+#!/bin/sh
+# analyze --base against the two single-trace reports: for pairs of fixtures,
+# sample data and shared real traces, every operator's and category's base,
+# new and delta figures (tests/check_compare.py). The single reports are
+# checked against tests/oracle.py by analyze.sh.
+set -u
+tool="$top_builddir/torch2pprof"
+py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+chk() { "$py" "$top_srcdir/tests/check_compare.py" "$tool" "$@" || fail=1; }
+fail=0
+F="$top_srcdir/tests/fixtures"
+S="$SHARED/traces"
+chk "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz"
+chk "$F/cnn_train.json.gz" "$F/cnn_train.json.gz"
+chk "$F/lstm_train.json.gz" "$F/transformer_train.json.gz" -- --keep-steps
+chk "$top_srcdir/data/alexnet_train.json.gz" "$top_srcdir/data/cnn_train_cpu.json.gz"
+if [ -d "$S" ]; then
+    chk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/sampled_rank0_noflows.json.gz"
+    chk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz"
+    chk "$S/cupti_profiler.json.gz" "$S/triton_example.json.gz"
+    chk "$S/nccl_relative_time.json.gz" "$S/mtia_inference_rank0.json.gz"
+else
+    echo "note: $S not found; shared traces not compared"
+fi
+
+# The text report: + and - marks on the rows only in one trace, signed deltas.
+"$tool" analyze -top 0 --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.out &&
+"$tool" analyze -top 0 --json --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.json &&
+"$py" - cmp.out cmp.json <<'PYEOF' || fail=1
+import json, sys
+text = open(sys.argv[1]).read().splitlines()
+c = json.load(open(sys.argv[2]))["compare"]
+ms = lambda ns: ("+" if ns > 0 else "-" if ns < 0 else "") + "%d.%03d" % divmod((abs(ns) + 500) // 1000, 1000)
+top = text.index(next(l for l in text if l.startswith("Top ")))
+rows = text[top + 2:]
+if len(rows) != len(c["ops"]):
+    sys.exit("compare text: %d op rows, json has %d" % (len(rows), len(c["ops"])))
+for o, row in zip(c["ops"], rows):
+    want = {"both": " ", "added": "+", "removed": "-"}[o["status"]]
+    if row[0] != want or row[2:].split()[0] != o["name"].split()[0]:
+        sys.exit("compare text: row %r, want mark %r and name %r" % (row, want, o["name"]))
+    d = o["delta"]["self_ns"]
+    if ms(d) not in row.split() and not (ms(d) in ("+0.000", "-0.000") and "0.000" in row.split()):
+        sys.exit("compare text: row %r lacks delta self %s" % (row, ms(d)))
+print("ok: compare text report: %d rows with their marks and signed deltas" % len(rows))
+PYEOF
+rm -f cmp.out cmp.json
+exit $fail

@@ -1,0 +1,287 @@
+/* Figures that must agree with each other: an op's cum against its stacks,
+   the window against the events it must cover, and the device figures of
+   ops against those of the tree nodes (under the launch and on the stream).
+   Each check recomputes the figure a second way from the per-track nodes. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/model.h"
+#include "core/trace.h"
+#include "tests/unit/unit.h"
+
+static const char *const traces[] = {
+    TOP_SRCDIR "/tests/fixtures/recursion.json",
+    TOP_SRCDIR "/tests/fixtures/gpu_edge.json",
+    TOP_SRCDIR "/data/alexnet_train.json.gz",
+    TOP_SRCDIR "/../shared/traces/mtia_inference_rank0.json.gz",
+    TOP_SRCDIR "/../shared/traces/nccl_relative_time.json.gz",
+    TOP_SRCDIR "/../shared/traces/sampled_rank0_noflows.json.gz",
+    TOP_SRCDIR "/../shared/traces/x_events_only.json.gz",
+};
+
+static model *open_model(const char *path, trace **tr)
+{
+    t2p_error err;
+    if (access(path, R_OK) != 0)
+        return NULL; /* ../shared may be absent outside CI */
+    *tr = trace_load(path, NULL, &err);
+    assert_non_null(*tr);
+    model *m = model_build(*tr, NULL, &err);
+    assert_non_null(m);
+    return m;
+}
+
+static const model_op *find(const model *m, const char *name, const char *cat)
+{
+    for (size_t i = 0; i < m->nops; i++)
+        if (!strcmp(model_op_name(m, (uint32_t)i), name) &&
+            !strcmp(model_op_cat(m, (uint32_t)i), cat))
+            return &m->ops[i];
+    return NULL;
+}
+
+/* tests/fixtures/recursion.json, worked out by hand (us):
+   tid 1: sum[0,100] > sum[10,60] > {sum[20,30], mul[40,50]}; add[70,80] under the
+          outer sum. Self: 40, 30, 10, 10, 10.
+   tid 2: sum[0,20] > sum[5,15] > sum(user_annotation)[6,8]. Self: 10, 8, 2.
+   tid 3: overlap_parent[0,100] > child_x[10,50], child_y[40,80] (overlapping).
+          Self 30, 40, 40. */
+static void test_cum_by_hand(void **state)
+{
+    (void)state;
+    trace *tr;
+    model *m = open_model(traces[0], &tr);
+    assert_non_null(m);
+    const model_op *sum = find(m, "aten::sum", "cpu_op");
+    assert_int_equal(sum->calls, 5);
+    assert_int_equal(sum->total_ns, (100 + 50 + 10 + 20 + 10) * 1000);
+    /* every self time on tids 1 and 2: all those stacks hold a cpu_op aten::sum */
+    assert_int_equal(sum->cum_ns, (40 + 30 + 10 + 10 + 10 + 10 + 8 + 2) * 1000);
+    assert_int_equal(find(m, "aten::sum", "user_annotation")->cum_ns, 2000);
+    assert_int_equal(find(m, "aten::mul", "cpu_op")->cum_ns, 10000);
+    assert_int_equal(find(m, "overlap_parent", "cpu_op")->total_ns, 100000);
+    assert_int_equal(find(m, "overlap_parent", "cpu_op")->cum_ns, 110000);
+    assert_int_equal(find(m, "child_y", "cpu_op")->cum_ns, 40000);
+    model_free(m);
+    trace_free(tr);
+}
+
+/* cum against the definition: per node, every distinct op on its path gets
+   the node's self time once. */
+static void test_cum_vs_stacks(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        trace *tr;
+        model *m = open_model(traces[t], &tr);
+        if (!m)
+            continue;
+        int64_t *cum = calloc(m->nops, sizeof *cum);
+        size_t *stamp = malloc(m->nops * sizeof *stamp);
+        for (size_t o = 0; o < m->nops; o++)
+            stamp[o] = SIZE_MAX;
+        for (size_t i = 0; i < m->nnodes; i++)
+            for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE;
+                 n = m->nodes[n].parent)
+                if (stamp[m->nodes[n].op] != i) {
+                    stamp[m->nodes[n].op] = i;
+                    cum[m->nodes[n].op] += m->nodes[i].self_ns;
+                }
+        size_t differ = 0;
+        for (size_t o = 0; o < m->nops; o++) {
+            if (cum[o] != m->ops[o].cum_ns)
+                fail_msg("%s: %s: cum %lld, from the stacks %lld", traces[t],
+                         model_op_name(m, (uint32_t)o), (long long)m->ops[o].cum_ns,
+                         (long long)cum[o]);
+            differ += m->ops[o].cum_ns != m->ops[o].total_ns;
+        }
+        if (t == 0)
+            assert_int_equal(differ, 2);
+        free(cum);
+        free(stamp);
+        model_free(m);
+        trace_free(tr);
+    }
+}
+
+/* A step that starts before the Trace span and one that ends after it: the
+   window covers them (and still the whole span). */
+static void test_window_covers_events(void **state)
+{
+    (void)state;
+    char *path = unit_write_tmp(
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":100,\"dur\":1000},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":100},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":2,\"ts\":1000,\"dur\":500},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":10}"
+        "]}");
+    t2p_error err;
+    trace *tr = trace_load(path, NULL, &err);
+    assert_non_null(tr);
+    model *m = model_build(tr, NULL, &err);
+    assert_non_null(m);
+    assert_int_equal(m->window_ns, (1500 - 40) * 1000);
+    for (size_t k = 0; k < m->ntracks; k++)
+        if (m->tracks[k].events) {
+            assert_true(m->tracks[k].first_ns >= m->window_start);
+            assert_true(m->tracks[k].last_ns <= m->window_end);
+        }
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+
+    /* the span alone when it covers everything */
+    path = unit_write_tmp(
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":1000},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":10}"
+        "]}");
+    tr = trace_load(path, NULL, &err);
+    m = model_build(tr, NULL, &err);
+    assert_int_equal(m->window_ns, 1000000);
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+}
+
+/* triton_example: ProfilerStep#1 runs 13 s past the profiler's 355 ms span. */
+static void test_window_triton(void **state)
+{
+    (void)state;
+    trace *tr;
+    model *m = open_model(TOP_SRCDIR "/../shared/traces/triton_example.json.gz", &tr);
+    if (!m)
+        skip();
+    const model_op *step = find(m, "ProfilerStep*", "user_annotation");
+    assert_non_null(step);
+    assert_true(m->window_ns > step->total_ns);
+    for (size_t k = 0; k < m->ntracks; k++)
+        if (m->tracks[k].events) {
+            assert_true(m->tracks[k].first_ns >= m->window_start);
+            assert_true(m->tracks[k].last_ns <= m->window_end);
+        }
+    model_free(m);
+    trace_free(tr);
+}
+
+/* Device figures: each op's against its nodes', in the per-track and the
+   merged trees. For a GPU op (a kernel): its nodes under launches and on its
+   streams show dev_self 0 and its GPU time as dev_total, as its op does; the
+   leaf figures (dev_events, dev_leaf_ns) count each of its events once. For
+   any other op: dev_self sums over its nodes; dev_total is the sum over its
+   outermost nodes (no ancestor of the same op), each GPU event once. */
+static void check_device(const char *what, const model *m, const model_node *nodes, size_t n)
+{
+    size_t nops = m->nops;
+    int64_t *leaf = calloc(nops, sizeof *leaf), *dself = calloc(nops, sizeof *dself);
+    int64_t *dtot = calloc(nops, sizeof *dtot), *launch_tot = calloc(nops, sizeof *launch_tot);
+    int64_t *stream_tot = calloc(nops, sizeof *stream_tot);
+    uint64_t *events = calloc(nops, sizeof *events), *stream_calls = calloc(nops, sizeof *stream_calls);
+    int64_t leaf_all = 0;
+    for (size_t i = 0; i < n; i++) {
+        const model_node *nd = &nodes[i];
+        if (nd->parent == MODEL_NONE)
+            continue;
+        uint32_t op = nd->op;
+        leaf[op] += nd->dev_leaf_ns;
+        leaf_all += nd->dev_leaf_ns;
+        events[op] += nd->dev_events;
+        dself[op] += nd->dev_self_ns;
+        if (nd->gpu)
+            launch_tot[op] += nd->dev_total_ns;
+        else if (m->ops[op].gpu) {
+            stream_tot[op] += nd->dev_total_ns;
+            stream_calls[op] += nd->calls;
+        }
+        bool outer = true;
+        for (uint32_t a = nd->parent; a != MODEL_NONE && nodes[a].parent != MODEL_NONE;
+             a = nodes[a].parent)
+            if (nodes[a].op == op)
+                outer = false;
+        if (outer)
+            dtot[op] += nd->dev_total_ns;
+    }
+    assert_int_equal(leaf_all, m->gpu_ns);
+    for (size_t o = 0; o < nops; o++) {
+        const model_op *op = &m->ops[o];
+        const char *name = model_op_name(m, (uint32_t)o);
+        if (dself[o] != op->dev_self_ns)
+            fail_msg("%s: %s: dev_self %lld, its nodes %lld", what, name,
+                     (long long)op->dev_self_ns, (long long)dself[o]);
+        if (!op->gpu) {
+            if (dtot[o] != op->dev_total_ns)
+                fail_msg("%s: %s: dev_total %lld, its outermost nodes %lld", what, name,
+                         (long long)op->dev_total_ns, (long long)dtot[o]);
+            assert_int_equal(leaf[o], 0);
+            continue;
+        }
+        /* a kernel: the same figures in Ops, under its launches, on its streams */
+        assert_int_equal(op->dev_self_ns, 0);
+        if (leaf[o] != op->dev_total_ns || events[o] != op->calls)
+            fail_msg("%s: %s: dev_total %lld in %llu events, its leaves %lld in %llu", what,
+                     name, (long long)op->dev_total_ns, (unsigned long long)op->calls,
+                     (long long)leaf[o], (unsigned long long)events[o]);
+        if (stream_tot[o] != op->dev_total_ns || stream_calls[o] != op->calls)
+            fail_msg("%s: %s: dev_total %lld, on its streams %lld", what, name,
+                     (long long)op->dev_total_ns, (long long)stream_tot[o]);
+        /* under launches: all of it but what had no launch, which stays on the stream */
+        assert_true(launch_tot[o] <= op->dev_total_ns);
+        assert_int_equal(op->total_ns, op->dev_total_ns);
+    }
+    free(leaf);
+    free(dself);
+    free(dtot);
+    free(launch_tot);
+    free(stream_tot);
+    free(events);
+    free(stream_calls);
+}
+
+static void test_device_ops_vs_tree(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        trace *tr;
+        model *m = open_model(traces[t], &tr);
+        if (!m)
+            continue;
+        char what[600];
+        snprintf(what, sizeof what, "%s (per track)", traces[t]);
+        check_device(what, m, m->nodes, m->nnodes);
+        snprintf(what, sizeof what, "%s (merged)", traces[t]);
+        check_device(what, m, m->mnodes, m->nmnodes);
+        /* attributed GPU time sits under launches, the rest on its streams */
+        int64_t under = 0;
+        for (size_t i = 0; i < m->nnodes; i++)
+            if (m->nodes[i].gpu)
+                under += m->nodes[i].dev_leaf_ns;
+        assert_int_equal(under, m->gpu_ns - m->gpu_unattributed_ns);
+        model_free(m);
+        trace_free(tr);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cum_by_hand),
+        cmocka_unit_test(test_cum_vs_stacks),
+        cmocka_unit_test(test_window_covers_events),
+        cmocka_unit_test(test_window_triton),
+        cmocka_unit_test(test_device_ops_vs_tree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
