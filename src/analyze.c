@@ -12,6 +12,7 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/cli.h"
 
@@ -23,7 +24,8 @@ static const char analyze_usage[] =
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
-    "                    (device = device_total)\n"
+    "                    (device = device_total); alloc_size, alloc_count, size_increase\n"
+    "                    sort the Memory section (profile_memory=True traces)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
     "  --partial         load what a truncated trace holds instead of failing\n"
@@ -229,7 +231,7 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
     }
-    fputs("]}\n", f);
+    fputs("]", f); /* the caller closes the object */
 }
 
 int cli_analyze(int argc, char **argv)
@@ -249,6 +251,7 @@ int cli_analyze(int argc, char **argv)
     size_t top = 20;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false;
+    enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
     int c;
 
@@ -261,6 +264,10 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 's':
+            if ((c = memory_sort_parse(optarg)) >= 0) {
+                msort = (enum memory_sort)c;
+                break;
+            }
             cmp.sort = optarg;
             if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
                 sort = -1; /* a delta key: for --base, checked below */
@@ -309,12 +316,26 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return EXIT_INPUT;
     }
+    t2p_error err;
+    error_clear(&err);
+    memory *mem = memory_build(m, &err);
+    if (!mem) {
+        free(order);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
-    if (json)
+    if (json) {
         report_json(stdout, m, order, nshow);
-    else
+        analyze_memory_json(stdout, mem, msort, top);
+        fputs("}\n", stdout);
+    } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort);
+        analyze_memory_text(stdout, mem, msort, top);
+    }
+    memory_free(mem);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
