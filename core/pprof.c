@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "core/pprof.h"
+#include "core/pprof_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +40,7 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 5 };
+enum { NVALUES = 3, MAXLABELS = 6 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -55,6 +56,7 @@ struct labelset {
 struct build {
     const model *m;
     const uint8_t *keep;
+    const shortnames *short_names; /* NULL: full function names */
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
@@ -79,6 +81,8 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     int64_t *comments;
     char **strings;
+    bool has_rank;    /* every sample gets a numeric rank label */
+    int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
 };
@@ -159,6 +163,17 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
+    if (b->has_rank) {
+        /* a number: -tagfocus rank=3 takes "3" for a range of numbers, so a
+           string label would never match; pprof drops a numeric label of 0
+           that has no unit, hence the unit */
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "rank")) < 0 || (l->num_unit = cstr_id(b, "rank")) < 0)
+            return -1;
+        l->num = b->rank;
+        ls->ptrs[ls->n++] = l;
+    }
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
         return -1;
@@ -227,6 +242,20 @@ static int mark_stacks(struct build *b)
     return 0;
 }
 
+/* --short-names: the function shows its op's short name; the full one stays
+   as its system name (they differ, so pprof leaves both as they are). */
+static int short_name(struct build *b, pb_function *f, uint32_t op)
+{
+    const model *m = b->m;
+    size_t len;
+    const char *sn = shortname_op(b->short_names, op, &len);
+    if (len == strtab_len(m->tr->strs, m->ops[op].name))
+        return 0; /* nothing cut */
+    f->system_name = f->name;
+    f->name = str_id(b, sn, len);
+    return f->name < 0 ? -1 : 0;
+}
+
 /* One function and one location per operator a stack uses. */
 static int build_locations(struct build *b)
 {
@@ -257,6 +286,8 @@ static int build_locations(struct build *b)
         f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         if (f->name < 0 || f->filename < 0)
             return -1;
+        if (b->short_names && short_name(b, f, (uint32_t)op) < 0)
+            return -1;
         pb_line *ln = &b->lines[k];
         perftools__profiles__line__init(ln);
         ln->function_id = b->oploc[op];
@@ -281,6 +312,9 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     memset(b, 0, sizeof *b);
     b->m = m;
     b->keep = opts ? opts->keep : NULL;
+    b->has_rank = opts && opts->has_rank;
+    b->rank = opts ? opts->rank : 0;
+    b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
@@ -621,8 +655,16 @@ static int open_temp(const char *out, char **tmp_out)
     return -1;
 }
 
-static int write_profile(struct build *b, const pprof_opts *opts, const char *out,
-                         t2p_error *err)
+/* Packs a profile into a sink: the tree walk of a build, or a whole message. */
+typedef int (*pack_fn)(void *ctx, struct sink *s);
+
+static int pack_build(void *ctx, struct sink *s)
+{
+    return pack_profile(ctx, s);
+}
+
+static int write_packed(pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
+                        t2p_error *err)
 {
     bool no_overwrite = opts && opts->no_overwrite;
     char *tmp = NULL;
@@ -643,7 +685,7 @@ static int write_profile(struct build *b, const pprof_opts *opts, const char *ou
                                   .progress = opts ? opts->progress : NULL,
                                   .progress_ctx = opts ? opts->progress_ctx : NULL },
                            .gz = gz };
-    int prc = pack_profile(b, &sink.s);
+    int prc = pack(ctx, &sink.s);
     errno = 0;
     int zrc = gzclose(gz); /* flushes and closes fd */
     if (prc < 0) {
@@ -695,7 +737,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (write_profile(&b, opts, out_path, err) < 0) {
+    if (write_packed(pack_build, &b, opts, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
@@ -710,6 +752,74 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
     }
     build_free(&b);
     return 0;
+}
+
+/* ---- for core/pprof_diff.c: a profile packed in memory, a whole message written ---- */
+
+struct memsink {
+    struct sink s;
+    uint8_t *buf;
+    size_t len, cap;
+};
+
+static int memsink_write(struct sink *s, const uint8_t *data, size_t len)
+{
+    struct memsink *ms = (struct memsink *)s;
+    if (ms->len + len > ms->cap) {
+        size_t nc = ms->cap ? ms->cap : 1 << 16;
+        while (nc < ms->len + len)
+            nc *= 2;
+        uint8_t *p = realloc(ms->buf, nc);
+        if (!p)
+            return -1;
+        ms->buf = p;
+        ms->cap = nc;
+    }
+    memcpy(ms->buf + ms->len, data, len);
+    ms->len += len;
+    return 0;
+}
+
+int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
+                   t2p_error *err)
+{
+    struct build b;
+    struct memsink ms = { .s = { .base = { .append = sink_append }, .write = memsink_write } };
+    int rc = -1;
+    if (build_profile(m, opts, &b) < 0 || pack_profile(&b, &ms.s) < 0 || ms.s.failed) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory building the profile");
+        free(ms.buf);
+        goto out;
+    }
+    *out = ms.buf;
+    *len = ms.len;
+    rc = 0;
+out:
+    build_free(&b);
+    return rc;
+}
+
+static int pack_message(void *ctx, struct sink *s)
+{
+    protobuf_c_message_pack_to_buffer(ctx, &s->base);
+    return 0;
+}
+
+int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
+                        const pprof_opts *opts, const char *out_path, t2p_error *err)
+{
+    for (size_t i = 0; i < ntraces; i++)
+        if (same_file(traces[i], out_path)) {
+            error_set(err, T2P_ERR_ARG, out_path, -1,
+                      "is a trace being converted: refusing to overwrite it");
+            return -1;
+        }
+    return write_packed(pack_message, (void *)msg, opts, out_path, err);
+}
+
+bool pprof_same_file(const char *path, const char *out)
+{
+    return same_file(path, out);
 }
 
 /* ---- choosing a name ---- */

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/shortname.h"
 
 typedef struct pprof_summary {
     size_t samples, locations, functions, strings;
@@ -33,6 +34,10 @@ typedef struct pprof_opts {
     size_t ncomments;
     pprof_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
+    int64_t rank;
+    const shortnames *short_names; /* function names shortened (core/shortname.h), the
+                                      full name kept as system_name; NULL: full names */
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,
@@ -40,6 +45,20 @@ typedef struct pprof_opts {
    the trace file. Returns 0, or -1 with err set. sum may be NULL. */
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
                 pprof_summary *sum, t2p_error *err);
+
+/* The profile of new minus base: what `go tool pprof -proto -diff_base
+   BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
+   (core/pprof_diff.c): new's samples, then base's with every value negated
+   and the label pprof::base=true (pprof's mark of a base sample), over one
+   set of functions (matched by name and file) and the mappings of both.
+   base_opts and new_opts select each side's stacks (keep) and add comments;
+   new_opts also gives no_overwrite and progress. sum: the net figures. */
+int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
+                     const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
+                     t2p_error *err);
+
+/* Whether out names the file at path (same inode, or same resolved path). */
+bool pprof_same_file(const char *path, const char *out);
 
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.

@@ -127,6 +127,8 @@ typedef struct trace {
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;
+    bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
+    int64_t rank;         /* >= 0 when has_rank */
     bool has_window;      /* a Trace-category span gave the window */
     int64_t window_start; /* ns, same base as events */
     int64_t window_end;

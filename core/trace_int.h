@@ -99,7 +99,9 @@ enum trace_key {
     K_CORRELATION, K_LABELS, K_SORT_INDEX,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
-    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO,
+    /* inside distributedInfo */
+    K_RANK
 };
 
 /* An open B event. The open B events of a track form a stack linked by prev;
@@ -135,8 +137,9 @@ typedef struct trace_parser {
     int top;          /* 0 none yet, 'm' map, 'a' array, 's' scalar */
     int ev_depth;     /* depth of the events array, 0 when not inside it */
     bool in_event, in_args;
+    bool in_dist;     /* inside the top-level distributedInfo object */
     bool saw_events, saw_exec_graph, any_token, any_object;
-    enum trace_key top_key, key, args_key;
+    enum trace_key top_key, key, args_key, dist_key;
     struct trace_cur c;
     bool failed;      /* a callback set err and aborted */
     size_t trackcap, proccap;

@@ -497,6 +497,14 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         }
         return 1;
     }
+    if (L->in_dist && d == 2) {
+        int64_t r;
+        if (L->dist_key == K_RANK && num_parse_scaled(s, n, 0, &r) && r >= 0) {
+            L->t->rank = r;
+            L->t->has_rank = true;
+        }
+        return 1;
+    }
     if (d == 1 && L->top == 'm') {
         if (L->top_key == K_BASE_NS) {
             int64_t b;
@@ -556,6 +564,9 @@ static int cb_start_map(void *ctx)
                   "\"traceEvents\" is an object, not an array of events");
         L->failed = true;
         return 0;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
+        L->in_dist = true;
+        L->dist_key = K_OTHER;
     }
     return 1;
 }
@@ -568,12 +579,16 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
         L->key = classify_event_key(k, n);
     } else if (L->in_args && d == L->ev_depth + 2) {
         L->args_key = classify_args_key(k, n);
+    } else if (L->in_dist && d == 2) {
+        L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
         if (n == 11 && !memcmp(k, "traceEvents", 11))
             L->top_key = K_TRACE_EVENTS;
         else if (n == 19 && !memcmp(k, "baseTimeNanoseconds", 19))
             L->top_key = K_BASE_NS;
+        else if (n == 15 && !memcmp(k, "distributedInfo", 15))
+            L->top_key = K_DIST_INFO;
         else if ((n == 5 && !memcmp(k, "nodes", 5)) || (n == 6 && !memcmp(k, "schema", 6)))
             L->saw_exec_graph = true;
     }
@@ -590,6 +605,8 @@ static int cb_end_map(void *ctx)
     } else if (L->in_event && d == L->ev_depth + 1) {
         L->in_event = false;
         r = finish_event(L);
+    } else if (L->in_dist && d == 2) {
+        L->in_dist = false;
     }
     L->depth--;
     return r;

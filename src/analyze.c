@@ -11,16 +11,22 @@
 #include "core/compare.h"
 #include "core/fmt.h"
 #include "core/model.h"
+#include "core/shortname.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
+#include "src/analyze_ranks.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
-    "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial] TRACE\n"
+    "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial]\n"
+    "                           [--short-names] TRACE\n"
+    "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
     "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
+    "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
+    "the straggler, and the operations summed over ranks with min/median/max per rank.\n"
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
@@ -28,7 +34,12 @@ static const char analyze_usage[] =
     "                    sort the Memory section (profile_memory=True traces)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial         load what a truncated trace holds instead of failing\n"
+    "  --partial         load what a truncated trace holds instead of failing;\n"
+    "                    with several traces, go on without those that fail\n"
+    "  --sort spread     (several traces) by max - min of the per-rank self time\n"
+    "  --jobs N          (several traces) load N at a time (default: one per core)\n"
+    "  --short-names     show C++ names without return type, template arguments and\n"
+    "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
     "\n"
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
@@ -48,8 +59,17 @@ static void print_name(FILE *f, const char *s, size_t len, size_t cols)
         fputc(' ', f);
 }
 
+/* An op's name as the report shows it: short with --short-names (sn). */
+static const char *op_label(const model *m, const shortnames *sn, uint32_t op, size_t *len)
+{
+    if (sn)
+        return shortname_op(sn, op, len);
+    *len = strtab_len(m->tr->strs, m->ops[op].name);
+    return model_op_name(m, op);
+}
+
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort)
+                        enum model_sort sort, const shortnames *sn)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -103,7 +123,9 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fputc('\n', f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];
-        print_name(f, trace_str(tr, o->name), strtab_len(tr->strs, o->name), 48);
+        size_t nlen;
+        const char *name = op_label(m, sn, order[i], &nlen);
+        print_name(f, name, nlen, 48);
         fputc(' ', f);
         print_name(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
         int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
@@ -119,7 +141,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         fputc('\n', f);
     }
     if (ncum)
-        analyze_cum_note(f, m, order, nshow);
+        analyze_cum_note(f, m, order, nshow, sn);
 
     if (gpu && m->nstreams) {
         fprintf(f, "\nGPU streams\n");
@@ -145,7 +167,8 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     }
 }
 
-static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow)
+static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
+                        const shortnames *sn)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -176,8 +199,14 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     fputs(",\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];
+        size_t nlen;
+        const char *name = op_label(m, sn, order[i], &nlen);
         fputs(i ? ",{\"name\":" : "{\"name\":", f);
-        cli_json_string(f, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
+        cli_json_string(f, name, nlen);
+        if (sn) {
+            fputs(",\"full_name\":", f);
+            cli_json_string(f, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
+        }
         fputs(",\"category\":", f);
         cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
         fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
@@ -242,15 +271,18 @@ int cli_analyze(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
+        { "short-names", no_argument, NULL, 'S' },
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
     size_t top = 20;
+    long jobs = 0;
     int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false;
+    bool json = false, partial = false, spread = false, short_names = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
     int c;
@@ -269,6 +301,11 @@ int cli_analyze(int argc, char **argv)
                 break;
             }
             cmp.sort = optarg;
+            /* spread compares ranks: only the many-ranks report knows it */
+            if ((spread = !strcmp(optarg, "spread"))) {
+                sort = MODEL_SORT_SELF;
+                break;
+            }
             if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
                 sort = -1; /* a delta key: for --base, checked below */
                 break;
@@ -279,17 +316,50 @@ int cli_analyze(int argc, char **argv)
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
+        case 'S': short_names = true; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
             return EXIT_USAGE;
         }
     }
+    if (analyze_ranks_wanted(argc - optind, argv + optind)) {
+        if (short_names) {
+            fprintf(stderr, "torch2pprof analyze: --short-names takes one TRACE, not several "
+                            "or a directory\n");
+            return EXIT_USAGE;
+        }
+        if (sort < 0 || cmp.base_path || cmp.per_step) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
+                            "take one TRACE, not several or a directory\n");
+            return EXIT_USAGE;
+        }
+        analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
+                                  .json = json, .partial = partial, .jobs = (unsigned)jobs,
+                                  .mo = mo };
+        return analyze_ranks(&ro, argc - optind, argv + optind);
+    }
     if (argc - optind != 1) {
-        fprintf(stderr, "torch2pprof analyze: expected one TRACE\n%s", analyze_usage);
+        fprintf(stderr, "torch2pprof analyze: expected a TRACE, several, or a directory\n%s",
+                analyze_usage);
+        return EXIT_USAGE;
+    }
+    if (spread) {
+        fprintf(stderr, "torch2pprof analyze: --sort spread compares ranks: give several "
+                        "traces or a directory\n");
         return EXIT_USAGE;
     }
 
@@ -327,14 +397,24 @@ int cli_analyze(int argc, char **argv)
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
+    shortnames *sn = short_names ? shortname_new(m) : NULL;
+    if (short_names && !sn) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+        memory_free(mem);
+        free(order);
+        model_free(m);
+        trace_free(tr);
+        return EXIT_INPUT;
+    }
     if (json) {
-        report_json(stdout, m, order, nshow);
+        report_json(stdout, m, order, nshow, sn);
         analyze_memory_json(stdout, mem, msort, top);
         fputs("}\n", stdout);
     } else {
-        report_text(stdout, m, order, nshow, (enum model_sort)sort);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn);
         analyze_memory_text(stdout, mem, msort, top);
     }
+    shortname_free(sn);
     memory_free(mem);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",

@@ -176,81 +176,26 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
 
 /* ---------------------------------------------------------------- replay */
 
-static const struct { const char *name; int key; } keynames[] = {
-    { "Up", VK_UP }, { "Down", VK_DOWN }, { "Left", VK_LEFT }, { "Right", VK_RIGHT },
-    { "PgUp", VK_PGUP }, { "PgDn", VK_PGDN }, { "Home", VK_HOME }, { "End", VK_END },
-    { "Enter", VK_ENTER }, { "Esc", VK_ESC }, { "BS", VK_BACKSPACE }, { "Tab", VK_TAB },
-    { "BTab", VK_BTAB }, { "F1", VK_F1 }, { "lt", '<' }, { "gt", '>' }, { "Space", ' ' },
-};
-
-/* The next key of a script; *s advances. 0 at the end, -1 for an unknown <Name>. */
-static int script_next(const char **s, char *name, size_t size)
-{
-    const char *p = *s;
-    /* white space separates keys ("2 3 E"); <Space> is the space key */
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    if (!*p) {
-        *s = p;
-        return 0;
-    }
-    if (*p == '<') {
-        const char *e = p + 1;
-        while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))
-            e++;
-        if (*e == '>' && e > p + 1) {
-            size_t n = (size_t)(e - p - 1);
-            for (size_t i = 0; i < sizeof keynames / sizeof *keynames; i++)
-                if (strlen(keynames[i].name) == n && !strncmp(p + 1, keynames[i].name, n)) {
-                    snprintf(name, size, "<%s>", keynames[i].name);
-                    *s = e + 1;
-                    return keynames[i].key;
-                }
-            snprintf(name, size, "%.*s", (int)(n + 2), p);
-            *s = e + 1;
-            return -1;
-        }
-    }
-    snprintf(name, size, "%c", *p);
-    *s = p + 1;
-    return (unsigned char)*p;
-}
-
 /* What draw_screen would paint, as text: the layout cost of a key is part
    of its time. */
 static void render(view *v, FILE *out)
 {
     static char buf[8192];
-    void (*const parts[])(view *, char *, size_t) = { view_title, view_crumb, view_tabs,
-                                                      view_colheader };
-    if (v->mode == VIEW_MODE_HELP) {
-        for (size_t i = 0; view_help_line(i); i++)
+    if (view_mode_of(v) == VIEW_MODE_HELP) {
+        for (size_t i = 0; view_help_line(v, i); i++)
             if (out)
-                fprintf(out, "%s\n", view_help_line(i));
+                fprintf(out, "%s\n", view_help_line(v, i));
         return;
     }
-    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-        parts[i](v, buf, sizeof buf);
-        if (out)
-            fprintf(out, "%s\n", buf);
-    }
-    size_t n = view_nrows(v), top = view_top(v), cur = view_cursor(v);
-    for (int r = 0; r < v->page; r++) {
-        size_t i = top + (size_t)r;
-        bool gpu;
-        if (i < n)
-            view_line(v, i, buf, sizeof buf, &gpu);
-        else
-            buf[0] = '\0';
-        if (out)
-            fprintf(out, "%s%s\n", i == cur && i < n ? ">" : " ", buf);
-    }
-    view_footer(v, buf, sizeof buf);
-    if (out)
+    for (int y = 0; y < view_height(v); y++) {
+        enum view_style st;
+        view_screen_line(v, y, buf, sizeof buf, &st);
+        if (!out)
+            continue;
+        if (y >= VIEW_CHROME_TOP && y < view_height(v) - 2)
+            fputs(st == VIEW_STYLE_CURSOR ? ">" : " ", out);
         fprintf(out, "%s\n", buf);
-    view_keys(v, buf, sizeof buf);
-    if (out)
-        fprintf(out, "%s\n", buf);
+    }
 }
 
 /* Output, one fact a line, for tests/bench/bench.py:
@@ -265,7 +210,7 @@ static int replay(view *v, const char *script, bool print, int w, int h, double 
     const char *s = script;
     char name[64];
     int key, i = 0, rc = EXIT_OK;
-    while ((key = script_next(&s, name, sizeof name)) != 0) {
+    while ((key = keys_script_next(&s, name, sizeof name)) != 0) {
         i++;
         if (key < 0) {
             fprintf(stderr, "torch2pprof-tui: unknown key %s in the replay script\n", name);
@@ -285,8 +230,8 @@ static int replay(view *v, const char *script, bool print, int w, int h, double 
     printf("max-key %.3f ms over %d keys\n", worst, i);
     if (print) {
         render(v, stdout);
-        if (v->status[0])
-            printf("status: %s\n", v->status);
+        if (view_status(v)[0])
+            printf("status: %s\n", view_status(v));
     }
     return rc;
 }
@@ -344,15 +289,6 @@ static int loop(view *v)
     }
 }
 
-static int parse_view(const char *s)
-{
-    static const char *const names[] = { "ops", "categories", "tree", "threads" };
-    for (int i = 0; i < VIEW_NTABS; i++)
-        if (!strcmp(s, names[i]) || (!strcmp(s, "cats") && i == VIEW_CATS))
-            return i;
-    return -1;
-}
-
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -384,7 +320,7 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'v':
-            if ((c = parse_view(optarg)) < 0) {
+            if ((c = view_by_name(optarg)) < 0) {
                 fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads)\n",
                         optarg);
                 return EXIT_USAGE;

@@ -45,4 +45,21 @@ for o, row in zip(c["ops"], rows):
 print("ok: compare text report: %d rows with their marks and signed deltas" % len(rows))
 PYEOF
 rm -f cmp.out cmp.json
+
+# convert --base: the profile go tool pprof -proto -diff_base writes from our
+# two single-trace profiles, as go tool pprof reads it back.
+if command -v go >/dev/null 2>&1; then
+    work=$(mktemp -d) || exit 1
+    dchk() { "$py" "$top_srcdir/tests/check_convert_diff.py" "$tool" "$work" "$@" || fail=1; }
+    dchk "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz"
+    dchk "$F/cnn_train.json.gz" "$F/cnn_train.json.gz"
+    dchk "$top_srcdir/data/alexnet_train.json.gz" "$top_srcdir/data/cnn_train_cpu.json.gz"
+    if [ -d "$S" ]; then
+        dchk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/sampled_rank0_noflows.json.gz"
+        dchk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz" -- --focus aten:: --keep-steps
+    fi
+    rm -rf "$work"
+else
+    echo "note: go missing: convert --base not checked against go tool pprof -diff_base"
+fi
 exit $fail

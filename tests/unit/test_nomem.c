@@ -21,8 +21,10 @@
 
 #include <cmocka.h>
 
+#include "core/compare.h"
 #include "core/memory.h"
 #include "core/model.h"
+#include "core/pprof.h"
 #include "core/trace.h"
 
 void *__real_malloc(size_t n);
@@ -161,10 +163,60 @@ static void test_every_allocation_fails_cleanly(void **state)
     printf("# %ld allocation failures, each one a clean T2P_ERR_NOMEM\n", failures);
 }
 
+/* compare_build and the diff profile over two models of the trace above:
+   every allocation they make fails in turn, each a clean T2P_ERR_NOMEM */
+static void test_compare_allocations_fail_cleanly(void **state)
+{
+    (void)state;
+    write_trace();
+    t2p_error err;
+    trace *t = trace_load(path, NULL, &err);
+    assert_non_null(t);
+    model *m = model_build(t, NULL, &err);
+    assert_non_null(m);
+    char out[96];
+    snprintf(out, sizeof out, "/tmp/t2p-nomem-%ld.pb.gz", (long)getpid());
+    long failures = 0;
+    for (int what = 0; what < 2; what++) {
+        for (long k = 0;; k++) {
+            calls = 0;
+            fail_at = k;
+            armed = true;
+            compare *c = NULL;
+            int rc = -1;
+            if (what == 0)
+                c = compare_build(m, m, NULL, &err);
+            else
+                rc = pprof_write_diff(m, NULL, m, NULL, out, NULL, &err);
+            armed = false;
+            bool ok = what == 0 ? c != NULL : rc == 0;
+            compare_free(c);
+            if (calls <= k) {
+                assert_true(ok);
+                break;
+            }
+            if (ok)
+                fail_msg("allocation %ld failed but %s succeeded", k,
+                         what ? "pprof_write_diff" : "compare_build");
+            failures++;
+            /* the temp file's name is a malloc too: ENOMEM from open_temp */
+            if (!strstr(err.reason, "out of memory") && !strstr(err.reason, "allocate memory"))
+                fail_msg("allocation %ld failed: %s", k, err.reason);
+        }
+    }
+    unlink(out);
+    unlink(path);
+    model_free(m);
+    trace_free(t);
+    assert_true(failures > 20);
+    printf("# compare and diff profile: %ld allocation failures, each a clean error\n", failures);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allocation_fails_cleanly),
+        cmocka_unit_test(test_compare_allocations_fail_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
