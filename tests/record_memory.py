@@ -26,6 +26,9 @@ from the profiler.
 
 Timings and addresses change on every run; the structure is kept stable with
 torch.manual_seed(0), torch.set_num_threads(1) and a warm-up outside the profiler.
+It also writes tests/fixtures/NAME.expected.json, PyTorch's own key_averages() time
+figures in the layout tests/record_fixtures.py documents, so the time figures of this
+trace are checked like those of the other recorded fixtures.
 After re-recording, regenerate the reference figures (tests/reference/tb_memory.py).
 """
 import gzip
@@ -153,6 +156,20 @@ def record(name, make):
     raw = json.dumps(doc, separators=(",", ":")).encode()
     with open(os.path.join(OUT, name + ".json.gz"), "wb") as f:
         f.write(gzip.compress(raw, compresslevel=9, mtime=0))
+    by_name = {}
+    for avg in prof.key_averages():
+        if avg.key == "[memory]":   # the memory records themselves: not operators
+            continue
+        d = by_name.setdefault(avg.key, {"name": avg.key, "count": 0, "self_ns": 0, "total_ns": 0})
+        d["count"] += avg.count
+        d["self_ns"] += avg.self_cpu_time_total * 1000
+        d["total_ns"] += avg.cpu_time_total * 1000
+    assert not any(e.is_async for e in events)
+    ver = ".".join(torch.__version__.split(".")[:2])
+    with open(os.path.join(OUT, name + ".expected.json"), "w") as f:
+        json.dump({"source": "torch %s key_averages" % ver,
+                   "ops": [by_name[k] for k in sorted(by_name)]}, f, indent=1)
+        f.write("\n")
     nalloc = sum(1 for a in allocs if a.extra_fields.alloc_size > 0)
     print("%-12s %6d ops  %5d memory events (%d allocs, %d frees)  gz %d bytes" % (
         name, len(fes), len(allocs), nalloc, len(allocs) - nalloc,
