@@ -40,7 +40,7 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 6 };
+enum { NVALUES = 3, MAXLABELS = 7 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -79,6 +79,9 @@ struct build {
     struct labelset **sets; /* each its own allocation: samples point into them */
     size_t nsets, setcap;
     hmap setmap; /* track << 32 | stream track -> index into sets */
+    hmap stepmap; /* set << 32 | node group -> index into sets (with a step label) */
+    const char *const *step_labels; /* per step index (model_node.group - 1) */
+    size_t nsteps;
     int64_t *comments;
     char **strings;
     bool has_rank;    /* every sample gets a numeric rank label */
@@ -180,6 +183,58 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
     return i;
 }
 
+/* The label set of a sample: set's labels plus step=N when the node holds
+   the calls of one step (model_opts.group, pprof_opts.step_labels), so that
+   go tool pprof -tagfocus step=1011 selects a step. Returns its index, or
+   -1 when out of memory. */
+static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
+{
+    if (set < 0 || !group || !b->step_labels || group > b->nsteps)
+        return set;
+    uint64_t key = (uint64_t)set << 32 | group;
+    uint32_t i = hmap_get(&b->stepmap, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    /* a step number is a number label: -tagfocus step=1011 reads "1011" as
+       a range of numbers and would never match a string; the unit keeps
+       pprof from dropping a step 0. Other step names stay strings. */
+    const char *name = b->step_labels[group - 1];
+    char *end;
+    long long num = strtoll(name, &end, 10);
+    if (*name >= '0' && *name <= '9' && !*end) {
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "step")) < 0 || (l->num_unit = cstr_id(b, "step")) < 0)
+            return -1;
+        l->num = num;
+        ls->ptrs[ls->n++] = l;
+    } else if (add_label(b, ls, "step", name) < 0) {
+        return -1;
+    }
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->stepmap, key, i) < 0)
+        return -1;
+    return i;
+}
+
 /* Wall-clock start of the window in ns since the epoch, or 0 when the trace
    does not say: relative timestamps without baseTimeNanoseconds (legacy
    traces, steady clocks) are not dates. */
@@ -208,6 +263,7 @@ static void build_free(struct build *b)
         free(b->sets[i]);
     free(b->sets);
     hmap_done(&b->setmap);
+    hmap_done(&b->stepmap);
     free(b->comments);
     free(b->strings);
 }
@@ -317,7 +373,10 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
-    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
+    b->step_labels = opts ? opts->step_labels : NULL;
+    b->nsteps = opts ? opts->nsteps : 0;
+    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || hmap_init(&b->stepmap, 16) < 0 ||
+        str_id(b, "", 0) != 0)
         return -1;
 
     static const char *const types[NVALUES][2] = {
@@ -413,7 +472,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         const model_node *nd = &m->nodes[i];
         uint32_t stream = nd->gpu ? nd->stream
                           : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-        if (labelset_get(b, tr, nd->track, stream) < 0)
+        if (labelset_step(b, labelset_get(b, tr, nd->track, stream), nd->group) < 0)
             return -1;
     }
 
@@ -496,8 +555,10 @@ static int emit_samples(struct build *b, struct sink *s)
                 int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-                const struct labelset *ls =
-                    b->sets[hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream)];
+                uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
+                if (nd->group && b->step_labels)
+                    set = hmap_get(&b->stepmap, (uint64_t)set << 32 | nd->group);
+                const struct labelset *ls = b->sets[set];
                 pb_sample sm;
                 perftools__profiles__sample__init(&sm);
                 sm.location_id = &path[cap - nd->depth];

@@ -38,6 +38,11 @@ typedef struct pprof_opts {
     int64_t rank;
     const shortnames *short_names; /* function names shortened (core/shortname.h), the
                                       full name kept as system_name; NULL: full names */
+    /* A "step" label (-tagfocus step=1011) on the samples of nodes that hold
+       one step's calls: a model built with model_opts.group = steps->ev_step;
+       step_labels[i] names step i (steps_label). NULL: no step label. */
+    const char *const *step_labels;
+    size_t nsteps;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

@@ -267,10 +267,10 @@ static int gpu_union(const model *m, int64_t *out)
     return 0;
 }
 
-static int file_figures(ranks_file *f, const model *m)
+int ranks_figures(const model *m, ranks_stat *s)
 {
     const trace *tr = m->tr;
-    ranks_stat *s = &f->st;
+    memset(s, 0, sizeof *s);
     s->events = tr->events_read;
     s->complete_events = m->complete_events;
     s->window_ns = m->window_ns;
@@ -279,7 +279,13 @@ static int file_figures(ranks_file *f, const model *m)
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
             s->cpu_ns += m->tracks[k].busy_ns;
-    if (gpu_union(m, &s->gpu_busy_ns) < 0)
+    return gpu_union(m, &s->gpu_busy_ns);
+}
+
+static int file_figures(ranks_file *f, const model *m)
+{
+    const trace *tr = m->tr;
+    if (ranks_figures(m, &f->st) < 0)
         return -1;
 
     /* the ops, with their names copied: the trace may be dropped next */

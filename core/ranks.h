@@ -123,6 +123,10 @@ int64_t ranks_name_rank(const char *path);
 /* The rank a single trace gives: distributedInfo.rank, else its file name's; -1. */
 int64_t ranks_trace_rank(const trace *tr);
 
+/* One model's figures (skew 0): what a rank of a job gets. Returns 0, or -1
+   when out of memory. */
+int ranks_figures(const model *m, ranks_stat *st);
+
 /* A job of the given files and directories (each directory's trace files,
    not recursive), in name order, not loaded. NULL with err set when a
    directory cannot be read or holds no trace file, or out of memory. */

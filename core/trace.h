@@ -23,7 +23,7 @@ typedef struct trace_event {
     uint32_t name;  /* strtab id */
     uint32_t cat;   /* strtab id ("" when absent) */
     uint32_t track; /* index into trace->tracks */
-    uint32_t pad;
+    uint32_t ext;   /* args["External id"] + 1 when below 2^32 - 1, else 0 (none) */
 } trace_event;
 
 /* A process (pid) with its metadata. */

@@ -96,7 +96,7 @@ void trace_yajl_done(trace_yajl *y);
 enum trace_key {
     K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
     /* inside args */
-    K_CORRELATION, K_LABELS, K_SORT_INDEX,
+    K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO,
@@ -112,6 +112,7 @@ struct trace_begin {
     uint32_t prev; /* the next older open B on the track (or next free slot), BEGIN_NONE */
     bool has_corr;
     uint64_t corr;
+    uint32_t ext;
 };
 
 /* The event being read. */
@@ -123,6 +124,7 @@ struct trace_cur {
     uint32_t arg_name, arg_labels;
     int64_t ts, dur, sort_index;
     uint64_t id, corr;
+    uint32_t ext; /* External id + 1, 0 none */
     /* [memory] args */
     bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
     int64_t bytes, dev_type, dev_id, total_alloc, total_res;

@@ -112,7 +112,7 @@ static bool time_ok(int64_t ts)
 static void skip(trace_parser *L, enum trace_skip r);
 
 static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, uint32_t cat,
-                     uint32_t track, bool has_corr, uint64_t corr)
+                     uint32_t track, bool has_corr, uint64_t corr, uint32_t ext)
 {
     trace *t = L->t;
     if (dur > TIME_SUM_MAX - L->dur_sum) {
@@ -123,7 +123,7 @@ static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, ui
     if (vec_grow((void **)&t->events, &t->cap_events, t->nevents, sizeof *t->events) < 0)
         return fail_nomem(L);
     uint32_t idx = (uint32_t)t->nevents++;
-    t->events[idx] = (trace_event){ ts, dur, name, cat, track, 0 };
+    t->events[idx] = (trace_event){ ts, dur, name, cat, track, ext };
     t->complete_events++;
     if (has_corr) {
         if (vec_grow((void **)&t->corrs, &t->cap_corrs, t->ncorrs, sizeof *t->corrs) < 0)
@@ -230,7 +230,8 @@ static int finish_event(trace_parser *L)
                     return fail_nomem(L);
                 slot = (uint32_t)L->nbegins++;
             }
-            L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr };
+            L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr,
+                                                    c->ext };
             if (hmap_put(&L->open_top, track, slot) < 0) {
                 L->begins[slot].prev = L->free_begin;
                 L->free_begin = slot;
@@ -255,7 +256,8 @@ static int finish_event(trace_parser *L)
                 skip(L, TRACE_SKIP_NEGATIVE_DUR);
                 return 1;
             }
-            return add_event(L, b.ts, c->ts - b.ts, b.name, b.cat, track, b.has_corr, b.corr);
+            return add_event(L, b.ts, c->ts - b.ts, b.name, b.cat, track, b.has_corr, b.corr,
+                             b.ext);
         }
         if (!c->has_dur) {
             skip(L, TRACE_SKIP_MISSING_DUR);
@@ -279,7 +281,7 @@ static int finish_event(trace_parser *L)
             skip(L, TRACE_SKIP_WINDOW);
             return 1;
         }
-        return add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr);
+        return add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr, c->ext);
     }
     case 'M': {
         skip(L, TRACE_SKIP_METADATA);
@@ -382,6 +384,7 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
+        if (!memcmp(k, "External id", 11) || !memcmp(k, "external id", 11)) return K_EXTERNAL_ID;
         if (!memcmp(k, "Device Type", 11)) return K_DEV_TYPE;
         break;
     case 14:
@@ -462,6 +465,12 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_CORRELATION:
             c->has_corr = num_parse_id(s, n, &c->corr);
             break;
+        case K_EXTERNAL_ID: {
+            /* kept as id + 1 in 32 bits (0: none); larger ids are not linked */
+            uint64_t x;
+            c->ext = num_parse_id(s, n, &x) && x < UINT32_MAX ? (uint32_t)x + 1 : 0;
+            break;
+        }
         case K_NAME:
             if (is_str && (c->arg_name = intern(L, s, n)) == STRTAB_NONE)
                 return 0;

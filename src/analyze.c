@@ -12,10 +12,12 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/shortname.h"
+#include "core/steps.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
+#include "src/analyze_steps.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
@@ -40,10 +42,18 @@ static const char analyze_usage[] =
     "  --jobs N          (several traces) load N at a time (default: one per core)\n"
     "  --short-names     show C++ names without return type, template arguments and\n"
     "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
+    "  --steps           only the Steps section: each ProfilerStep# split by role as\n"
+    "                    TensorBoard's Overview did, the average, the recommendations\n"
+    "  --step N|N-M      every figure for steps N to M alone: CPU events that start in\n"
+    "                    them, the GPU work they launched\n"
     "\n"
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
     "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --per-step        divide each trace's figures by its number of kept steps first\n"
+    "  --base-step N --step M\n"
+    "                    compare step N (of BASE, or of TRACE without --base) with step M\n"
+    "                    of TRACE (N-M: a range of steps)\n"
     "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
     "                    delta_device_total, delta_pct\n"
     "\n"
@@ -69,7 +79,7 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
 }
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort, const shortnames *sn)
+                        enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -80,6 +90,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     for (int r = 0; r < TRACE_SKIP_N; r++)
         nskipped += tr->skipped[r];
     fprintf(f, "File:              %s\n", tr->path);
+    analyze_steps_scope_line(f, st);
     if (tr->truncated)
         fprintf(f, "WARNING:           truncated trace (%s); figures cover what was read\n",
                 tr->truncated_reason);
@@ -114,6 +125,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         }
         free(co);
     }
+    analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
     fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
@@ -168,7 +180,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        const shortnames *sn)
+                        const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -260,7 +272,9 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
     }
-    fputs("]", f); /* the caller closes the object */
+    fputc(']', f);
+    analyze_steps_json(f, st);
+    /* the caller adds "memory" and closes the object */
 }
 
 int cli_analyze(int argc, char **argv)
@@ -275,7 +289,10 @@ int cli_analyze(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
+        { "base-step", required_argument, NULL, 'Q' },
         { "short-names", no_argument, NULL, 'S' },
+        { "steps", no_argument, NULL, 'T' },
+        { "step", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
@@ -285,6 +302,7 @@ int cli_analyze(int argc, char **argv)
     bool json = false, partial = false, spread = false, short_names = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
+    analyze_steps_sel sel = { 0 };
     int c;
 
     optind = 1;
@@ -329,7 +347,10 @@ int cli_analyze(int argc, char **argv)
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
+        case 'Q': cmp.base_step = optarg; break;
         case 'S': short_names = true; break;
+        case 'T': sel.only = true; break;
+        case 'N': sel.spec = optarg; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
@@ -342,7 +363,7 @@ int cli_analyze(int argc, char **argv)
                             "or a directory\n");
             return EXIT_USAGE;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step) {
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step) {
             fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
                             "take one TRACE, not several or a directory\n");
             return EXIT_USAGE;
@@ -363,7 +384,8 @@ int cli_analyze(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    if (cmp.base_path || cmp.per_step) {
+    if (cmp.base_path || cmp.per_step || cmp.base_step) {
+        cmp.step = sel.spec; /* --step M: TRACE's side */
         cmp.new_path = argv[optind];
         cmp.top = top;
         cmp.json = json;
@@ -387,13 +409,44 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     }
     t2p_error err;
-    error_clear(&err);
-    memory *mem = memory_build(m, &err);
-    if (!mem) {
+    steps *st = steps_build(m, &err);
+    if (!st) {
         free(order);
         model_free(m);
         trace_free(tr);
         return cli_fail(&err);
+    }
+    /* memory figures cover the whole trace, whatever step is selected */
+    memory *mem = memory_build(m, &err);
+    if (!mem) {
+        free(order);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
+    sel.st = st;
+    model *whole = m;
+    bool usage_error;
+    if (analyze_steps_select(&sel, &mo, &m, &usage_error) < 0) {
+        free(order);
+        memory_free(mem);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return usage_error ? EXIT_USAGE : EXIT_INPUT;
+    }
+    if (m != whole) {
+        uint32_t *o2 = realloc(order, (m->nops ? m->nops : 1) * sizeof *order);
+        if (!o2) {
+            fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+            free(order);
+            model_free(m);
+            m = whole;
+            sel.only = true; /* report what we have */
+        } else {
+            order = o2;
+        }
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
@@ -402,16 +455,21 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
         memory_free(mem);
         free(order);
-        model_free(m);
+        steps_free(st);
+        if (m != whole)
+            model_free(m);
+        model_free(whole);
         trace_free(tr);
         return EXIT_INPUT;
     }
-    if (json) {
-        report_json(stdout, m, order, nshow, sn);
+    if (sel.only) {
+        analyze_steps_only(stdout, &sel, json);
+    } else if (json) {
+        report_json(stdout, m, order, nshow, sn, &sel);
         analyze_memory_json(stdout, mem, msort, top);
         fputs("}\n", stdout);
     } else {
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
         analyze_memory_text(stdout, mem, msort, top);
     }
     shortname_free(sn);
@@ -420,7 +478,10 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
     free(order);
-    model_free(m);
+    steps_free(st);
+    if (m != whole)
+        model_free(m);
+    model_free(whole);
     trace_free(tr);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -16,6 +16,7 @@
 #include "src/cli.h"
 #include "src/convert_compare.h"
 #include "src/convert_ranks.h"
+#include "src/convert_steps.h"
 
 static const char convert_usage[] =
     "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
@@ -30,7 +31,8 @@ static const char convert_usage[] =
     "time summed over every thread and stream, which is not wall time),\n"
     "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
     "stream on GPU work (go tool pprof -tagfocus thread=stream); rank when the trace\n"
-    "gives one (distributedInfo.rank, or rank-3, rank3, rank_3, worker3 in its name).\n"
+    "gives one (distributedInfo.rank, or rank-3, rank3, rank_3, worker3 in its name);\n"
+    "step: the ProfilerStep# a call belongs to (go tool pprof -tagfocus step=1011).\n"
     "Several traces, or a directory of them (one per rank of a job): one profile,\n"
     "every sample labelled with its rank (go tool pprof -tagfocus rank=3).\n"
     "\n"
@@ -38,6 +40,8 @@ static const char convert_usage[] =
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --step N|N-M    only steps N to M: CPU events that start in them, the GPU work\n"
+    "                  they launched\n"
     "  --partial       load what a truncated trace holds instead of failing;\n"
     "                  with several traces, go on without those that fail\n"
     "  --jobs N        (several traces) load N at a time (default: one per core)\n"
@@ -63,14 +67,15 @@ int cli_convert(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "short-names", no_argument, NULL, 'S' },
         { "base", required_argument, NULL, 'B' },
+        { "step", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 }
     };
     select_spec sel;
-    const char *base = NULL;
+    const char *base = NULL, *step = NULL;
     model_opts mo = { 0 };
     bool partial = false, selecting = false, short_names = false;
     long jobs = 0;
-    const char *comments[4];
+    const char *comments[5];
     char cbuf[3][600];
     size_t ncomments = 0;
     t2p_error err;
@@ -99,6 +104,7 @@ int cli_convert(int argc, char **argv)
         case 'S': short_names = true; break;
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'N': step = optarg; break;
         default:
             fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
                     convert_usage);
@@ -128,6 +134,10 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (step && (many || base)) {
+        fprintf(stderr, "torch2pprof convert: --step takes one TRACE, without --base\n");
+        return EXIT_USAGE;
+    }
     if (many) {
         if (base) {
             fprintf(stderr, "torch2pprof convert: --base takes one TRACE, not several or a "
@@ -158,6 +168,14 @@ int cli_convert(int argc, char **argv)
     int rc = EXIT_INPUT;
     uint8_t *keep = NULL;
     shortnames *sn = NULL;
+    convert_steps cs;
+    bool usage_error;
+    if (convert_steps_prepare(&cs, &m, &mo, step, &usage_error) < 0) {
+        rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
+        goto out;
+    }
+    if (cs.comment[0])
+        comments[ncomments++] = cs.comment;
     if (selecting) {
         keep = select_nodes(m, &sel, &err);
         if (!keep) {
@@ -172,7 +190,8 @@ int cli_convert(int argc, char **argv)
     int64_t rank = ranks_trace_rank(tr);
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
                       .ncomments = ncomments, .short_names = sn,
-                      .has_rank = rank >= 0, .rank = rank };
+                      .has_rank = rank >= 0, .rank = rank,
+                      .step_labels = cs.labels, .nsteps = cs.nlabels };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         /* OUT naming the trace is an output error (2), like any other file
@@ -203,6 +222,7 @@ out:
     shortname_free(sn);
     free(keep);
     model_free(m);
+    convert_steps_done(&cs);
     trace_free(tr);
     return rc;
 }

@@ -213,6 +213,36 @@ def check_convert(tool, go, job, d, work):
              % (r["rank"], t, r["busy_ns"]))
 
 
+def tui_screen(tui, keys, args):
+    p = run([tui, "--replay", keys, "--print", "--size", "160x20"] + args)
+    return [l for l in p.stdout.splitlines()
+            if not re.match(r"^(load|first-screen|key|max-key) ", l)]
+
+
+def check_tui(tui, job):
+    """The explorer on the job (with a bad file): the Ranks view lists the
+    ranks with the straggler starred and the bad file failed; Enter on a rank
+    shows it in every view; All ranks shows the merged min/median/max."""
+    if not os.path.exists(tui):
+        print("note: %s missing: explorer not checked" % tui)
+        return
+    scr = tui_screen(tui, "", [job])
+    rows = [l for l in scr if re.match(r"^[> ][ \u25b8!][ *] *\d+ rank-", l)]
+    need(len(rows) == 5, "tui: 4 ranks and the failed file listed: %s" % rows)
+    need(any(re.match(r"^[> ][ \u25b8]\*2 rank-2\.json\.gz", l) for l in rows), "tui: rank 2 starred")
+    need(any("9 rank-9.json: failed" in l for l in rows), "tui: the bad file is listed as failed")
+    need(scr[0].startswith(os.path.join(job, "rank-0.json.gz")), "tui: rank 0 shown first: %s" % scr[0])
+    # rows: (all ranks), then by busy time: rank 2 first; <Down> x3 is the second of ranks 0,1,3
+    scr = tui_screen(tui, "<Down> <Enter> 1", [job])
+    need(scr[0].startswith(os.path.join(job, "rank-2.json.gz")) and "[1 Ops]" in scr[2],
+         "tui: Enter on rank 2 shows it in the Ops view: %s" % scr[:3])
+    scr = tui_screen(tui, "<Enter>", [job])
+    need("[7 All ranks]" in scr[2] and "Median ms" in scr[3], "tui: (all ranks) opens All ranks: %s"
+         % scr[2:4])
+    scr = tui_screen(tui, "6 <Esc>", [job])
+    need("[6 Ranks]" in scr[2], "tui: Esc returns to Ranks")
+
+
 def main():
     tool, shared = sys.argv[1], sys.argv[2]
     traces = os.path.join(shared, "traces")
@@ -289,6 +319,7 @@ def main():
         bad = os.path.join(a, "rank-9.json")
         with open(bad, "w") as f:
             f.write("this is not JSON\n")
+        check_tui(tool + "-tui", a)
         p = run([tool, "analyze", a], ok=(2,))
         need("rank-9.json" in p.stderr and p.stdout == "", "bad: analyze names it and reports nothing")
         p = run([tool, "convert", a, os.path.join(work, "bad.pb.gz")], ok=(2,))

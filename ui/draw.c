@@ -12,7 +12,8 @@
 
 #include "core/fmt.h"
 
-enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR };
+enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
+       PAIR_BETTER };
 
 static bool opened;
 static bool colour;
@@ -40,6 +41,8 @@ int draw_open(bool no_color)
         init_pair(PAIR_GPU, COLOR_MAGENTA, -1);
         init_pair(PAIR_STATUS, COLOR_YELLOW, -1);
         init_pair(PAIR_BAR, COLOR_BLACK, COLOR_GREEN);
+        init_pair(PAIR_WORSE, COLOR_RED, -1);   /* comparing: slower */
+        init_pair(PAIR_BETTER, COLOR_GREEN, -1); /* comparing: faster */
     }
     return 0;
 }
@@ -129,6 +132,8 @@ static attr_t style_attr(enum view_style st)
     case VIEW_STYLE_HEADER: return attr_of(PAIR_HEAD, A_REVERSE) | A_BOLD;
     case VIEW_STYLE_CURSOR: return attr_of(PAIR_SEL, A_REVERSE);
     case VIEW_STYLE_ROW_GPU: return attr_of(PAIR_GPU, A_BOLD);
+    case VIEW_STYLE_ROW_WORSE: return attr_of(PAIR_WORSE, A_NORMAL);
+    case VIEW_STYLE_ROW_BETTER: return attr_of(PAIR_BETTER, A_NORMAL);
     case VIEW_STYLE_STATUS: return attr_of(PAIR_STATUS, A_BOLD);
     case VIEW_STYLE_KEYS: return attr_of(PAIR_TITLE, A_REVERSE);
     default: return A_NORMAL;

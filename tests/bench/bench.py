@@ -7,6 +7,8 @@ analyze, convert and the TUI's headless key replay side by side, several
 rounds interleaved so that machine noise hits them alike. Prints medians,
 ratios to the floor and peak RSS (from wait4), and checks the targets.
 BENCH_RUNS (default 5) sets the rounds; BENCH_SCALE10=1 adds the 10x run.
+compare (analyze --base of the benchmark trace and a copy of it: two loads in
+parallel) must take at most 1.3x analyze's time and 2x its peak RSS.
 """
 import os
 import statistics
@@ -15,6 +17,7 @@ import sys
 import time
 
 TARGETS = {"analyze": 1.3, "convert": 1.5, "tui-first-screen": 1.5}
+COMPARE_TIME_X, COMPARE_RSS_X = 1.3, 2.0  # analyze --base against analyze
 RSS_LIMIT_MB = 120
 KEY_LIMIT_MS = 30.0
 # every kind of key the issue times: view switches, sort changes, expand all,
@@ -64,11 +67,15 @@ def main():
     tool = os.path.join(build, "torch2pprof")
     tui = os.path.join(build, "torch2pprof-tui")
     pb = os.path.join(out, "big.pb.gz")
+    big_b = os.path.join(out, "big-base.json.gz")  # a second file: two loads, two page-cache reads
+    if not os.path.exists(big_b):
+        subprocess.check_call(["cp", big, big_b])
 
     cmds = {
         "floor": [floor, big],
         "analyze": [tool, "analyze", big],
         "convert": [tool, "convert", big, pb],
+        "compare": [tool, "analyze", "--base", big_b, big],
     }
     have_tui = os.path.exists(tui)
     times = {k: [] for k in cmds}
@@ -113,6 +120,12 @@ def main():
             mark += " RSS MISSED"
             ok = False
         print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {mark}")
+    cx = statistics.median(times["compare"]) / statistics.median(times["analyze"])
+    rx = rss["compare"] / rss["analyze"] if rss["analyze"] else 0
+    good = cx <= COMPARE_TIME_X and rx <= COMPARE_RSS_X
+    ok &= good
+    print(f"{'compare':18} {cx:.2f}x analyze's time (target {COMPARE_TIME_X}), "
+          f"{rx:.2f}x its peak RSS (target {COMPARE_RSS_X}) {'ok' if good else 'MISSED'}")
     if first_screen:
         med = statistics.median(first_screen)
         ratio = med / fmed

@@ -25,6 +25,7 @@
 #include "core/memory.h"
 #include "core/model.h"
 #include "core/pprof.h"
+#include "core/steps.h"
 #include "core/trace.h"
 
 void *__real_malloc(size_t n);
@@ -212,11 +213,65 @@ static void test_compare_allocations_fail_cleanly(void **state)
     printf("# compare and diff profile: %ld allocation failures, each a clean error\n", failures);
 }
 
+/* steps_build, a step's model and the grouped model: every allocation they
+   make fails in turn, each a clean T2P_ERR_NOMEM (NULL and a reason) */
+static void test_steps_allocations_fail_cleanly(void **state)
+{
+    (void)state;
+    write_trace();
+    t2p_error err;
+    trace *t = trace_load(path, NULL, &err);
+    assert_non_null(t);
+    model *m = model_build(t, NULL, &err);
+    assert_non_null(m);
+    steps *whole = steps_build(m, &err);
+    assert_non_null(whole);
+    assert_true(whole->nsteps > 10);
+    long failures = 0;
+    for (int what = 0; what < 3; what++) {
+        for (long k = 0;; k++) {
+            calls = 0;
+            fail_at = k;
+            armed = true;
+            steps *s = NULL;
+            model *sm = NULL;
+            if (what == 0)
+                s = steps_build(m, &err);
+            else if (what == 1)
+                sm = steps_scope(whole, 2, 4, NULL, &err);
+            else
+                sm = steps_grouped(whole, NULL, &err);
+            armed = false;
+            bool ok = s || sm;
+            steps_free(s);
+            model_free(sm);
+            if (calls <= k) {
+                assert_true(ok);
+                break;
+            }
+            if (ok)
+                fail_msg("allocation %ld failed but %s succeeded", k,
+                         what == 0 ? "steps_build" : what == 1 ? "steps_scope" : "steps_grouped");
+            failures++;
+            if (err.kind != T2P_ERR_NOMEM || !strstr(err.reason, "out of memory"))
+                fail_msg("allocation %ld failed: %s", k, err.reason);
+        }
+    }
+    steps_free(whole);
+    model_free(m);
+    trace_free(t);
+    unlink(path);
+    assert_true(failures > 20);
+    printf("# steps, a step's model, the grouped model: %ld allocation failures, each a clean "
+           "error\n", failures);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_allocation_fails_cleanly),
         cmocka_unit_test(test_compare_allocations_fail_cleanly),
+        cmocka_unit_test(test_steps_allocations_fail_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
