@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/gpu.h"
+#include "core/steps.h"
 #include "core/hmap.h"
 
 /* ---- names ---- */
@@ -217,53 +217,38 @@ unsigned ranks_default_jobs(void)
 
 /* ---- one file's figures ---- */
 
-struct span {
-    int64_t start, end;
-};
-
-static int cmp_span(const void *pa, const void *pb)
+/* The step figures: steps kept for the average (TensorBoard's rules,
+   core/steps), their mean and longest duration, the role split and the
+   communication and overlap, each averaged over the kept steps. Without
+   ProfilerStep# the whole-trace step still gives communication and overlap. */
+static int step_figures(const model *m, ranks_stat *s)
 {
-    const struct span *a = pa, *b = pb;
-    return a->start < b->start ? -1 : a->start > b->start;
-}
-
-/* Time when at least one GPU event (kernel, memcpy, memset) runs, on any
-   stream: the union of their intervals. */
-static int gpu_union(const model *m, int64_t *out)
-{
-    const trace *tr = m->tr;
-    uint32_t ncat = strtab_count(tr->strs);
-    unsigned char *work = calloc(ncat ? ncat : 1, 1);
-    struct span *v = malloc((m->gpu_events ? m->gpu_events : 1) * sizeof *v);
-    if (!work || !v) {
-        free(work);
-        free(v);
+    t2p_error err;
+    steps *st = steps_build(m, &err);
+    if (!st)
         return -1;
-    }
-    for (uint32_t i = 0; i < ncat; i++)
-        work[i] = gpu_is_work_cat(strtab_str(tr->strs, i));
+    int64_t comm = 0, overlap = 0;
     size_t n = 0;
-    for (size_t e = 0; e < tr->nevents && n < m->gpu_events; e++)
-        if (work[tr->events[e].cat])
-            v[n++] = (struct span){ tr->events[e].ts, tr->events[e].ts + tr->events[e].dur };
-    qsort(v, n, sizeof *v, cmp_span);
-    int64_t busy = 0, cs = 0, ce = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
-        if (ce != INT64_MIN && v[i].start <= ce) {
-            if (v[i].end > ce)
-                ce = v[i].end;
+    for (size_t i = 0; i < st->nsteps; i++) {
+        const steps_step *x = &st->steps[i];
+        if (!x->kept)
             continue;
-        }
-        if (ce != INT64_MIN)
-            busy += ce - cs;
-        cs = v[i].start;
-        ce = v[i].end;
+        n++;
+        comm += x->overlap.communication_ns;
+        overlap += x->overlap.overlap_ns;
+        if (!st->whole_trace && x->end - x->start > s->step_max_ns)
+            s->step_max_ns = x->end - x->start;
     }
-    if (ce != INT64_MIN)
-        busy += ce - cs;
-    *out = busy;
-    free(work);
-    free(v);
+    if (n) {
+        s->communication_ns = comm / (int64_t)n;
+        s->overlap_ns = overlap / (int64_t)n;
+    }
+    if (!st->whole_trace && st->nkept) {
+        s->steps = st->nkept;
+        s->step_mean_ns = st->avg_duration_ns;
+        memcpy(s->role_ns, st->avg_role_ns, sizeof s->role_ns);
+    }
+    steps_free(st);
     return 0;
 }
 
@@ -275,11 +260,10 @@ int ranks_figures(const model *m, ranks_stat *s)
     s->complete_events = m->complete_events;
     s->window_ns = m->window_ns;
     s->busy_ns = m->busy_ns;
+    s->cpu_ns = m->cpu_ns;
     s->gpu_events = m->gpu_events;
-    for (size_t k = 0; k < m->ntracks; k++)
-        if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
-            s->cpu_ns += m->tracks[k].busy_ns;
-    return gpu_union(m, &s->gpu_busy_ns);
+    s->gpu_busy_ns = m->gpu_busy_ns;
+    return step_figures(m, s);
 }
 
 static int file_figures(ranks_file *f, const model *m)

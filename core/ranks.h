@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/steps.h"
 #include "core/strtab.h"
 #include "core/trace.h"
 
@@ -33,12 +34,15 @@ typedef struct ranks_stat {
     uint64_t complete_events;
     int64_t window_ns;
     int64_t busy_ns;      /* sum of self time over every track, as analyze's busy_ns */
-    int64_t cpu_ns;       /* the same over the tracks that carry no GPU work */
+    int64_t cpu_ns;       /* the same over the CPU threads (model cpu_ns) */
     uint64_t gpu_events;
-    int64_t gpu_busy_ns;  /* time when at least one GPU event runs, on any stream */
-    uint64_t steps;       /* profiler steps counted (0: none) */
-    int64_t step_mean_ns, step_max_ns;
-    int64_t communication_ns; /* communication time, and its overlap with computation */
+    int64_t gpu_busy_ns;  /* time when some stream runs GPU work (model gpu_busy_ns) */
+    uint64_t steps;       /* ProfilerStep# steps kept for the average (0: none) */
+    int64_t step_mean_ns, step_max_ns; /* over the kept steps */
+    int64_t role_ns[STEPS_NROLES];     /* the mean step split by role (TensorBoard's Overview) */
+    /* communication time per kept step, and its overlap with computation
+       (TensorBoard's Distributed view; the whole trace without steps) */
+    int64_t communication_ns;
     int64_t overlap_ns;
     double skew;          /* (metric - median of ranks) / median; see ranks_job.by_steps */
 } ranks_stat;

@@ -97,6 +97,7 @@ enum trace_key {
     K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
     /* inside args */
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX,
+    K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO,
     /* inside distributedInfo */
@@ -124,6 +125,10 @@ struct trace_cur {
     int64_t ts, dur, sort_index;
     uint64_t id, corr;
     uint32_t ext; /* External id + 1, 0 none */
+    /* [memory] args */
+    bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
+    int64_t bytes, dev_type, dev_id, total_alloc, total_res;
+    uint64_t addr;
 };
 
 typedef struct trace_parser {
@@ -152,7 +157,7 @@ typedef struct trace_parser {
     const char *memo_str[3];
     size_t memo_len[3];
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
-        s_process_sort, s_thread_sort;
+        s_process_sort, s_thread_sort, s_memory;
 } trace_parser;
 
 extern const yajl_callbacks trace_parse_callbacks;

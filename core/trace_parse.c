@@ -138,6 +138,53 @@ static void skip(trace_parser *L, enum trace_skip r)
     L->t->skipped[r]++;
 }
 
+/* A [memory] instant: kept when it has a time, a size and a CPU or CUDA
+   device (what TensorBoard's memory view can name); skipped as an instant
+   otherwise. Early Kineto writes neither cat nor Addr nor the totals. */
+static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
+{
+    struct trace_cur *c = &L->c;
+    trace *t = L->t;
+    if (!c->has_ts || !c->has_bytes || !c->has_dev_type || (c->dev_type != 0 && c->dev_type != 1)) {
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
+    }
+    if (!c->ts_ok || !time_ok(c->ts)) {
+        skip(L, TRACE_SKIP_BAD_NUMBER);
+        return 1;
+    }
+    int16_t dev = TRACE_MEM_CPU;
+    if (c->dev_type == 1) {
+        if (c->dev_id < 0 || c->dev_id > INT16_MAX) {
+            skip(L, TRACE_SKIP_INSTANT);
+            return 1;
+        }
+        dev = (int16_t)c->dev_id;
+    }
+    uint32_t track = track_get(L, pid, tid);
+    if (track == UINT32_MAX)
+        return fail_nomem(L);
+    size_t i = t->nmems;
+    if (vec_grow((void **)&t->mems, &t->cap_mems, i, sizeof *t->mems) < 0)
+        return fail_nomem(L);
+    uint16_t flags = c->has_addr ? TRACE_MEM_ADDR : 0;
+    if (c->has_total_alloc || t->mem_totals) {
+        size_t had = t->cap_mem_totals;
+        if (vec_grow((void **)&t->mem_totals, &t->cap_mem_totals, i, sizeof *t->mem_totals) < 0)
+            return fail_nomem(L);
+        if (!had) /* the records before had none */
+            for (size_t k = 0; k < i; k++)
+                t->mem_totals[k] = (trace_mem_total){ -1, -1 };
+        t->mem_totals[i] = (trace_mem_total){ c->has_total_alloc ? c->total_alloc : -1,
+                                              c->has_total_res ? c->total_res : -1 };
+        if (c->has_total_alloc)
+            flags |= TRACE_MEM_TOTALS;
+    }
+    t->mems[i] = (trace_mem){ c->ts, c->bytes, c->has_addr ? c->addr : 0, track, dev, flags };
+    t->nmems++;
+    return 1;
+}
+
 static int finish_event(trace_parser *L)
 {
     struct trace_cur *c = &L->c;
@@ -274,6 +321,10 @@ static int finish_event(trace_parser *L)
         return 1;
     case 'i':
     case 'I':
+        if (name == L->s_memory)
+            return add_mem(L, pid, tid);
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
     case 'R':
         skip(L, TRACE_SKIP_INSTANT);
         return 1;
@@ -317,9 +368,16 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     switch (n) {
     case 4:
         if (!memcmp(k, "name", 4)) return K_NAME;
+        if (!memcmp(k, "Addr", 4)) return K_ADDR;
+        break;
+    case 5:
+        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
         break;
     case 6:
         if (!memcmp(k, "labels", 6)) return K_LABELS;
+        break;
+    case 9:
+        if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
         break;
     case 10:
         if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
@@ -327,6 +385,13 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
         if (!memcmp(k, "External id", 11) || !memcmp(k, "external id", 11)) return K_EXTERNAL_ID;
+        if (!memcmp(k, "Device Type", 11)) return K_DEV_TYPE;
+        break;
+    case 14:
+        if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
+        break;
+    case 15:
+        if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
         break;
     }
     return K_OTHER;
@@ -416,6 +481,25 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             break;
         case K_SORT_INDEX:
             c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
+            break;
+        case K_BYTES:
+            c->has_bytes = num_parse_scaled(s, n, 0, &c->bytes);
+            break;
+        case K_ADDR:
+            c->has_addr = num_parse_id(s, n, &c->addr);
+            break;
+        case K_DEV_TYPE:
+            c->has_dev_type = num_parse_scaled(s, n, 0, &c->dev_type);
+            break;
+        case K_DEV_ID:
+            if (!num_parse_scaled(s, n, 0, &c->dev_id))
+                c->dev_id = -1;
+            break;
+        case K_TOTAL_ALLOC:
+            c->has_total_alloc = num_parse_scaled(s, n, 0, &c->total_alloc) && c->total_alloc >= 0;
+            break;
+        case K_TOTAL_RES:
+            c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
             break;
         default:
             break;
@@ -593,7 +677,9 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
     L->s_process_sort = strtab_intern(t->strs, "process_sort_index", 18);
     L->s_thread_name = strtab_intern(t->strs, "thread_name", 11);
     L->s_thread_sort = strtab_intern(t->strs, "thread_sort_index", 17);
-    if (L->s_empty == STRTAB_NONE || L->s_trace == STRTAB_NONE || L->s_process_name == STRTAB_NONE ||
+    L->s_memory = strtab_intern(t->strs, "[memory]", 8);
+    if (L->s_memory == STRTAB_NONE ||
+        L->s_empty == STRTAB_NONE || L->s_trace == STRTAB_NONE || L->s_process_name == STRTAB_NONE ||
         L->s_process_labels == STRTAB_NONE || L->s_process_sort == STRTAB_NONE ||
         L->s_thread_name == STRTAB_NONE || L->s_thread_sort == STRTAB_NONE) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");

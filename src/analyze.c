@@ -14,6 +14,7 @@
 #include "core/shortname.h"
 #include "core/steps.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
 #include "src/analyze_steps.h"
@@ -31,7 +32,8 @@ static const char analyze_usage[] =
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
-    "                    (device = device_total)\n"
+    "                    (device = device_total); alloc_size, alloc_count, size_increase\n"
+    "                    sort the Memory section (profile_memory=True traces)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
     "  --partial         load what a truncated trace holds instead of failing;\n"
@@ -272,7 +274,7 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     }
     fputc(']', f);
     analyze_steps_json(f, st);
-    fputs("}\n", f);
+    /* the caller adds "memory" and closes the object */
 }
 
 int cli_analyze(int argc, char **argv)
@@ -298,6 +300,7 @@ int cli_analyze(int argc, char **argv)
     long jobs = 0;
     int sort = MODEL_SORT_SELF;
     bool json = false, partial = false, spread = false, short_names = false;
+    enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
     analyze_steps_sel sel = { 0 };
     int c;
@@ -311,6 +314,10 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 's':
+            if ((c = memory_sort_parse(optarg)) >= 0) {
+                msort = (enum memory_sort)c;
+                break;
+            }
             cmp.sort = optarg;
             /* spread compares ranks: only the many-ranks report knows it */
             if ((spread = !strcmp(optarg, "spread"))) {
@@ -409,11 +416,21 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return cli_fail(&err);
     }
+    /* memory figures cover the whole trace, whatever step is selected */
+    memory *mem = memory_build(m, &err);
+    if (!mem) {
+        free(order);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
     sel.st = st;
     model *whole = m;
     bool usage_error;
     if (analyze_steps_select(&sel, &mo, &m, &usage_error) < 0) {
         free(order);
+        memory_free(mem);
         steps_free(st);
         model_free(m);
         trace_free(tr);
@@ -436,6 +453,7 @@ int cli_analyze(int argc, char **argv)
     shortnames *sn = short_names ? shortname_new(m) : NULL;
     if (short_names && !sn) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+        memory_free(mem);
         free(order);
         steps_free(st);
         if (m != whole)
@@ -444,13 +462,18 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return EXIT_INPUT;
     }
-    if (sel.only)
+    if (sel.only) {
         analyze_steps_only(stdout, &sel, json);
-    else if (json)
+    } else if (json) {
         report_json(stdout, m, order, nshow, sn, &sel);
-    else
+        analyze_memory_json(stdout, mem, msort, top);
+        fputs("}\n", stdout);
+    } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
+        analyze_memory_text(stdout, mem, msort, top);
+    }
     shortname_free(sn);
+    memory_free(mem);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);

@@ -41,7 +41,7 @@ static const char *step_ms(const ranks_stat *s, int64_t ns, char *buf, size_t si
 static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow,
                         const analyze_ranks_opts *o)
 {
-    char a[64], b[64], c[64], d[64], e[64], g[64], h[64], k[64], l[64];
+    char a[64], b[64], c[64], d[64], e[64], g[64], h[64], k[64], l[64], ov[64];
     bool gpu = false;
     for (size_t i = 0; i < j->nloaded; i++)
         gpu |= j->files[i].st.gpu_events > 0;
@@ -83,13 +83,33 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
                 fmt_pct(s->gpu_busy_ns, s->window_ns, e, sizeof e),
                 s->steps ? fmt_count(s->steps, g, sizeof g) : "-",
                 step_ms(s, s->step_mean_ns, h, sizeof h), step_ms(s, s->step_max_ns, k, sizeof k),
-                step_ms(s, s->communication_ns, l, sizeof l),
-                step_ms(s, s->overlap_ns, a, sizeof a), s->skew * 100);
+                fmt_ms(s->communication_ns, l, sizeof l), fmt_ms(s->overlap_ns, ov, sizeof ov),
+                s->skew * 100);
     }
     for (size_t i = j->nloaded; i < j->nfiles; i++) {
         char buf[1200];
         fprintf(f, "! %5lld failed: %s\n", (long long)j->files[i].rank,
                 error_format(&j->files[i].err, buf, sizeof buf));
+    }
+    bool any_steps = false;
+    for (size_t i = 0; i < j->nloaded; i++)
+        any_steps |= j->files[i].st.steps > 0;
+    if (any_steps) {
+        fprintf(f, "\nMean step by role (ms; TensorBoard's Overview split, averaged over kept steps)\n");
+        fprintf(f, "  %5s", "Rank");
+        for (int r = 0; r < STEPS_NROLES; r++)
+            fprintf(f, " %13s", steps_role_title(r));
+        fputc('\n', f);
+        for (size_t i = 0; i < j->nloaded; i++) {
+            const ranks_stat *s = &j->files[i].st;
+            if (!s->steps)
+                continue;
+            fprintf(f, "%c %5lld", j->flagged && (int64_t)i == j->straggler ? '*' : ' ',
+                    (long long)j->files[i].rank);
+            for (int r = 0; r < STEPS_NROLES; r++)
+                fprintf(f, " %13s", fmt_ms(s->role_ns[r], a, sizeof a));
+            fputc('\n', f);
+        }
     }
 
     fprintf(f, "\nTop %zu operations by %s, summed over %zu ranks "
@@ -145,8 +165,17 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
                 (long long)s->gpu_busy_ns, (unsigned long long)s->steps);
         json_ns_or_null(f, "step_mean_ns", s, s->step_mean_ns);
         json_ns_or_null(f, "step_max_ns", s, s->step_max_ns);
-        json_ns_or_null(f, "communication_ns", s, s->communication_ns);
-        json_ns_or_null(f, "overlap_ns", s, s->overlap_ns);
+        fprintf(f, ",\"communication_ns\":%lld,\"overlap_ns\":%lld",
+                (long long)s->communication_ns, (long long)s->overlap_ns);
+        fputs(",\"roles\":", f);
+        if (s->steps) {
+            for (int k = 0; k < STEPS_NROLES; k++)
+                fprintf(f, "%s\"%s_ns\":%lld", k ? "," : "{", steps_role_key(k),
+                        (long long)s->role_ns[k]);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
         fprintf(f, ",\"skew\":%.6f}", s->skew);
     }
     fputs("],\"straggler\":", f);

@@ -142,6 +142,23 @@ def check_rank_figures(tool, d, label):
         for k in ("events", "complete_events", "window_ns", "busy_ns", "gpu_events"):
             need(r[k] == one[k], "%s: rank %d %s %s, single-file analyze %s"
                  % (label, r["rank"], k, r[k], one[k]))
+        # the same figures as the single-file report's, none computed twice
+        for k, want in (("cpu_ns", one["cpu_time_ns"]), ("gpu_busy_ns", one["gpu_busy_ns"])):
+            need(r[k] == want, "%s: rank %d %s %s, single-file analyze %s"
+                 % (label, r["rank"], k, r[k], want))
+        avg = one["steps_average"]
+        kept = [x for x in one["steps"] if x["kept"]]
+        if avg:
+            want = {"steps": avg["steps"], "step_mean_ns": avg["duration_ns"],
+                    "step_max_ns": max(x["duration_ns"] for x in kept),
+                    "communication_ns": sum(x["overlap"]["communication_ns"] for x in kept) // len(kept),
+                    "overlap_ns": sum(x["overlap"]["overlap_ns"] for x in kept) // len(kept),
+                    "roles": {k: v for k, v in avg.items()
+                              if k.endswith("_ns") and k not in ("duration_ns", "gpu_busy_ns")}}
+        else:
+            want = {"steps": 0, "step_mean_ns": None, "step_max_ns": None, "roles": None}
+        got = {k: r[k] for k in want}
+        need(got == want, "%s: rank %d steps %s, single-file analyze %s" % (label, r["rank"], got, want))
         streams = {(s["pid"], s["tid"]) for s in one["streams"]}
         dev = device_pids(r["file"])
         cpu = sum(t["busy_ns"] for t in one["threads"] if (t["pid"], t["tid"]) not in streams
@@ -239,7 +256,7 @@ def check_tui(tui, job):
     scr = tui_screen(tui, "<Enter>", [job])
     need("[7 All ranks]" in scr[2] and "Median ms" in scr[3], "tui: (all ranks) opens All ranks: %s"
          % scr[2:4])
-    scr = tui_screen(tui, "6 <Esc>", [job])
+    scr = tui_screen(tui, "7 <Esc>", [job])
     need("[6 Ranks]" in scr[2], "tui: Esc returns to Ranks")
 
 
@@ -272,7 +289,7 @@ def main():
             files = sorted(os.path.join(a, x) for x in os.listdir(a))
             need(analyze_json(tool, files) == d, "a: the files named one by one give the same report")
             text = run([tool, "analyze", a]).stdout
-            need(re.search(r"^Straggler: +rank 2 \(rank-2\.json\.gz\): busy time .* \+25\.0% over",
+            need(re.search(r"^Straggler: +rank 2 \(rank-2\.json\.gz\): mean step .* \+25\.0% over",
                            text, re.M) is not None, "a: text names the straggler")
             rows = [l for l in text.splitlines() if re.match(r"^[* ] +\d+ rank-", l)]
             need(len(rows) == 4 and rows[2].startswith("*") and
@@ -283,6 +300,17 @@ def main():
                 sp = [o["per_rank"]["max_ns"] - o["per_rank"]["min_ns"] for o in spread["ops"]]
                 need(sp == sorted(sp, reverse=True) and sp[0] > 0, "a: --sort spread order")
             check_convert(tool, go, a, d, work)
+
+        # communication: 3 ranks of an NCCL job, rank 1 stretched 1.1x
+        n = os.path.join(work, "nccl")
+        exp = make_job(shared, os.path.join(traces, "nccl_relative_time.json.gz"), n, 3, 1, "1.1")
+        d = analyze_json(tool, [n])
+        if d:
+            need(d["skew_by"] == "step_mean", "nccl: skew by mean step")
+            need(all(r["communication_ns"] > 0 and 0 < r["overlap_ns"] <= r["communication_ns"]
+                     for r in d["ranks"]), "nccl: communication and overlap found")
+            check_straggler(d, exp, "nccl")
+            check_rank_figures(tool, d, "nccl")
 
         # B: different traces per rank, ranks from file names (an even count: the
         # median of two different middle values)

@@ -1,6 +1,7 @@
 /* The Ranks view: one row per rank of a job opened together (a directory or
    several traces), with its events, busy and GPU time, steps and skew, and a
-   bar of its mean step (or busy time) against the largest rank's; the
+   bar of its mean step split by role (or of its busy time without steps)
+   against the largest rank's; the
    straggler is painted apart and starred. Enter on a rank points every view
    at that rank's model; Enter on "(all ranks)" shows the All ranks view.
    Files that failed to load are listed last with their reason. Opened on one
@@ -25,7 +26,7 @@ static const col cols[] = {
     { C_STEPS, "Steps", 6, -1, 3, false, false, false },
     { C_STEP, "Mean step ms", 12, MODEL_SORT_AVG, 1, false, false, false },
     { C_SKEW, "Skew %", 7, -1, 0, false, false, false },
-    { C_BAR, "Mean step vs largest", 24, -1, 2, false, false, true },
+    { C_BAR, "Mean step by role", 24, -1, 2, false, false, true },
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
@@ -166,20 +167,39 @@ static int ranks_rebuild(view *v, view_rows *r)
     return rc;
 }
 
-/* A bar of width w: the share of part in whole, in block characters. */
-static void bar(cols_line *l, int64_t part, int64_t whole, int w)
+/* A bar of width w for s: as long as its mean step (busy time without
+   steps) against the largest rank's, split by role in TensorBoard's order,
+   one letter per role (K kernel, M memcpy, S memset, C communication,
+   R runtime, D DataLoader, P CPU exec, O other); blocks without steps. */
+static void bar(cols_line *l, const ranks_stat *s, int64_t whole, int w)
 {
     char b[256];
-    size_t o = 0;
+    int64_t part = metric(s);
     int fill = whole > 0 ? (int)((double)part / (double)whole * w + 0.5) : 0;
     if (fill > w)
         fill = w;
-    for (int i = 0; i < fill && o + 3 < sizeof b; i++) {
-        memcpy(b + o, "\xe2\x96\x88", 3); /* █ */
-        o += 3;
+    if (fill > (int)sizeof b - 1)
+        fill = (int)sizeof b - 1;
+    if (!s->steps) {
+        size_t o = 0;
+        for (int i = 0; i < fill && o + 3 < sizeof b; i++, o += 3)
+            memcpy(b + o, "\xe2\x96\x88", 3); /* █ */
+        cols_cell(l, b, o, w, false);
+        return;
     }
-    b[o] = '\0';
-    cols_cell(l, b, o, w, false);
+    /* role r covers [cum before r, cum after r) of the step, scaled to fill */
+    int64_t cum = 0;
+    int at = 0;
+    for (int r = 0; r < STEPS_NROLES; r++) {
+        cum += s->role_ns[r];
+        int end = s->step_mean_ns > 0 ? (int)((double)cum / (double)s->step_mean_ns * fill + 0.5)
+                                      : 0;
+        for (; at < end && at < fill; at++)
+            b[at] = steps_role_letter((enum steps_role)r);
+    }
+    for (; at < fill; at++)
+        b[at] = steps_role_letter(STEPS_OTHER);
+    cols_cell(l, b, (size_t)fill, w, false);
 }
 
 static void ranks_cell(view *v, uint32_t id, const col *c, int namew, cols_line *l)
@@ -220,7 +240,7 @@ static void ranks_cell(view *v, uint32_t id, const col *c, int namew, cols_line 
         snprintf(t, sizeof t, "%+.1f", s->skew * 100);
         cols_cell(l, t, strlen(t), c->width, true);
         break;
-    case C_BAR: bar(l, metric(s), most, c->width); break;
+    case C_BAR: bar(l, s, most, c->width); break;
     default: cols_cell(l, "", 0, c->width, true);
     }
 }

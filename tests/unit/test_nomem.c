@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "core/compare.h"
+#include "core/memory.h"
 #include "core/model.h"
 #include "core/pprof.h"
 #include "core/steps.h"
@@ -92,6 +93,11 @@ static void write_trace(void)
                 tid, ts + 2, i);
         fprintf(f, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"kernel_%d\",\"pid\":0,\"tid\":7,\"ts\":%ld,\"dur\":3,\"args\":{\"correlation\":%d}},\n",
                 i % 700, ts + 10, i);
+        if (i % 3 == 0) /* memory: allocs and frees on CPU and two GPUs */
+            fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":%d,\"ts\":%ld,"
+                       "\"args\":{\"Device Type\":%d,\"Device Id\":%d,\"Bytes\":%d,\"Addr\":%d%s}},\n",
+                    tid, ts + 3, i % 2, i % 4 == 0 ? 0 : 1 - 2 * (i % 2 == 0), i % 9 ? 64 : -64,
+                    i % 50, i > 1500 ? ",\"Total Allocated\":100,\"Total Reserved\":200" : "");
         if (i % 10 == 0) {
             fprintf(f, "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"f\",\"id\":%d,\"pid\":1,\"tid\":%d,\"ts\":%ld},\n", i, tid, ts + 2);
             fprintf(f, "{\"ph\":\"f\",\"cat\":\"ac2g\",\"name\":\"f\",\"id\":%d,\"pid\":0,\"tid\":7,\"ts\":%ld},\n", i, ts + 10);
@@ -116,31 +122,39 @@ static void test_every_allocation_fails_cleanly(void **state)
     for (k = 0;; k++) {
         t2p_error err;
         model *m = NULL;
+        memory *mem = NULL;
         calls = 0;
         fail_at = k;
         armed = true;
         trace *t = trace_load(path, NULL, &err);
         if (t)
             m = model_build(t, NULL, &err);
+        if (m)
+            mem = memory_build(m, &err);
         armed = false;
         bool failed = calls > k;
         if (!failed) {
             /* the k-th allocation was never reached: everything succeeded */
             assert_non_null(t);
             assert_non_null(m);
+            assert_non_null(mem);
+            assert_true(mem->ndevices >= 2);
+            memory_free(mem);
             model_free(m);
             trace_free(t);
             break;
         }
         failures++;
-        if (t && m) {
-            fail_msg("allocation %ld failed but trace_load and model_build both succeeded", k);
+        if (t && m && mem) {
+            fail_msg("allocation %ld failed but trace_load, model_build and memory_build all "
+                     "succeeded", k);
         }
         if (err.kind != T2P_ERR_NOMEM)
             fail_msg("allocation %ld failed: error kind %d (%s), not out of memory", k,
                      (int)err.kind, err.reason);
         assert_true(err.reason[0] != '\0');
         assert_non_null(strstr(err.reason, "out of memory"));
+        memory_free(mem);
         model_free(m);
         trace_free(t);
     }
