@@ -57,6 +57,9 @@ struct steps_state {
     int key;            /* K_* */
     bool reverse;
     char err[200];
+    /* per step, its top operators by self time (steps_top_ops), found the
+       first time the step's row is selected: one pass over the events */
+    struct { uint32_t op[3]; int64_t ns[3]; uint8_t n, done; } *top;
 };
 
 static struct steps_state *state(view *v)
@@ -78,6 +81,7 @@ static void sview_close(view *v)
     struct steps_state *s = state(v);
     if (!s)
         return;
+    free(s->top);
     steps_free(s->st);
     model_free(s->scoped);
     free(s);
@@ -91,6 +95,8 @@ static const steps *steps_of(view *v)
     if (v->m != s->whole && v->m != s->scoped) {
         steps_free(s->st);
         s->st = NULL;
+        free(s->top);
+        s->top = NULL;
         s->whole = v->m;
         s->err[0] = '\0';
         if (v->m->scoped) /* a model scoped elsewhere: no steps of its own */
@@ -98,6 +104,8 @@ static const steps *steps_of(view *v)
         t2p_error err;
         if (!(s->st = steps_build(v->m, &err)))
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
+        else
+            s->top = calloc(s->st->nsteps, sizeof *s->top); /* NULL: no top operators */
     }
     return s->st;
 }
@@ -174,11 +182,20 @@ static const char *sview_name(view *v, uint32_t id, char *buf, size_t size, size
         snprintf(buf, size, "- %s", st->recs[id - ROW_REC0].text);
     } else if (id < st->nsteps) {
         const steps_step *x = &st->steps[id];
-        char a[32], b[32];
-        snprintf(buf, size, "ProfilerStep#%s: %s ms from the trace's start, %s ms%s",
-                 steps_label(st, id), fmt_ms(x->start - st->m->window_start, a, sizeof a),
-                 fmt_ms(x->end - x->start, b, sizeof b),
-                 x->kept ? "" : " (dropped from the average: its GPU work was not all traced)");
+        struct steps_state *s = state(v);
+        char a[32], b[32], c[32];
+        int o = snprintf(buf, size, "ProfilerStep#%s: at %s ms, %s ms, CPU time %s ms%s",
+                         steps_label(st, id), fmt_ms(x->start - st->m->window_start, a, sizeof a),
+                         fmt_ms(x->end - x->start, b, sizeof b), fmt_ms(x->cpu_ns, c, sizeof c),
+                         x->kept ? "" : " (dropped from the average: its GPU work was not all traced)");
+        if (s->top && !s->top[id].done) {
+            s->top[id].n = (uint8_t)steps_top_ops(st, id, s->top[id].op, s->top[id].ns, 3);
+            s->top[id].done = 1;
+        }
+        for (int k = 0; s->top && k < s->top[id].n && o > 0 && (size_t)o < size; k++)
+            o += snprintf(buf + o, size - (size_t)o, "%s%s %s ms", k ? ", " : "; top self: ",
+                          model_op_name(st->m, s->top[id].op[k]),
+                          fmt_ms(s->top[id].ns[k], a, sizeof a));
     } else {
         buf[0] = '\0';
     }
