@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "core/pprof.h"
+#include "core/pprof_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +33,7 @@
 
 #include "core/hmap.h"
 #include "core/profile.pb-c.h"
-#include "core/pyframe.h"
+#include "core/pprof_loc.h"
 #include "core/strtab.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -44,7 +45,8 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 5 };
+/* time types, then the memory ones when pprof_opts.mem is given */
+enum { NTIME = 3, NVALUES = 7, MAXLABELS = 8 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -60,27 +62,15 @@ struct labelset {
 struct build {
     const model *m;
     const uint8_t *keep;
+    const shortnames *short_names; /* NULL: full function names */
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
     pb_valuetype *type_ptrs[NVALUES];
     pb_mapping mapping;
     pb_mapping *mapping_ptr;
-    pb_location *locs;
-    pb_location **loc_ptrs;
-    pb_line *lines;
-    pb_line **line_ptrs;
-    pb_function *funcs;
-    pb_function **func_ptrs;
-    size_t nlocs, nfuncs, loccap, funccap; /* a location's id is its index + 1, same for functions */
-    uint32_t *oploc;    /* per op: its location id, 0 when no stack uses it */
-    strtab *frames;     /* Call stack frames' text -> index into frameloc */
-    uint32_t *frameloc; /* their location ids */
-    size_t framecap;
-    hmap funcmap;       /* (name, file) string ids -> function id */
+    pprof_locs locs;    /* functions, locations, each node's stack length */
     uint8_t *needed;    /* per node: sampled, or above a sampled node */
-    uint32_t *outer;    /* per node: the Call stack in effect above it (STRTAB_NONE) */
-    uint32_t *ld;       /* per node: its stack's length in locations */
     uint8_t *is_stream; /* per track: it carries GPU work */
     uint32_t maxdepth;  /* deepest sampled stack */
     size_t nsamples;
@@ -88,10 +78,21 @@ struct build {
     struct labelset **sets; /* each its own allocation: samples point into them */
     size_t nsets, setcap;
     hmap setmap; /* track << 32 | stream track -> index into sets */
+    hmap stepmap; /* set << 32 | node group -> index into sets (with a step label) */
+    const char *const *step_labels; /* per step index (model_node.group - 1) */
+    size_t nsteps;
     int64_t *comments;
     char **strings;
+    bool has_rank;    /* every sample gets a numeric rank label */
+    int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
+    /* memory samples (pprof_opts.mem): see mem_prepare / mem_samples */
+    const memory *mem;
+    size_t nvalues;   /* NTIME, or NVALUES with memory */
+    hmap memsets;     /* set << 8 | device -> index into sets (with the device label) */
+    uint64_t alloc_objects, inuse_objects;
+    int64_t alloc_bytes, inuse_bytes;
 };
 
 static int64_t str_id(struct build *b, const char *s, size_t len)
@@ -170,8 +171,71 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
+    if (b->has_rank) {
+        /* a number: -tagfocus rank=3 takes "3" for a range of numbers, so a
+           string label would never match; pprof drops a numeric label of 0
+           that has no unit, hence the unit */
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "rank")) < 0 || (l->num_unit = cstr_id(b, "rank")) < 0)
+            return -1;
+        l->num = b->rank;
+        ls->ptrs[ls->n++] = l;
+    }
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
+        return -1;
+    return i;
+}
+
+/* The label set of a sample: set's labels plus step=N when the node holds
+   the calls of one step (model_opts.group, pprof_opts.step_labels), so that
+   go tool pprof -tagfocus step=1011 selects a step. Returns its index, or
+   -1 when out of memory. */
+static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
+{
+    if (set < 0 || !group || !b->step_labels || group > b->nsteps)
+        return set;
+    uint64_t key = (uint64_t)set << 32 | group;
+    uint32_t i = hmap_get(&b->stepmap, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    /* a step number is a number label: -tagfocus step=1011 reads "1011" as
+       a range of numbers and would never match a string; the unit keeps
+       pprof from dropping a step 0. Other step names stay strings. */
+    const char *name = b->step_labels[group - 1];
+    char *end;
+    long long num = strtoll(name, &end, 10);
+    if (*name >= '0' && *name <= '9' && !*end) {
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "step")) < 0 || (l->num_unit = cstr_id(b, "step")) < 0)
+            return -1;
+        l->num = num;
+        ls->ptrs[ls->n++] = l;
+    } else if (add_label(b, ls, "step", name) < 0) {
+        return -1;
+    }
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->stepmap, key, i) < 0)
         return -1;
     return i;
 }
@@ -191,117 +255,17 @@ static int64_t wall_start(const model *m)
 static void build_free(struct build *b)
 {
     strtab_free(b->strs);
-    free(b->locs);
-    free(b->loc_ptrs);
-    free(b->lines);
-    free(b->line_ptrs);
-    free(b->funcs);
-    free(b->func_ptrs);
-    free(b->oploc);
-    strtab_free(b->frames);
-    free(b->frameloc);
-    hmap_done(&b->funcmap);
-    free(b->outer);
-    free(b->ld);
+    pprof_locs_done(&b->locs);
     free(b->needed);
     free(b->is_stream);
     for (size_t i = 0; i < b->nsets; i++)
         free(b->sets[i]);
     free(b->sets);
     hmap_done(&b->setmap);
+    hmap_done(&b->stepmap);
+    hmap_done(&b->memsets);
     free(b->comments);
     free(b->strings);
-}
-
-/* A new location with one line in function (name, file): the function is
-   shared by every line of it. Returns the location id, 0 when out of memory.
-   Only ids here: build_pointers links the structs once the arrays stop moving. */
-static uint32_t add_location(struct build *b, const char *name, size_t name_len,
-                             const char *file, size_t file_len, int64_t line, int64_t start)
-{
-    int64_t nid = str_id(b, name, name_len), fid = str_id(b, file, file_len);
-    if (nid < 0 || fid < 0)
-        return 0;
-    uint64_t key = (uint64_t)nid << 32 | (uint64_t)fid;
-    uint32_t func = hmap_get(&b->funcmap, key);
-    if (func == UINT32_MAX) {
-        if (b->nfuncs == b->funccap) {
-            size_t nc = b->funccap ? b->funccap * 2 : 64;
-            pb_function *nf = realloc(b->funcs, nc * sizeof *nf);
-            if (!nf)
-                return 0;
-            b->funcs = nf;
-            b->funccap = nc;
-        }
-        pb_function *f = &b->funcs[b->nfuncs];
-        perftools__profiles__function__init(f);
-        f->id = ++b->nfuncs;
-        /* no system_name: pprof takes a function whose system name equals its
-           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
-           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
-           "Memcpy HtoD " and merge every templated kernel of one name */
-        f->name = nid;
-        f->filename = fid;
-        f->start_line = start;
-        func = (uint32_t)f->id;
-        if (hmap_put(&b->funcmap, key, func) < 0)
-            return 0;
-    }
-    if (b->nlocs == b->loccap) {
-        size_t nc = b->loccap ? b->loccap * 2 : 64;
-        pb_location *nl = realloc(b->locs, nc * sizeof *nl);
-        if (!nl)
-            return 0;
-        b->locs = nl;
-        pb_line *nn = realloc(b->lines, nc * sizeof *nn);
-        if (!nn)
-            return 0;
-        b->lines = nn;
-        b->loccap = nc;
-    }
-    pb_line *ln = &b->lines[b->nlocs];
-    perftools__profiles__line__init(ln);
-    ln->function_id = func;
-    ln->line = line;
-    pb_location *l = &b->locs[b->nlocs];
-    perftools__profiles__location__init(l);
-    l->id = ++b->nlocs;
-    l->mapping_id = 1;
-    return (uint32_t)l->id;
-}
-
-/* An operator's location: its name, its category as the file name; a Python
-   frame event's: its function, file and line (where the function starts). */
-static uint32_t op_location(struct build *b, uint32_t op)
-{
-    const model *m = b->m;
-    const trace *tr = m->tr;
-    const model_op *o = &m->ops[op];
-    pyframe f;
-    if (!m->opts.no_python && pyframe_of_op(m, op, &f))
-        return add_location(b, f.func, f.func_len, f.file, f.file_len, f.line, f.line);
-    return add_location(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name),
-                        trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 0, 0);
-}
-
-/* A Call stack frame's location (one per distinct frame text), 0 when out of memory. */
-static uint32_t frame_location(struct build *b, const pyframe *f)
-{
-    uint32_t id = strtab_intern(b->frames, f->text, f->len);
-    if (id == STRTAB_NONE)
-        return 0;
-    if (id >= b->framecap) {
-        size_t nc = b->framecap ? b->framecap * 2 : 64;
-        uint32_t *nf = realloc(b->frameloc, nc * sizeof *nf);
-        if (!nf)
-            return 0;
-        memset(nf + b->framecap, 0, (nc - b->framecap) * sizeof *nf);
-        b->frameloc = nf;
-        b->framecap = nc;
-    }
-    if (!b->frameloc[id])
-        b->frameloc[id] = add_location(b, f->func, f->func_len, f->file, f->file_len, f->line, 0);
-    return b->frameloc[id];
 }
 
 /* Marks the nodes on the stack of some sample (one backward pass: a node's
@@ -313,14 +277,9 @@ static uint32_t frame_location(struct build *b, const pyframe *f)
 static int mark_stacks(struct build *b)
 {
     const model *m = b->m;
-    size_t nn = m->nnodes ? m->nnodes : 1;
-    b->needed = calloc(nn, 1);
-    b->ld = calloc(nn, sizeof *b->ld);
-    b->outer = malloc(nn * sizeof *b->outer);
-    b->oploc = calloc(m->nops ? m->nops : 1, sizeof *b->oploc);
-    b->frames = strtab_new();
-    if (!b->needed || !b->ld || !b->outer || !b->oploc || !b->frames ||
-        hmap_init(&b->funcmap, 256) < 0)
+    pprof_locs *L = &b->locs;
+    b->needed = calloc(m->nnodes ? m->nnodes : 1, 1);
+    if (!b->needed || pprof_locs_init(L, m, b->strs, b->short_names) < 0)
         return -1;
     for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
@@ -329,54 +288,78 @@ static int mark_stacks(struct build *b)
         if (b->needed[i] && nd->parent != MODEL_NONE && m->nodes[nd->parent].parent != MODEL_NONE)
             b->needed[nd->parent] = 1;
     }
+    pprof_locs_outer(L);
     for (size_t i = 0; i < m->nnodes; i++) {
-        const model_node *nd = &m->nodes[i];
-        uint32_t p = nd->parent;
-        b->outer[i] = STRTAB_NONE;
-        if (p == MODEL_NONE)
+        if (!b->needed[i] || m->nodes[i].parent == MODEL_NONE)
             continue;
-        uint32_t stack = m->node_stack ? m->node_stack[i] : STRTAB_NONE;
-        uint32_t pstack = m->node_stack ? m->node_stack[p] : STRTAB_NONE;
-        b->outer[i] = pstack != STRTAB_NONE ? pstack : b->outer[p];
-        if (!b->needed[i])
-            continue;
-        const char *text;
-        size_t len;
-        size_t nf = pyframe_added(m, stack, b->outer[i], &text, &len);
-        b->ld[i] = b->ld[p] + 1 + (uint32_t)nf;
-        if (!b->oploc[nd->op] && !(b->oploc[nd->op] = op_location(b, nd->op)))
+        if (pprof_locs_node(L, (uint32_t)i) < 0)
             return -1;
-        pyframe f;
-        for (size_t pos = 0; pyframe_next(text, len, &pos, &f);)
-            if (!frame_location(b, &f))
-                return -1;
         if (node_sampled(m, b->keep, i)) {
             b->nsamples++;
-            b->nstack += b->ld[i];
-            if (b->ld[i] > b->maxdepth)
-                b->maxdepth = b->ld[i];
+            b->nstack += L->ld[i];
+            if (L->ld[i] > b->maxdepth)
+                b->maxdepth = L->ld[i];
         }
     }
     return 0;
 }
 
-/* The pointers protobuf-c packs through, once no array moves any more. */
-static int build_pointers(struct build *b)
+/* ---- memory samples (issue 14) ---- */
+
+/* Interns what the memory samples' labels need before the string table is
+   made: "device" and the device names, and the label sets of the tracks
+   whose root holds records outside any operator. */
+static int mem_prepare(struct build *b)
 {
-    b->loc_ptrs = malloc((b->nlocs ? b->nlocs : 1) * sizeof *b->loc_ptrs);
-    b->line_ptrs = malloc((b->nlocs ? b->nlocs : 1) * sizeof *b->line_ptrs);
-    b->func_ptrs = malloc((b->nfuncs ? b->nfuncs : 1) * sizeof *b->func_ptrs);
-    if (!b->loc_ptrs || !b->line_ptrs || !b->func_ptrs)
+    const memory *mem = b->mem;
+    if (!mem)
+        return 0;
+    if (cstr_id(b, "device") < 0)
         return -1;
-    for (size_t k = 0; k < b->nlocs; k++) {
-        b->line_ptrs[k] = &b->lines[k];
-        b->locs[k].n_line = 1;
-        b->locs[k].line = &b->line_ptrs[k];
-        b->loc_ptrs[k] = &b->locs[k];
+    for (size_t d = 0; d < mem->ndevices; d++)
+        if (cstr_id(b, mem->devices[d].name) < 0)
+            return -1;
+    const model *m = b->m;
+    for (size_t i = 0; i < mem->nnodes; i++) {
+        const model_node *nd = &m->nodes[mem->nodes[i].node];
+        if (nd->parent == MODEL_NONE && labelset_get(b, m->tr, nd->track, MODEL_NONE) < 0)
+            return -1;
     }
-    for (size_t k = 0; k < b->nfuncs; k++)
-        b->func_ptrs[k] = &b->funcs[k];
     return 0;
+}
+
+/* The label set `set` plus device=NAME. Its strings were interned by
+   mem_prepare, so none is added after the string table. -1: out of memory. */
+static int64_t labelset_device(struct build *b, uint32_t set, uint32_t dev)
+{
+    uint64_t key = (uint64_t)set << 8 | dev;
+    uint32_t i = hmap_get(&b->memsets, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    if (add_label(b, ls, "device", b->mem->devices[dev].name) < 0)
+        return -1;
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->memsets, key, i) < 0)
+        return -1;
+    return i;
 }
 
 /* Everything but the samples. */
@@ -387,15 +370,27 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     memset(b, 0, sizeof *b);
     b->m = m;
     b->keep = opts ? opts->keep : NULL;
+    b->has_rank = opts && opts->has_rank;
+    b->rank = opts ? opts->rank : 0;
+    b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
-    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
+    b->step_labels = opts ? opts->step_labels : NULL;
+    b->nsteps = opts ? opts->nsteps : 0;
+    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || hmap_init(&b->stepmap, 16) < 0 ||
+        str_id(b, "", 0) != 0)
         return -1;
 
     static const char *const types[NVALUES][2] = {
-        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
+        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" },
+        { "alloc_objects", "count" }, { "alloc_space", "bytes" },
+        { "inuse_objects", "count" }, { "inuse_space", "bytes" }
     };
-    for (int i = 0; i < NVALUES; i++) {
+    b->mem = opts ? opts->mem : NULL;
+    b->nvalues = b->mem ? NVALUES : NTIME;
+    if (hmap_init(&b->memsets, 16) < 0)
+        return -1;
+    for (size_t i = 0; i < b->nvalues; i++) {
         perftools__profiles__value_type__init(&b->types[i]);
         b->types[i].type = cstr_id(b, types[i][0]);
         b->types[i].unit = cstr_id(b, types[i][1]);
@@ -405,7 +400,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     }
 
     b->is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
-    if (!b->is_stream || mark_stacks(b) < 0 || build_pointers(b) < 0)
+    if (!b->is_stream || mark_stacks(b) < 0 || pprof_locs_finish(&b->locs) < 0)
         return -1;
     /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
        that no "GPU n" label marks */
@@ -463,14 +458,14 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->period_type.type = b->types[1].type;
     b->period_type.unit = b->types[1].unit;
 
-    b->prof.n_sample_type = NVALUES;
+    b->prof.n_sample_type = b->nvalues;
     b->prof.sample_type = b->type_ptrs;
     b->prof.n_mapping = 1;
     b->prof.mapping = &b->mapping_ptr;
-    b->prof.n_location = b->nlocs;
-    b->prof.location = b->loc_ptrs;
-    b->prof.n_function = b->nfuncs;
-    b->prof.function = b->func_ptrs;
+    b->prof.n_location = b->locs.nlocs;
+    b->prof.location = b->locs.loc_ptrs;
+    b->prof.n_function = b->locs.nfuncs;
+    b->prof.function = b->locs.func_ptrs;
     b->prof.comment = b->comments;
     b->prof.time_nanos = wall_start(m);
     b->prof.duration_nanos = m->window_ns;
@@ -485,9 +480,12 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         const model_node *nd = &m->nodes[i];
         uint32_t stream = nd->gpu ? nd->stream
                           : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-        if (labelset_get(b, tr, nd->track, stream) < 0)
+        if (labelset_step(b, labelset_get(b, tr, nd->track, stream), nd->group) < 0)
             return -1;
     }
+
+    if (mem_prepare(b) < 0)
+        return -1;
 
     /* the string table last: everything above has interned its strings */
     uint32_t nstr = strtab_count(b->strs);
@@ -532,6 +530,47 @@ static void sink_tag_len(struct sink *s, uint32_t field, size_t len)
     sink_append(&s->base, n, v);
 }
 
+/* One sample per device with records at node (its own, not its children's):
+   zero time, the allocations made there and those still live at the end. */
+static int mem_samples(struct build *b, struct sink *s, uint32_t node, uint64_t *stack,
+                       uint32_t depth, uint32_t set, uint8_t **buf, size_t *bufcap)
+{
+    const memory *mem = b->mem;
+    for (size_t d = 0; d < mem->ndevices; d++) {
+        const memory_stat *st = memory_node_stat(mem, false, node, (uint32_t)d);
+        if (!st || (!st->self_alloc_count && !st->live_count))
+            continue;
+        int64_t ls = set == UINT32_MAX ? -1 : labelset_device(b, set, (uint32_t)d);
+        if (ls < 0)
+            return -1;
+        int64_t v[NVALUES] = { 0, 0, 0, (int64_t)st->self_alloc_count, st->self_alloc_bytes,
+                               (int64_t)st->live_count, st->live_bytes };
+        pb_sample sm;
+        perftools__profiles__sample__init(&sm);
+        sm.location_id = stack;
+        sm.n_location_id = depth;
+        sm.value = v;
+        sm.n_value = NVALUES;
+        sm.label = (pb_label **)b->sets[ls]->ptrs;
+        sm.n_label = b->sets[ls]->n;
+        size_t len = perftools__profiles__sample__get_packed_size(&sm);
+        if (len > *bufcap) {
+            free(*buf);
+            *bufcap = len;
+            if (!(*buf = malloc(*bufcap)))
+                return -1;
+        }
+        perftools__profiles__sample__pack(&sm, *buf);
+        sink_tag_len(s, 2, len); /* Profile.sample */
+        sink_append(&s->base, len, *buf);
+        b->alloc_objects += st->self_alloc_count;
+        b->alloc_bytes += st->self_alloc_bytes;
+        b->inuse_objects += st->live_count;
+        b->inuse_bytes += st->live_bytes;
+    }
+    return 0;
+}
+
 /* The first needed child of n (or the next needed sibling after n). */
 static uint32_t needed_from(const struct build *b, uint32_t n)
 {
@@ -548,6 +587,7 @@ static uint32_t needed_from(const struct build *b, uint32_t n)
 static int emit_samples(struct build *b, struct sink *s)
 {
     const model *m = b->m;
+    const pprof_locs *L = &b->locs;
     size_t cap = (size_t)b->maxdepth + 1;
     uint64_t *path = malloc(cap * sizeof *path);
     size_t bufcap = 4096;
@@ -560,31 +600,28 @@ static int emit_samples(struct build *b, struct sink *s)
         uint32_t root = m->tracks[k].root;
         if (root == MODEL_NONE)
             continue;
+        if (b->mem && mem_samples(b, s, root, NULL, 0,
+                                  hmap_get(&b->setmap, (uint64_t)k << 32 | MODEL_NONE),
+                                  &buf, &bufcap) < 0)
+            goto out;
         uint32_t n = needed_from(b, m->nodes[root].first_child);
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
-            size_t at = cap - b->ld[n];
-            path[at] = b->oploc[nd->op];
-            if (m->node_stack && m->node_stack[n] != STRTAB_NONE) {
-                const char *text;
-                size_t len;
-                pyframe f;
-                pyframe_added(m, m->node_stack[n], b->outer[n], &text, &len);
-                for (size_t pos = 0; pyframe_next(text, len, &pos, &f);)
-                    path[++at] = b->frameloc[strtab_find(b->frames, f.text, f.len)];
-            }
+            pprof_locs_fill(L, n, &path[cap - L->ld[n]]);
             if (node_sampled(m, b->keep, n)) {
                 int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-                const struct labelset *ls =
-                    b->sets[hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream)];
+                uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
+                if (nd->group && b->step_labels)
+                    set = hmap_get(&b->stepmap, (uint64_t)set << 32 | nd->group);
+                const struct labelset *ls = b->sets[set];
                 pb_sample sm;
                 perftools__profiles__sample__init(&sm);
-                sm.location_id = &path[cap - b->ld[n]];
-                sm.n_location_id = b->ld[n];
+                sm.location_id = &path[cap - L->ld[n]];
+                sm.n_location_id = L->ld[n];
                 sm.value = v;
-                sm.n_value = NVALUES;
+                sm.n_value = b->nvalues;
                 sm.label = (pb_label **)ls->ptrs;
                 sm.n_label = ls->n;
                 size_t len = perftools__profiles__sample__get_packed_size(&sm);
@@ -600,7 +637,10 @@ static int emit_samples(struct build *b, struct sink *s)
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
-                done += b->ld[n];
+                if (b->mem && mem_samples(b, s, n, &path[cap - L->ld[n]], L->ld[n], set,
+                                          &buf, &bufcap) < 0)
+                    goto out;
+                done += L->ld[n];
                 if (done >= next_report) {
                     next_report = done + (1u << 22);
                     if (s->progress && s->progress(done, b->nstack, s->progress_ctx))
@@ -736,8 +776,16 @@ static int open_temp(const char *out, char **tmp_out)
     return -1;
 }
 
-static int write_profile(struct build *b, const pprof_opts *opts, const char *out,
-                         t2p_error *err)
+/* Packs a profile into a sink: the tree walk of a build, or a whole message. */
+typedef int (*pack_fn)(void *ctx, struct sink *s);
+
+static int pack_build(void *ctx, struct sink *s)
+{
+    return pack_profile(ctx, s);
+}
+
+static int write_packed(pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
+                        t2p_error *err)
 {
     bool no_overwrite = opts && opts->no_overwrite;
     char *tmp = NULL;
@@ -758,7 +806,7 @@ static int write_profile(struct build *b, const pprof_opts *opts, const char *ou
                                   .progress = opts ? opts->progress : NULL,
                                   .progress_ctx = opts ? opts->progress_ctx : NULL },
                            .gz = gz };
-    int prc = pack_profile(b, &sink.s);
+    int prc = pack(ctx, &sink.s);
     errno = 0;
     int zrc = gzclose(gz); /* flushes and closes fd */
     if (prc < 0) {
@@ -810,7 +858,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (write_profile(&b, opts, out_path, err) < 0) {
+    if (write_packed(pack_build, &b, opts, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
@@ -822,9 +870,81 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         sum->calls = b.calls;
         sum->total_ns = b.total_ns;
         sum->device_ns = b.device_ns;
+        sum->alloc_objects = b.alloc_objects;
+        sum->alloc_bytes = b.alloc_bytes;
+        sum->inuse_objects = b.inuse_objects;
+        sum->inuse_bytes = b.inuse_bytes;
     }
     build_free(&b);
     return 0;
+}
+
+/* ---- for core/pprof_diff.c: a profile packed in memory, a whole message written ---- */
+
+struct memsink {
+    struct sink s;
+    uint8_t *buf;
+    size_t len, cap;
+};
+
+static int memsink_write(struct sink *s, const uint8_t *data, size_t len)
+{
+    struct memsink *ms = (struct memsink *)s;
+    if (ms->len + len > ms->cap) {
+        size_t nc = ms->cap ? ms->cap : 1 << 16;
+        while (nc < ms->len + len)
+            nc *= 2;
+        uint8_t *p = realloc(ms->buf, nc);
+        if (!p)
+            return -1;
+        ms->buf = p;
+        ms->cap = nc;
+    }
+    memcpy(ms->buf + ms->len, data, len);
+    ms->len += len;
+    return 0;
+}
+
+int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
+                   t2p_error *err)
+{
+    struct build b;
+    struct memsink ms = { .s = { .base = { .append = sink_append }, .write = memsink_write } };
+    int rc = -1;
+    if (build_profile(m, opts, &b) < 0 || pack_profile(&b, &ms.s) < 0 || ms.s.failed) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory building the profile");
+        free(ms.buf);
+        goto out;
+    }
+    *out = ms.buf;
+    *len = ms.len;
+    rc = 0;
+out:
+    build_free(&b);
+    return rc;
+}
+
+static int pack_message(void *ctx, struct sink *s)
+{
+    protobuf_c_message_pack_to_buffer(ctx, &s->base);
+    return 0;
+}
+
+int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
+                        const pprof_opts *opts, const char *out_path, t2p_error *err)
+{
+    for (size_t i = 0; i < ntraces; i++)
+        if (same_file(traces[i], out_path)) {
+            error_set(err, T2P_ERR_ARG, out_path, -1,
+                      "is a trace being converted: refusing to overwrite it");
+            return -1;
+        }
+    return write_packed(pack_message, (void *)msg, opts, out_path, err);
+}
+
+bool pprof_same_file(const char *path, const char *out)
+{
+    return same_file(path, out);
 }
 
 /* ---- choosing a name ---- */

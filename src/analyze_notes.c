@@ -5,7 +5,8 @@
 
 #include "core/fmt.h"
 
-void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow)
+void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,
+                      const shortnames *sn)
 {
     char a[64], b[64];
     fputs("* Total sums the op's calls (as PyTorch's table); Cum is the time with it anywhere\n"
@@ -17,7 +18,8 @@ void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nsh
         if (o->cum_ns == o->total_ns)
             continue;
         const char *cat = trace_str(m->tr, o->cat);
-        fprintf(f, "  %s%s%s%s: cum %s ms, total %s ms\n", trace_str(m->tr, o->name),
+        fprintf(f, "  %s%s%s%s: cum %s ms, total %s ms\n",
+                sn ? shortname_op(sn, order[i], NULL) : trace_str(m->tr, o->name),
                 *cat ? " (" : "", cat, *cat ? ")" : "", fmt_ms(o->cum_ns, a, sizeof a),
                 fmt_ms(o->total_ns, b, sizeof b));
     }

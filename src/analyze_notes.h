@@ -7,10 +7,13 @@
 #include <stdio.h>
 
 #include "core/model.h"
+#include "core/shortname.h"
 
 /* Prints the footnote for the rows order[0..nshow) marked '*' (cum_ns !=
-   total_ns): what the two figures mean and each such row's cum. */
-void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow);
+   total_ns): what the two figures mean and each such row's cum. Names are
+   short when sn is not NULL. */
+void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,
+                      const shortnames *sn);
 
 /* The time lines of the header: window, CPU time over all threads (with its
    ratio to the window), all tracks when GPU stream rows add to it, GPU time

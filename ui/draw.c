@@ -12,7 +12,8 @@
 
 #include "core/fmt.h"
 
-enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR };
+enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
+       PAIR_BETTER };
 
 static bool opened;
 static bool colour;
@@ -40,6 +41,8 @@ int draw_open(bool no_color)
         init_pair(PAIR_GPU, COLOR_MAGENTA, -1);
         init_pair(PAIR_STATUS, COLOR_YELLOW, -1);
         init_pair(PAIR_BAR, COLOR_BLACK, COLOR_GREEN);
+        init_pair(PAIR_WORSE, COLOR_RED, -1);   /* comparing: slower */
+        init_pair(PAIR_BETTER, COLOR_GREEN, -1); /* comparing: faster */
     }
     return 0;
 }
@@ -111,56 +114,53 @@ static void line(int y, const char *s, attr_t a)
     attrset(A_NORMAL);
 }
 
-static void draw_help(void)
+static void draw_help(view *v)
 {
     erase();
-    for (size_t i = 0; view_help_line(i) && (int)i < LINES; i++)
-        line((int)i, view_help_line(i), i == 0 ? attr_of(PAIR_TITLE, A_REVERSE) : A_NORMAL);
+    for (size_t i = 0; view_help_line(v, i) && (int)i < LINES; i++)
+        line((int)i, view_help_line(v, i), i == 0 ? attr_of(PAIR_TITLE, A_REVERSE) : A_NORMAL);
     refresh();
+}
+
+static attr_t style_attr(enum view_style st)
+{
+    switch (st) {
+    case VIEW_STYLE_TITLE: return attr_of(PAIR_TITLE, A_REVERSE);
+    case VIEW_STYLE_WARN: return attr_of(PAIR_STATUS, A_REVERSE) | A_BOLD;
+    case VIEW_STYLE_SCOPED: return A_BOLD;
+    case VIEW_STYLE_TABS: return A_BOLD;
+    case VIEW_STYLE_HEADER: return attr_of(PAIR_HEAD, A_REVERSE) | A_BOLD;
+    case VIEW_STYLE_CURSOR: return attr_of(PAIR_SEL, A_REVERSE);
+    case VIEW_STYLE_ROW_GPU: return attr_of(PAIR_GPU, A_BOLD);
+    case VIEW_STYLE_ROW_WORSE: return attr_of(PAIR_WORSE, A_NORMAL);
+    case VIEW_STYLE_ROW_BETTER: return attr_of(PAIR_BETTER, A_NORMAL);
+    case VIEW_STYLE_STATUS: return attr_of(PAIR_STATUS, A_BOLD);
+    case VIEW_STYLE_KEYS: return attr_of(PAIR_TITLE, A_REVERSE);
+    default: return A_NORMAL;
+    }
 }
 
 void draw_screen(view *v)
 {
     char buf[8192];
-    if (v->mode == VIEW_MODE_HELP) {
-        draw_help();
+    enum view_mode mode = view_mode_of(v);
+    if (mode == VIEW_MODE_HELP) {
+        draw_help(v);
         return;
     }
-    int h = LINES;
-    view_title(v, buf, sizeof buf);
-    line(0, buf, attr_of(PAIR_TITLE, A_REVERSE));
-    view_crumb(v, buf, sizeof buf);
-    line(1, buf, v->m->tr->truncated ? attr_of(PAIR_STATUS, A_REVERSE) | A_BOLD
-                 : v->nfocus || v->filter[0] ? A_BOLD : A_NORMAL);
-    view_tabs(v, buf, sizeof buf);
-    line(2, buf, A_BOLD);
-    view_colheader(v, buf, sizeof buf);
-    line(3, buf, attr_of(PAIR_HEAD, A_REVERSE) | A_BOLD);
-    size_t n = view_nrows(v), top = view_top(v), cur = view_cursor(v);
-    for (int r = 0; r < v->page && 4 + r < h - 2; r++) {
-        size_t i = top + (size_t)r;
-        if (i >= n) {
-            move(4 + r, 0);
-            clrtoeol();
-            continue;
-        }
-        bool gpu;
-        view_line(v, i, buf, sizeof buf, &gpu);
-        attr_t a = i == cur ? attr_of(PAIR_SEL, A_REVERSE) : gpu ? attr_of(PAIR_GPU, A_BOLD) : A_NORMAL;
-        line(4 + r, buf, a);
+    int h = LINES, footw = 0;
+    for (int y = 0; y < h; y++) {
+        enum view_style st;
+        view_screen_line(v, y, buf, sizeof buf, &st);
+        line(y, buf, style_attr(st));
+        if (st == VIEW_STYLE_FOOTER || st == VIEW_STYLE_STATUS)
+            footw = (int)fmt_width(buf, strlen(buf));
     }
-    int footw = 0;
-    if (h >= 6) {
-        view_footer(v, buf, sizeof buf);
-        footw = (int)fmt_width(buf, strlen(buf));
-        line(h - 2, buf, v->status[0] ? attr_of(PAIR_STATUS, A_BOLD) : A_NORMAL);
-        view_keys(v, buf, sizeof buf);
-        line(h - 1, buf, attr_of(PAIR_TITLE, A_REVERSE));
-    }
-    if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
+    if (mode == VIEW_MODE_SEARCH || mode == VIEW_MODE_FILTER) {
         curs_set(1);
         /* the cursor where the typed text ends: after "/" or "filter: " */
-        int x = (v->mode == VIEW_MODE_SEARCH ? 1 : 8) + (int)fmt_width(v->prompt, strlen(v->prompt));
+        const char *p = view_prompt(v);
+        int x = (mode == VIEW_MODE_SEARCH ? 1 : 8) + (int)fmt_width(p, strlen(p));
         move(h - 2, x < footw ? x : footw);
     } else {
         curs_set(0);

@@ -2,7 +2,8 @@
    there is none) written to pprof beside the user, never over a file. */
 #include "config.h"
 
-#include "ui/view.h"
+#include "ui/cmp.h"
+#include "ui/view_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,12 +17,12 @@
 /* The mask of the scope. select_nodes when a select_spec can say it, so the
    export agrees with `torch2pprof convert --focus ...` by construction; the
    view's own mask for what it cannot (a category, a per-track node). */
-static uint8_t *scope_mask(view *v, t2p_error *err)
+static uint8_t *export_mask(view *v, t2p_error *err)
 {
     select_spec s;
-    if (view_scope(v, &s))
+    if (scope_spec(v->scope, &s))
         return select_nodes(v->m, &s, err);
-    uint8_t *keep = view_keep(v);
+    uint8_t *keep = scope_keep(v->scope);
     if (!keep)
         error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory selecting the stacks");
     return keep;
@@ -32,10 +33,13 @@ int view_export(view *v)
     t2p_error err;
     char msg[1200];
     uint8_t *keep = NULL;
-    bool all = v->nfocus == 0 && !v->filter[0];
+    bool all = !scope_active(v->scope);
+
+    if (v->cmp) /* comparing: e writes the diff profile, from whichever view */
+        return cmp_export(v);
 
     error_clear(&err);
-    if (!all && !(keep = scope_mask(v, &err))) {
+    if (!all && !(keep = export_mask(v, &err))) {
         snprintf(v->status, sizeof v->status, "export failed: %s",
                  error_format(&err, msg, sizeof msg));
         return -1;

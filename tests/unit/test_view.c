@@ -19,7 +19,8 @@
 #include "core/pprof.h"
 #include "core/select.h"
 #include "core/trace.h"
-#include "ui/view.h"
+#include "ui/tree_rows.h"
+#include "ui/view_impl.h"
 
 /* Track 1:  A [0,100] { B [10,40] { C [15,25] }, B [50,80], D [85,95] }
              A [200,250] { C [210,220] }
@@ -84,6 +85,13 @@ static void close_fixture(struct fixture *f)
     free(f);
 }
 
+/* Screen line y (negative: from the bottom) as text. */
+static void screen_line(view *v, int y, char *buf, size_t size)
+{
+    enum view_style st;
+    view_screen_line(v, y < 0 ? view_height(v) + y : y, buf, size, &st);
+}
+
 static void keys(view *v, const char *s)
 {
     for (; *s; s++)
@@ -119,7 +127,7 @@ static const char *tree_shape(view *v)
     static char out[4096];
     char buf[600];
     size_t o = 0, len;
-    const model_node *nodes = v->merged ? v->m->mnodes : v->m->nodes;
+    const model_node *nodes = view_tree_merged(v) ? v->m->mnodes : v->m->nodes;
     out[0] = '\0';
     for (size_t i = 0; i < view_nrows(v) && o < sizeof out - 100; i++) {
         uint32_t u = view_row(v, i);
@@ -160,22 +168,22 @@ static void test_ops_every_sort(void **state)
     /* the line shows the model's figures formatted as the CLI does */
     char line[2048], ms[32];
     bool gpu;
-    view_line(v, 0, line, sizeof line, &gpu);
+    view_body_line(v, 0, line, sizeof line, &gpu);
     assert_non_null(strstr(line, fmt_ms(f->m->ops[want[0]].self_ns, ms, sizeof ms)));
     assert_non_null(strstr(line, fmt_ms(f->m->ops[want[0]].total_ns, ms, sizeof ms)));
     /* the column header marks the sort column and its direction */
-    view_colheader(v, line, sizeof line);
+    screen_line(v, 3, line, sizeof line);
     assert_non_null(strstr(line, "Self ms\xe2\x96\xbc"));
     /* > and < walk the columns: Self -> Total -> Avg ...; r flips */
     view_key(v, '>');
-    assert_int_equal(v->sort, MODEL_SORT_TOTAL);
+    assert_int_equal(view_sort(v), MODEL_SORT_TOTAL);
     model_sort_ops(f->m, MODEL_SORT_TOTAL, false, want);
     assert_int_equal(view_row(v, 0), want[0]);
     view_key(v, '<');
     view_key(v, '<');
-    assert_int_equal(v->sort, MODEL_SORT_CALLS);
+    assert_int_equal(view_sort(v), MODEL_SORT_CALLS);
     view_key(v, 'r');
-    view_colheader(v, line, sizeof line);
+    screen_line(v, 3, line, sizeof line);
     assert_non_null(strstr(line, "Calls\xe2\x96\xb2"));
     model_sort_ops(f->m, MODEL_SORT_CALLS, true, want);
     assert_int_equal(view_row(v, 0), want[0]);
@@ -190,7 +198,7 @@ static void test_cats_and_threads(void **state)
     view *v = f->v;
     uint32_t want[64];
     view_key(v, '2');
-    assert_int_equal(v->tab, VIEW_CATS);
+    assert_int_equal(view_current(v), VIEW_CATS);
     assert_int_equal(view_nrows(v), f->m->ncats);
     model_sort_cats(f->m, MODEL_SORT_SELF, false, want);
     for (size_t i = 0; i < f->m->ncats; i++)
@@ -201,14 +209,14 @@ static void test_cats_and_threads(void **state)
     char line[2048];
     bool gpu, any_gpu = false;
     for (size_t i = 0; i < view_nrows(v); i++) {
-        view_line(v, i, line, sizeof line, &gpu);
+        view_body_line(v, i, line, sizeof line, &gpu);
         any_gpu |= gpu;
     }
     assert_true(any_gpu);
     view_key(v, VK_TAB);
-    assert_int_equal(v->tab, VIEW_OPS);
+    assert_int_equal(view_current(v), (VIEW_THREADS + 1) % VIEW_NTABS);
     view_key(v, VK_BTAB);
-    assert_int_equal(v->tab, VIEW_THREADS);
+    assert_int_equal(view_current(v), VIEW_THREADS);
     close_fixture(f);
 }
 
@@ -247,22 +255,22 @@ static void test_tree_expand_collapse(void **state)
     /* sort by name: children in name order, whatever their time */
     view_key(v, '>'); /* Self -> Calls -> (no device columns) -> Name */
     view_key(v, '>');
-    assert_int_equal(v->sort, MODEL_SORT_NAME);
+    assert_int_equal(view_sort(v), MODEL_SORT_NAME);
     view_key(v, 'r');
     assert_string_equal(tree_shape(v), "R A1 C2 R A1 D2 C2 B2 C3");
     /* merged across tracks: one root, A with 3 calls */
     view_key(v, 'g');
     view_key(v, 'm');
-    assert_true(v->merged);
+    assert_true(view_tree_merged(v));
     view_key(v, 'E');
     view_key(v, 'r');
     assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2");
     view_fig fig;
-    view_node_fig(v, view_row(v, 1), &fig);
+    view_tree_fig(v, view_row(v, 1), &fig);
     assert_int_equal(fig.calls, 3);
     assert_int_equal(fig.total_ns, 200000);
     assert_int_equal(fig.self_ns, 110000);
-    view_node_fig(v, view_row(v, 4), &fig); /* C directly under A: two calls */
+    view_tree_fig(v, view_row(v, 4), &fig); /* C directly under A: two calls */
     assert_int_equal(fig.calls, 2);
     assert_int_equal(fig.self_ns, 20000);
     close_fixture(f);
@@ -283,14 +291,17 @@ static void test_tree_rows_consistent(void **state)
         int k = round < (int)(sizeof ks / sizeof *ks) ? ks[round]
                                                        : ks[rand() % (int)(sizeof ks / sizeof *ks)];
         view_key(v, k);
-        const view_tree *t = &v->trees[v->merged];
         size_t n = view_nrows(v), count = 0;
+        bool merged = view_tree_merged(v);
+        const tree_rows *t = view_tree_rows(v);
+        const scope_mask *mk = scope_mask_of(view_scope(v), merged);
+        bool active = mk->active;
         for (size_t i = 0; i < t->n; i++) {
-            bool vis = !t->active || t->shown[i];
+            bool vis = !active || mk->shown[i];
             for (uint32_t p = t->nodes[i].parent; vis && p != MODEL_NONE; p = t->nodes[p].parent)
-                vis = t->expanded[p] && (!t->active || t->shown[p]);
+                vis = t->expanded[p] && (!active || mk->shown[p]);
             /* per-track roots of tracks with no events are not listed */
-            if (vis && (t->merged || t->nodes[i].parent != MODEL_NONE ||
+            if (vis && (merged || t->nodes[i].parent != MODEL_NONE ||
                         v->m->tracks[t->nodes[i].track].events))
                 count++;
         }
@@ -327,30 +338,30 @@ static void test_focus_and_back(void **state)
     assert_string_equal(row_names(v), "A B C D");
     keys(v, "jj");
     view_key(v, VK_ENTER);
-    assert_int_equal(v->tab, VIEW_TREE);
-    assert_true(v->merged);
-    assert_int_equal(v->nfocus, 1);
+    assert_int_equal(view_current(v), VIEW_TREE);
+    assert_true(view_tree_merged(v));
+    assert_int_equal(scope_depth(view_scope(v)), 1);
     /* every stack through C: A>B>C and A>C, with the ancestors leading there;
        by self time in the scope: A>C (20 us) before B (0: not a C stack) */
     assert_string_equal(tree_shape(v), "R A1 C2 B2 C3");
     /* the cursor on the first C */
     assert_int_equal(view_cursor(v), 2);
     /* figures of the scope: C's own time only, as pprof's focus shows them */
-    assert_int_equal(v->scope_busy_ns, 30000);
+    assert_int_equal(scope_busy(view_scope(v)), 30000);
     view_fig fig;
-    view_node_fig(v, view_row(v, 1), &fig);
+    view_tree_fig(v, view_row(v, 1), &fig);
     assert_int_equal(fig.total_ns, 30000);
     assert_int_equal(fig.self_ns, 0);
     char crumb[1024];
-    view_crumb(v, crumb, sizeof crumb);
+    screen_line(v, 1, crumb, sizeof crumb);
     assert_non_null(strstr(crumb, "Focus: all \xe2\x80\xba C"));
     /* export scope */
     select_spec s;
-    assert_true(view_scope(v, &s));
+    assert_true(scope_spec(view_scope(v), &s));
     assert_int_equal(s.focus_op, C);
     assert_int_equal(s.focus_mnode, MODEL_NONE);
     assert_null(s.filter);
-    uint8_t *keep = view_keep(v);
+    uint8_t *keep = scope_keep(view_scope(v));
     int64_t kept = 0;
     for (size_t i = 0; i < m->nnodes; i++) {
         bool through = false;
@@ -367,21 +378,21 @@ static void test_focus_and_back(void **state)
     /* f on B (under the focus): stacks through C and at or below A>B */
     view_key(v, 'j');
     view_key(v, 'f');
-    assert_int_equal(v->nfocus, 2);
+    assert_int_equal(scope_depth(view_scope(v)), 2);
     assert_string_equal(tree_shape(v), "R A1 B2 C3");
-    assert_int_equal(v->scope_busy_ns, 10000);
-    assert_true(view_scope(v, &s));
+    assert_int_equal(scope_busy(view_scope(v)), 10000);
+    assert_true(scope_spec(view_scope(v), &s));
     assert_int_equal(s.focus_op, C);
     assert_true(s.focus_mnode != MODEL_NONE);
     /* back one level, then back to Ops on the row we left */
     view_key(v, VK_ESC);
-    assert_int_equal(v->nfocus, 1);
+    assert_int_equal(scope_depth(view_scope(v)), 1);
     assert_string_equal(tree_shape(v), "R A1 C2 B2 C3");
     view_key(v, VK_BACKSPACE);
-    assert_int_equal(v->nfocus, 0);
-    assert_int_equal(v->tab, VIEW_OPS);
+    assert_int_equal(scope_depth(view_scope(v)), 0);
+    assert_int_equal(view_current(v), VIEW_OPS);
     assert_int_equal(view_cursor(v), 2);
-    assert_int_equal(v->scope_busy_ns, m->busy_ns);
+    assert_int_equal(scope_busy(view_scope(v)), m->busy_ns);
 
     /* a category: stacks through any op of it (C and D are "leaf") */
     view_key(v, '2');
@@ -393,24 +404,24 @@ static void test_focus_and_back(void **state)
     v->cur[VIEW_CATS] = leaf;
     view_key(v, VK_ENTER);
     assert_string_equal(tree_shape(v), "R A1 C2 D2 B2 C3");
-    assert_int_equal(v->scope_busy_ns, 40000);
-    assert_false(view_scope(v, &s)); /* select_spec cannot say it: view_keep does */
-    keep = view_keep(v);
+    assert_int_equal(scope_busy(view_scope(v)), 40000);
+    assert_false(scope_spec(view_scope(v), &s)); /* select_spec cannot say it: view_keep does */
+    keep = scope_keep(view_scope(v));
     kept = 0;
     for (size_t i = 0; i < m->nnodes; i++)
         kept += keep[i] ? m->nodes[i].self_ns : 0;
     assert_int_equal(kept, 40000);
     free(keep);
     view_key(v, VK_ESC);
-    assert_int_equal(v->tab, VIEW_CATS);
+    assert_int_equal(view_current(v), VIEW_CATS);
 
     /* f in the per-track tree: one track's stack only */
     keys(v, "3jl");
-    assert_false(v->merged);
+    assert_false(view_tree_merged(v));
     keys(v, "jf");
-    assert_int_equal(v->focus[0].kind, VIEW_FOCUS_NODE);
-    assert_int_equal(v->scope_busy_ns, 60000); /* B on track 1 (50), with C under it (10) */
-    assert_false(view_scope(v, &s));
+    assert_int_equal(scope_entry_at(view_scope(v), 0)->kind, SCOPE_NODE);
+    assert_int_equal(scope_busy(view_scope(v)), 60000); /* B on track 1 (50), with C under it (10) */
+    assert_false(scope_spec(view_scope(v), &s));
     close_fixture(f);
 }
 
@@ -423,10 +434,10 @@ static void test_search(void **state)
     view *v = f->v;
     keys(v, "3E"); /* R A1 B2 C3 C2 D2 R A1 C2 */
     keys(v, "/c");
-    assert_int_equal(v->mode, VIEW_MODE_SEARCH);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_SEARCH);
     assert_int_equal(view_cursor(v), 3); /* incremental: first C from the cursor */
     view_key(v, VK_ENTER);
-    assert_int_equal(v->mode, VIEW_MODE_NORMAL);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
     view_key(v, 'n');
     assert_int_equal(view_cursor(v), 4);
     view_key(v, 'n');
@@ -439,7 +450,7 @@ static void test_search(void **state)
     assert_int_equal(view_cursor(v), 4);
     keys(v, "/zz");
     char foot[512];
-    view_footer(v, foot, sizeof foot);
+    screen_line(v, -2, foot, sizeof foot);
     assert_non_null(strstr(foot, "not found"));
     view_key(v, VK_ESC); /* cancels: back where the search began */
     assert_int_equal(view_cursor(v), 4);
@@ -458,28 +469,28 @@ static void test_filter(void **state)
     struct fixture *f = open_hand();
     view *v = f->v;
     keys(v, "\\B");
-    assert_int_equal(v->mode, VIEW_MODE_FILTER);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_FILTER);
     view_key(v, VK_ENTER);
-    assert_string_equal(v->filter, "B");
+    assert_string_equal(scope_filter(view_scope(v)), "B");
     assert_string_equal(row_names(v), "B");
     /* the tree keeps the stacks with a frame named like it */
     keys(v, "3E");
     assert_string_equal(tree_shape(v), "R A1 B2 C3");
-    assert_int_equal(v->scope_busy_ns, 60000);
+    assert_int_equal(scope_busy(view_scope(v)), 60000);
     select_spec s;
-    assert_true(view_scope(v, &s));
+    assert_true(scope_spec(view_scope(v), &s));
     assert_string_equal(s.filter, "B");
     assert_int_equal(s.focus_op, MODEL_NONE);
     /* a filter and a focus together: both must hold */
     keys(v, "1");
     assert_string_equal(row_names(v), "B");
     view_key(v, VK_ENTER);
-    assert_int_equal(v->scope_busy_ns, 50000 + 10000);
+    assert_int_equal(scope_busy(view_scope(v)), 50000 + 10000);
     view_key(v, VK_ESC);
     /* Esc in the prompt clears it; so does an empty filter */
     keys(v, "\\");
     view_key(v, VK_ESC);
-    assert_string_equal(v->filter, "");
+    assert_string_equal(scope_filter(view_scope(v)), "");
     assert_string_equal(row_names(v), "A B C D");
     keys(v, "\\D");
     view_key(v, VK_ENTER);
@@ -497,9 +508,9 @@ static void assert_same_mask(view *v)
 {
     select_spec s;
     t2p_error err;
-    assert_true(view_scope(v, &s));
+    assert_true(scope_spec(view_scope(v), &s));
     uint8_t *a = select_nodes(v->m, &s, &err);
-    uint8_t *b = view_keep(v);
+    uint8_t *b = scope_keep(view_scope(v));
     assert_non_null(a);
     assert_non_null(b);
     for (size_t i = 0; i < v->m->nnodes; i++)
@@ -517,7 +528,7 @@ static void test_scope_matches_select(void **state)
     const model *m = f->m;
     /* every op as a focus, alone and with a filter */
     for (uint32_t op = 0; op < m->nops; op++) {
-        view_push_focus(v, VIEW_FOCUS_OP, op);
+        view_push_focus(v, SCOPE_OP, op);
         assert_same_mask(v);
         view_key(v, VK_ESC);
     }
@@ -525,20 +536,20 @@ static void test_scope_matches_select(void **state)
     view_key(v, VK_ENTER);
     assert_same_mask(v);
     for (uint32_t op = 0; op < m->nops; op += 7) {
-        view_push_focus(v, VIEW_FOCUS_OP, op);
+        view_push_focus(v, SCOPE_OP, op);
         assert_same_mask(v);
         view_key(v, VK_BACKSPACE);
     }
     view_key(v, VK_ESC); /* clears the filter */
-    assert_string_equal(v->filter, "");
+    assert_string_equal(scope_filter(view_scope(v)), "");
     /* merged nodes as a focus, alone and under an op focus */
     for (uint32_t n = 1; n < m->nmnodes; n += 3) {
-        view_push_focus(v, VIEW_FOCUS_MNODE, n);
+        view_push_focus(v, SCOPE_MNODE, n);
         assert_same_mask(v);
         view_key(v, VK_ESC);
     }
-    view_push_focus(v, VIEW_FOCUS_OP, m->mnodes[5].op);
-    view_push_focus(v, VIEW_FOCUS_MNODE, 5);
+    view_push_focus(v, SCOPE_OP, m->mnodes[5].op);
+    view_push_focus(v, SCOPE_MNODE, 5);
     assert_same_mask(v);
     close_fixture(f);
 }
@@ -556,30 +567,30 @@ static void test_export(void **state)
     assert_int_equal(view_key(v, 'e'), VIEW_DRAW_FOOTER);
     snprintf(path, sizeof path, "%s/alexnet_train.pb.gz", dir);
     assert_int_equal(access(path, R_OK), 0);
-    view_footer(v, foot, sizeof foot);
+    screen_line(v, -2, foot, sizeof foot);
     assert_non_null(strstr(foot, path));
     assert_non_null(strstr(foot, fmt_ms(f->m->busy_ns, ms, sizeof ms)));
     /* a focus: the next free name, the scope's busy time */
     view_key(v, VK_ENTER);
-    int64_t busy = v->scope_busy_ns;
+    int64_t busy = scope_busy(view_scope(v));
     assert_true(busy > 0 && busy < f->m->busy_ns);
     view_key(v, 'e');
     snprintf(path, sizeof path, "%s/alexnet_train-1.pb.gz", dir);
     assert_int_equal(access(path, R_OK), 0);
-    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    assert_non_null(strstr(view_status(v), fmt_ms(busy, ms, sizeof ms)));
     /* a category (no select_spec for it): the view's own mask */
     view_key(v, VK_ESC);
     view_key(v, '2');
     view_key(v, VK_ENTER);
-    busy = v->scope_busy_ns;
+    busy = scope_busy(view_scope(v));
     view_key(v, 'e');
     snprintf(path, sizeof path, "%s/alexnet_train-2.pb.gz", dir);
     assert_int_equal(access(path, R_OK), 0);
-    assert_non_null(strstr(v->status, fmt_ms(busy, ms, sizeof ms)));
+    assert_non_null(strstr(view_status(v), fmt_ms(busy, ms, sizeof ms)));
     /* a directory that cannot be written: a message, no crash */
-    v->export_dir = "/nonexistent-dir";
+    view_set_export_dir(v, "/nonexistent-dir");
     assert_int_equal(view_export(v), -1);
-    assert_non_null(strstr(v->status, "export failed"));
+    assert_non_null(strstr(view_status(v), "export failed"));
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, i ? "%s/alexnet_train-%d.pb.gz" : "%s/alexnet_train.pb.gz", dir, i);
         unlink(path);
@@ -601,31 +612,31 @@ static void test_layout_widths(void **state)
         view_resize(v, w, 24);
         for (int tab = 0; tab < VIEW_NTABS; tab++) {
             view_key(v, '1' + tab);
-            view_colheader(v, line, sizeof line);
+            screen_line(v, 3, line, sizeof line);
             if (fmt_width(line, strlen(line)) != (size_t)w)
                 fail_msg("tab %d width %d header: [%s]", tab, w, line);
             for (size_t i = 0; i < view_nrows(v) && i < 30; i++) {
-                view_line(v, i, line, sizeof line, &gpu);
+                view_body_line(v, i, line, sizeof line, &gpu);
                 if (fmt_width(line, strlen(line)) != (size_t)w)
                     fail_msg("tab %d width %d row %zu: [%s]", tab, w, i, line);
             }
-            view_title(v, line, sizeof line);
+            screen_line(v, 0, line, sizeof line);
             assert_int_equal(fmt_width(line, strlen(line)), w);
-            view_footer(v, line, sizeof line);
+            screen_line(v, -2, line, sizeof line);
             assert_int_equal(fmt_width(line, strlen(line)), w);
         }
     }
     /* the device columns, since this trace has GPU work */
     view_resize(v, 200, 24);
     view_key(v, '1');
-    view_colheader(v, line, sizeof line);
+    screen_line(v, 3, line, sizeof line);
     assert_non_null(strstr(line, "Dev self ms"));
     assert_non_null(strstr(line, "Dev total ms"));
     view_key(v, '3');
     view_key(v, 'E');
     bool any = false;
     for (size_t i = 0; i < view_nrows(v); i++) {
-        view_line(v, i, line, sizeof line, &gpu);
+        view_body_line(v, i, line, sizeof line, &gpu);
         if (gpu) {
             any = true;
             assert_non_null(strstr(line, "[GPU]"));
@@ -636,9 +647,9 @@ static void test_layout_widths(void **state)
     view_resize(v, 80, 24);
     view_key(v, 'g');
     view_key(v, '1');
-    view_line(v, 0, line, sizeof line, &gpu);
+    view_body_line(v, 0, line, sizeof line, &gpu);
     assert_non_null(strstr(line, "\xe2\x80\xa6"));
-    view_footer(v, line, sizeof line);
+    screen_line(v, -2, line, sizeof line);
     assert_non_null(strstr(line, "cudaDeviceGetStreamPriorityRange"));
     close_fixture(f);
 }
@@ -651,12 +662,101 @@ static void test_top_and_help(void **state)
     view *v = f->v;
     assert_int_equal(view_nrows(v), 2);
     assert_int_equal(view_key(v, '?'), VIEW_DRAW_ALL);
-    assert_int_equal(v->mode, VIEW_MODE_HELP);
-    assert_non_null(view_help_line(0));
+    assert_int_equal(view_mode_of(v), VIEW_MODE_HELP);
+    assert_non_null(view_help_line(v, 0));
     view_key(v, 'x');
-    assert_int_equal(v->mode, VIEW_MODE_NORMAL);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
     assert_int_equal(view_key(v, 'q'), VIEW_QUIT);
     close_fixture(f);
+}
+
+/* ------------------------------------------------------------- the key table */
+
+/* Every key of the table has a --replay name that parses back to it, the
+   help names every action, and every view's hint bar shows ? and q. */
+static void test_key_table(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    bool acts[ACT_N] = { false };
+    char name[64], got[64];
+    for (const key_def *k = keys_table(); k->act != ACT_NONE; k++) {
+        acts[k->act] = true;
+        if (k->key == KEYS_DIGITS)
+            continue;
+        /* the script name: <Name> for named keys, the byte otherwise */
+        keys_name(k->key, name, sizeof name);
+        char script[80];
+        if (k->key >= VK_UP || k->key == '<' || k->key == '>' || k->key == ' ') {
+            static const struct { int key; const char *s; } sn[] = {
+                { VK_UP, "<Up>" }, { VK_DOWN, "<Down>" }, { VK_LEFT, "<Left>" },
+                { VK_RIGHT, "<Right>" }, { VK_PGUP, "<PgUp>" }, { VK_PGDN, "<PgDn>" },
+                { VK_HOME, "<Home>" }, { VK_END, "<End>" }, { VK_ENTER, "<Enter>" },
+                { VK_ESC, "<Esc>" }, { VK_BACKSPACE, "<BS>" }, { VK_TAB, "<Tab>" },
+                { VK_BTAB, "<BTab>" }, { VK_F1, "<F1>" }, { '<', "<lt>" }, { '>', "<gt>" },
+                { ' ', "<Space>" } };
+            script[0] = '\0';
+            for (size_t i = 0; i < sizeof sn / sizeof *sn; i++)
+                if (sn[i].key == k->key)
+                    snprintf(script, sizeof script, "%s", sn[i].s);
+            if (!script[0])
+                fail_msg("key %s has no --replay name", name);
+        } else {
+            snprintf(script, sizeof script, "%c", k->key);
+        }
+        const char *p = script;
+        assert_int_equal(keys_script_next(&p, got, sizeof got), k->key);
+        /* the help shows the key by the name keys_name gives */
+        bool shown = false;
+        for (size_t i = 0; view_help_line(v, i); i++) {
+            const char *l = view_help_line(v, i);
+            if (strlen(l) > 20 && strncmp(l, "  ", 2) == 0) {
+                char keycol[20];
+                snprintf(keycol, sizeof keycol, "%.17s ", l + 2);
+                for (char *t = strtok(keycol, " "); t; t = strtok(NULL, " "))
+                    shown |= strcmp(t, name) == 0;
+            }
+        }
+        if (!shown)
+            fail_msg("key %s is not in the help", name);
+    }
+    for (int a = ACT_NONE + 1; a < ACT_N; a++)
+        if (!acts[a])
+            fail_msg("action %d has no key", a);
+    /* the digits go to each view */
+    for (int t = 0; t < VIEW_NTABS; t++) {
+        view_key(v, '1' + t);
+        assert_int_equal(view_current(v), t);
+        char bar[1024];
+        screen_line(v, -1, bar, sizeof bar);
+        assert_non_null(strstr(bar, "q quit"));
+        assert_non_null(strstr(bar, "? help"));
+    }
+    close_fixture(f);
+}
+
+/* A view re-pointed at another model shows that model's rows. */
+static void test_set_model(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    struct fixture *g = open_trace(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", NULL);
+    view *v = f->v;
+    keys(v, "jj");
+    view_key(v, VK_ENTER);
+    assert_int_equal(scope_depth(view_scope(v)), 1);
+    assert_int_equal(view_set_model(v, g->m), 0);
+    assert_int_equal(scope_depth(view_scope(v)), 0);
+    view_key(v, '1');
+    assert_int_equal(view_nrows(v), g->m->nops);
+    keys(v, "3E");
+    assert_true(view_nrows(v) > g->m->ntracks);
+    char line[1024];
+    screen_line(v, 0, line, sizeof line);
+    assert_non_null(strstr(line, "cnn_train_cpu"));
+    close_fixture(f);
+    close_fixture(g);
 }
 
 int main(void)
@@ -673,6 +773,8 @@ int main(void)
         cmocka_unit_test(test_export),
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
+        cmocka_unit_test(test_key_table),
+        cmocka_unit_test(test_set_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

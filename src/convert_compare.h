@@ -1,0 +1,23 @@
+/* convert --base: the diff profile of two traces. */
+#ifndef T2P_CONVERT_COMPARE_H
+#define T2P_CONVERT_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+#include "core/select.h"
+
+typedef struct convert_compare_opts {
+    const char *base_path, *new_path, *out_path;
+    bool partial;
+    model_opts mo;
+    const select_spec *sel;      /* applied to both traces; NULL: every stack */
+    const char *const *comments; /* the profile's extra comments (the selection) */
+    size_t ncomments;
+} convert_compare_opts;
+
+/* Loads both traces (in parallel), writes TRACE minus BASE; returns the exit code. */
+int convert_compare(const convert_compare_opts *o);
+
+#endif

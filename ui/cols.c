@@ -1,0 +1,92 @@
+/* Column layout and text cells; see ui/cols.h. */
+#include "config.h"
+
+#include "ui/cols.h"
+
+#include <string.h>
+
+#include "core/fmt.h"
+
+void cols_line_init(cols_line *l, char *buf, size_t size)
+{
+    l->buf = buf;
+    l->size = size;
+    l->off = 0;
+    if (size)
+        buf[0] = '\0';
+}
+
+void cols_put(cols_line *l, const char *s, size_t len)
+{
+    if (l->off + len + 1 > l->size)
+        len = l->size > l->off + 1 ? l->size - l->off - 1 : 0;
+    memcpy(l->buf + l->off, s, len);
+    l->off += len;
+    l->buf[l->off] = '\0';
+}
+
+void cols_pad(cols_line *l, size_t n)
+{
+    while (n-- > 0)
+        cols_put(l, " ", 1);
+}
+
+void cols_pad_to(cols_line *l, int width)
+{
+    size_t w = fmt_width(l->buf, l->off);
+    if (w < (size_t)width)
+        cols_pad(l, (size_t)width - w);
+}
+
+void cols_cell(cols_line *l, const char *s, size_t len, int width, bool right)
+{
+    char tmp[4200];
+    if (width <= 0)
+        return;
+    fmt_ellipsize(s, len, (size_t)width, tmp, sizeof tmp);
+    size_t w = fmt_width(tmp, strlen(tmp));
+    size_t gap = w < (size_t)width ? (size_t)width - w : 0;
+    if (right)
+        cols_pad(l, gap);
+    cols_put(l, tmp, strlen(tmp));
+    if (!right)
+        cols_pad(l, gap);
+}
+
+int cols_layout(const col *cols, int width, bool gpu, int namecap, const col **out, int *namew)
+{
+    int n = 0;
+    while (cols[n].title && n < COLS_MAX)
+        n++;
+    bool keep[COLS_MAX] = { false };
+    int used = cols[0].width; /* the name's least width is always there */
+    bool name_last = false;
+    for (int i = 0; i < n; i++)
+        if (cols[i].name) {
+            keep[i] = true;
+            used = cols[i].width;
+            name_last = i == n - 1;
+        }
+    for (int p = 0; p <= 4; p++)
+        for (int i = 0; i < n; i++) {
+            if (keep[i] || cols[i].prio != p || (cols[i].gpu && !gpu))
+                continue;
+            if (used + 1 + cols[i].width <= width) {
+                keep[i] = true;
+                used += 1 + cols[i].width;
+            }
+        }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (keep[i])
+            out[k++] = &cols[i];
+    *namew = width - used;
+    for (int i = 0; i < k; i++)
+        if (out[i]->name)
+            *namew += out[i]->width;
+    /* on a wide screen a name column before the figures must not push them
+       out of sight of the name; a name that comes last takes all */
+    if (!name_last && namecap > 0 && *namew > namecap)
+        *namew = namecap;
+    return k;
+}

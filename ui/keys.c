@@ -1,0 +1,253 @@
+/* The key table; see ui/keys.h. */
+#include "config.h"
+
+#include "ui/keys.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/view.h"
+
+#define TREE KEYS_VIEW(VIEW_TREE)
+#define TABLES (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS) | KEYS_VIEW(VIEW_THREADS))
+#define RANKS (KEYS_VIEW(VIEW_RANKS) | KEYS_VIEW(VIEW_ALLRANKS))
+#define DRILL (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS))
+
+/* In hint bar order; the first row for a key and view wins. */
+static const key_def table[] = {
+    { 'q', ACT_QUIT, 0, KEYS_ALL, "quit", "q quit", 0 },
+    { '?', ACT_HELP, 0, KEYS_ALL, "this help", "? help", 0 },
+    { VK_F1, ACT_HELP, 0, KEYS_ALL, "this help", NULL, 0 },
+    { KEYS_DIGITS, ACT_VIEW, 0, KEYS_ALL, "#views", "#views", 0 },
+    { VK_TAB, ACT_NEXT_VIEW, 0, KEYS_ALL, "next view", NULL, 0 },
+    { VK_BTAB, ACT_PREV_VIEW, 0, KEYS_ALL, "previous view", NULL, 0 },
+    { VK_ENTER, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
+    { VK_RIGHT, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
+    { 'l', ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_RANKS),
+      "on a rank: every view shows that rank; on (all ranks): the All ranks view",
+      "Enter show rank", 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_ALLRANKS),
+      "on an operator: every view shows the rank holding its max, filtered to it",
+      "Enter worst rank", 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_STEPS),
+      "on a step: every view shows that step alone (Esc: the whole trace again)",
+      "Enter scope to step", 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "on an operator or a category: the Tree of every stack through it",
+      "Enter drill down", TABLES },
+    { VK_LEFT, ACT_CLOSE, 0, TREE, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
+    { 'h', ACT_CLOSE, 0, TREE, "collapse, or go to the parent", NULL, 0 },
+    { '+', ACT_EXPAND, 0, TREE, "expand one node", NULL, 0 },
+    { '-', ACT_COLLAPSE, 0, TREE, "collapse one node", NULL, 0 },
+    { '*', ACT_EXPAND_SUBTREE, 0, TREE, "expand the whole subtree", NULL, 0 },
+    { 'E', ACT_EXPAND_ALL, 0, TREE, "expand all", "E/C all", 0 },
+    { 'C', ACT_COLLAPSE_ALL, 0, TREE, "collapse all", NULL, 0 },
+    { 'f', ACT_FOCUS, 0, TREE, "focus the selected tree node (its stacks only)", "f focus", 0 },
+    { 'm', ACT_MERGE, 0, TREE, "one tree per track / merged", "m merge", 0 },
+    { VK_ESC, ACT_BACK, 0, KEYS_ALL, "back one level", "Esc back", 0 },
+    { VK_BACKSPACE, ACT_BACK, 0, KEYS_ALL, "back one level", NULL, 0 },
+    { VK_UP, ACT_UP, 0, KEYS_ALL, "move up", NULL, 0 },
+    { 'k', ACT_UP, 0, KEYS_ALL, "move up", NULL, 0 },
+    { VK_DOWN, ACT_DOWN, 0, KEYS_ALL, "move down", NULL, 0 },
+    { 'j', ACT_DOWN, 0, KEYS_ALL, "move down", NULL, 0 },
+    { VK_PGUP, ACT_PGUP, 0, KEYS_ALL, "page up", NULL, 0 },
+    { VK_PGDN, ACT_PGDN, 0, KEYS_ALL, "page down", NULL, 0 },
+    { VK_HOME, ACT_HOME, 0, KEYS_ALL, "first row", NULL, 0 },
+    { 'g', ACT_HOME, 0, KEYS_ALL, "first row", NULL, 0 },
+    { VK_END, ACT_END, 0, KEYS_ALL, "last row", NULL, 0 },
+    { 'G', ACT_END, 0, KEYS_ALL, "last row", NULL, 0 },
+    { '<', ACT_SORT_PREV, 0, KEYS_ALL, "sort by the previous column", "</> sort", 0 },
+    { '>', ACT_SORT_NEXT, 0, KEYS_ALL, "sort by the next column", NULL, 0 },
+    { 'r', ACT_REVERSE, 0, KEYS_ALL, "reverse the sort", "r reverse",
+      TABLES | RANKS | KEYS_VIEW(VIEW_STEPS) },
+    { '/', ACT_SEARCH, 0, KEYS_ALL, "incremental search", "/ search", 0 },
+    { 'n', ACT_NEXT_MATCH, 0, KEYS_ALL, "next match", NULL, 0 },
+    { 'N', ACT_PREV_MATCH, 0, KEYS_ALL, "previous match", NULL, 0 },
+    { '\\', ACT_FILTER, 0, KEYS_ALL, "keep rows whose name holds text (Enter applies, Esc clears)",
+      "\\ filter", 0 },
+    { '[', ACT_STEP_PREV, 0, KEYS_ALL, "every view shows the previous step (the last one from the whole trace)",
+      "[/] step", KEYS_VIEW(VIEW_STEPS) },
+    { ']', ACT_STEP_NEXT, 0, KEYS_ALL, "every view shows the next step (the first one from the whole trace)",
+      NULL, 0 },
+    { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the current scope to pprof (NAME.pb.gz, never overwrites)",
+      "e export", 0 },
+    { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
+      NULL, 0 },
+    { 0, ACT_NONE, 0, 0, NULL, NULL, 0 }
+};
+
+const key_def *keys_table(void)
+{
+    return table;
+}
+
+static bool applies(unsigned views, int vi)
+{
+    return views == KEYS_ALL || (views & KEYS_VIEW(vi));
+}
+
+enum key_act keys_action(int key, int vi, int nviews, int *arg)
+{
+    for (const key_def *k = table; k->act != ACT_NONE; k++)
+        if (k->key == KEYS_DIGITS && key >= '1' && key < '1' + nviews && key <= '9' &&
+            applies(k->views, vi)) {
+            *arg = key - '1';
+            return k->act;
+        } else if (k->key == key && applies(k->views, vi)) {
+            *arg = k->arg;
+            return k->act;
+        }
+    *arg = 0;
+    return ACT_NONE;
+}
+
+/* Keys with a name of their own; in --replay scripts they are written <Name>. */
+static const struct { const char *name; int key; const char *label; } named[] = {
+    { "Up", VK_UP, "Up" }, { "Down", VK_DOWN, "Down" }, { "Left", VK_LEFT, "Left" },
+    { "Right", VK_RIGHT, "Right" }, { "PgUp", VK_PGUP, "PgUp" }, { "PgDn", VK_PGDN, "PgDn" },
+    { "Home", VK_HOME, "Home" }, { "End", VK_END, "End" }, { "Enter", VK_ENTER, "Enter" },
+    { "Esc", VK_ESC, "Esc" }, { "BS", VK_BACKSPACE, "Backspace" }, { "Tab", VK_TAB, "Tab" },
+    { "BTab", VK_BTAB, "Shift-Tab" }, { "F1", VK_F1, "F1" }, { "lt", '<', "<" },
+    { "gt", '>', ">" }, { "Space", ' ', "Space" },
+};
+
+const char *keys_name(int key, char *buf, size_t size)
+{
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        if (named[i].key == key) {
+            snprintf(buf, size, "%s", named[i].label);
+            return buf;
+        }
+    snprintf(buf, size, "%c", key);
+    return buf;
+}
+
+int keys_script_next(const char **s, char *name, size_t size)
+{
+    const char *p = *s;
+    /* white space separates keys ("2 3 E"); <Space> is the space key */
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (!*p) {
+        *s = p;
+        return 0;
+    }
+    if (*p == '<') {
+        const char *e = p + 1;
+        while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9'))
+            e++;
+        if (*e == '>' && e > p + 1) {
+            size_t n = (size_t)(e - p - 1);
+            for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+                if (strlen(named[i].name) == n && !strncmp(p + 1, named[i].name, n)) {
+                    snprintf(name, size, "<%s>", named[i].name);
+                    *s = e + 1;
+                    return named[i].key;
+                }
+            snprintf(name, size, "%.*s", (int)(n + 2), p);
+            *s = e + 1;
+            return -1;
+        }
+    }
+    snprintf(name, size, "%c", *p);
+    *s = p + 1;
+    return (unsigned char)*p;
+}
+
+const char *keys_hint(int vi, int nviews, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (const key_def *k = table; k->act != ACT_NONE && o < size; k++) {
+        if (!k->hint || !applies(k->views, vi) ||
+            (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))))
+            continue;
+        if (!strcmp(k->hint, "#views"))
+            o += (size_t)snprintf(buf + o, size - o, "%s1-%d views", o ? "  " : "", nviews);
+        else
+            o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? "  " : "", k->hint);
+    }
+    return buf;
+}
+
+/* The views of a mask as text: "every view", "Tree", "Ops, Categories". */
+static void views_text(unsigned views, const char *const *labels, int nviews, char *buf,
+                       size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    if (views == KEYS_ALL) {
+        snprintf(buf, size, "Every view");
+        return;
+    }
+    for (int i = 0; i < nviews && o < size; i++)
+        if (views & KEYS_VIEW(i))
+            o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? ", " : "", labels[i]);
+}
+
+struct out {
+    char *buf;
+    size_t size, off, lines;
+};
+
+static void out_line(struct out *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void out_line(struct out *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (w->off < w->size)
+        w->off += (size_t)vsnprintf(w->buf + w->off, w->size - w->off, fmt, ap);
+    va_end(ap);
+    w->lines++;
+}
+
+size_t keys_help(const char *const *labels, int nviews, char *buf, size_t size)
+{
+    struct out w = { buf, size, 0, 0 };
+    bool done[sizeof table / sizeof *table] = { false };
+    char head[256], ks[128], kn[32], help[512];
+    out_line(&w, "torch2pprof-tui: keys (any key closes this help)\n");
+    /* one group per views mask, in the order the table first names it */
+    for (size_t g = 0; table[g].act != ACT_NONE; g++) {
+        unsigned views = table[g].views;
+        bool seen = false;
+        for (size_t e = 0; e < g; e++)
+            seen |= table[e].views == views;
+        if (seen)
+            continue;
+        views_text(views, labels, nviews, head, sizeof head);
+        out_line(&w, "\n%s\n", head);
+        for (size_t i = g; table[i].act != ACT_NONE; i++) {
+            if (done[i] || table[i].views != views)
+                continue;
+            /* every key of the same action in the same views on one line */
+            size_t ko = 0;
+            ks[0] = '\0';
+            for (size_t j = i; table[j].act != ACT_NONE; j++) {
+                if (table[j].act != table[i].act || table[j].views != views)
+                    continue;
+                done[j] = true;
+                if (table[j].key == KEYS_DIGITS)
+                    snprintf(kn, sizeof kn, "1-%d", nviews);
+                else
+                    keys_name(table[j].key, kn, sizeof kn);
+                if (ko < sizeof ks)
+                    ko += (size_t)snprintf(ks + ko, sizeof ks - ko, "%s%s", ko ? " " : "", kn);
+            }
+            if (!strcmp(table[i].help, "#views")) {
+                size_t ho = (size_t)snprintf(help, sizeof help, "go to a view:");
+                for (int v = 0; v < nviews && ho < sizeof help; v++)
+                    ho += (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1, labels[v]);
+            } else {
+                snprintf(help, sizeof help, "%s", table[i].help);
+            }
+            out_line(&w, "  %-17s %s\n", ks, help);
+        }
+    }
+    out_line(&w, "\n");
+    out_line(&w, "Figures are the model's, as `torch2pprof analyze` prints them (ms).\n");
+    out_line(&w, "Under a focus or filter the tree shows only the selected stacks' time, like pprof.\n");
+    return w.lines;
+}

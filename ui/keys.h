@@ -1,0 +1,76 @@
+/* The one key table: each row binds a key to an action, says in which
+   views it applies and carries its help text. Dispatch (ui/view.c), the help
+   screen, the hint bar and the --replay key names all read this table, so
+   they cannot drift apart. No curses here. */
+#ifndef T2P_KEYS_H
+#define T2P_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Keys that are not plain bytes; the terminal front maps curses codes to
+   these, --replay maps <Name> tokens. Above the Unicode range. */
+enum view_keycode {
+    VK_UP = 0x110000, VK_DOWN, VK_LEFT, VK_RIGHT, VK_PGUP, VK_PGDN, VK_HOME, VK_END,
+    VK_ENTER, VK_ESC, VK_BACKSPACE, VK_TAB, VK_BTAB, VK_F1
+};
+
+/* What a key asks for. A view handles the ones it knows first; the rest
+   go to the generic actions of ui/view.c. */
+enum key_act {
+    ACT_NONE,
+    /* generic */
+    ACT_QUIT, ACT_HELP, ACT_UP, ACT_DOWN, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
+    ACT_VIEW, /* arg: the view's index */
+    ACT_NEXT_VIEW, ACT_PREV_VIEW, ACT_SORT_PREV, ACT_SORT_NEXT, ACT_REVERSE,
+    ACT_DRILL, ACT_BACK, ACT_SEARCH, ACT_NEXT_MATCH, ACT_PREV_MATCH, ACT_FILTER, ACT_EXPORT,
+    /* trees */
+    ACT_OPEN, ACT_CLOSE, ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_SUBTREE, ACT_EXPAND_ALL,
+    ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
+    /* comparing (--base) */
+    ACT_CMP_FIGS,
+    /* steps: from every view */
+    ACT_STEP_PREV, ACT_STEP_NEXT,
+    ACT_N
+};
+
+/* In the table: the digits 1 to the number of views, each going to its view. */
+#define KEYS_DIGITS (-3)
+
+/* Views a key applies in: a bit per view index; KEYS_ALL for every view. */
+#define KEYS_ALL 0u
+
+typedef struct key_def {
+    int key;          /* a byte or a view_keycode */
+    enum key_act act;
+    int arg;
+    unsigned views;   /* KEYS_ALL, or bits (1u << view index) */
+    const char *help; /* what the action does, for the help screen */
+    const char *hint; /* its entry in the hint bar, or NULL */
+    unsigned hint_views; /* where the hint shows; KEYS_ALL: wherever the key applies */
+} key_def;
+
+#define KEYS_VIEW(i) (1u << (i))
+
+/* The action of key in view index vi of nviews; ACT_NONE when unbound.
+   *arg gets the row's argument (for a digit: the view's index). */
+enum key_act keys_action(int key, int vi, int nviews, int *arg);
+
+/* The table, ended by a row with act ACT_NONE. */
+const key_def *keys_table(void);
+
+/* The name of a key for people: "Up", "Enter", "Shift-Tab", "q". Into buf. */
+const char *keys_name(int key, char *buf, size_t size);
+
+/* A --replay script's next key; *s advances. 0 at the end, -1 for an
+   unknown <Name> (name then holds it). name gets the key as written. */
+int keys_script_next(const char **s, char *name, size_t size);
+
+/* The help screen from the table, lines ended by '\n', into buf: each
+   action with its keys, grouped by the views they apply in. labels[i] is
+   view i's name. Returns the number of lines. */
+size_t keys_help(const char *const *labels, int nviews, char *buf, size_t size);
+/* The hint bar of view index `view`, into buf. */
+const char *keys_hint(int view, int nviews, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,270 @@
+/* The scope of every view; see ui/scope.h. */
+#include "config.h"
+
+#include "ui/scope.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct scope {
+    const model *m;
+    scope_entry e[SCOPE_MAX];
+    int n;
+    char filter[SCOPE_TEXT];
+    uint32_t gen;
+    uint8_t *op_hit; /* per op: its name passes the filter */
+    scope_mask mask[2]; /* [0] per-track nodes, [1] merged */
+    int64_t busy;
+    uint32_t busy_gen;
+};
+
+/* Writes to every page of a fresh allocation: a focus must not pay for
+   fresh pages (page faults cost more than the passes here). */
+static void prefault(void *p, size_t size)
+{
+    volatile unsigned char *b = p;
+    for (size_t i = 0; i < size; i += 4096)
+        b[i] = 0;
+}
+
+static void mask_done(scope_mask *k)
+{
+    free(k->shown);
+    free(k->sel);
+    free(k->scum);
+    free(k->sdev);
+    free(k->bits);
+    memset(k, 0, sizeof *k);
+}
+
+/* The arrays, allocated up front and kept for every later scope. */
+static int mask_alloc(scope_mask *k, size_t n)
+{
+    n = n ? n : 1;
+    k->shown = malloc(n);
+    k->sel = malloc(n);
+    k->scum = malloc(n * sizeof *k->scum);
+    k->sdev = malloc(n * sizeof *k->sdev);
+    k->bits = malloc(n * sizeof *k->bits);
+    if (!k->shown || !k->sel || !k->scum || !k->sdev || !k->bits)
+        return -1;
+    prefault(k->shown, n);
+    prefault(k->sel, n);
+    prefault(k->scum, n * sizeof *k->scum);
+    prefault(k->sdev, n * sizeof *k->sdev);
+    prefault(k->bits, n * sizeof *k->bits);
+    return 0;
+}
+
+scope *scope_new(const model *m)
+{
+    scope *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->m = m;
+    s->gen = 1;
+    s->op_hit = malloc(m->nops ? m->nops : 1);
+    if (!s->op_hit || mask_alloc(&s->mask[0], m->nnodes) < 0 ||
+        mask_alloc(&s->mask[1], m->nmnodes) < 0) {
+        scope_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void scope_free(scope *s)
+{
+    if (!s)
+        return;
+    mask_done(&s->mask[0]);
+    mask_done(&s->mask[1]);
+    free(s->op_hit);
+    free(s);
+}
+
+int scope_push(scope *s, enum scope_kind kind, uint32_t id)
+{
+    if (s->n >= SCOPE_MAX - 1)
+        return -1;
+    s->e[s->n].kind = kind;
+    s->e[s->n].id = id;
+    s->n++;
+    s->gen++;
+    return 0;
+}
+
+bool scope_pop(scope *s)
+{
+    if (s->n == 0)
+        return false;
+    s->n--;
+    s->gen++;
+    return true;
+}
+
+int scope_depth(const scope *s)
+{
+    return s->n;
+}
+
+const scope_entry *scope_entry_at(const scope *s, int i)
+{
+    return i >= 0 && i < s->n ? &s->e[i] : NULL;
+}
+
+void scope_set_filter(scope *s, const char *text)
+{
+    snprintf(s->filter, sizeof s->filter, "%s", text ? text : "");
+    s->gen++;
+}
+
+const char *scope_filter(const scope *s)
+{
+    return s->filter;
+}
+
+bool scope_name_passes(const scope *s, const char *name)
+{
+    return !s->filter[0] || strstr(name, s->filter) != NULL;
+}
+
+bool scope_active(const scope *s)
+{
+    return s->n > 0 || s->filter[0];
+}
+
+uint32_t scope_gen(const scope *s)
+{
+    return s->gen;
+}
+
+/* Whether node i of a tree (not a root) passes entry e. */
+static bool kind_hit(const model *m, bool merged, const model_node *nodes, const scope_entry *e,
+                     uint32_t i)
+{
+    const model_node *nd = &nodes[i];
+    switch (e->kind) {
+    case SCOPE_OP: return nd->op == e->id;
+    case SCOPE_CAT: return m->ops[nd->op].cat == m->cats[e->id].name;
+    case SCOPE_NODE: return merged ? i == m->node_merged[e->id] : i == e->id;
+    case SCOPE_MNODE: return merged ? i == e->id : m->node_merged[i] == e->id;
+    }
+    return false;
+}
+
+/* One pass down (which entries each stack passes), one pass up (which
+   nodes lead to a selected stack, and the selected time below each). Node
+   indices are greater than their parent's in both trees. */
+static void mask_compute(scope *s, scope_mask *k, bool merged)
+{
+    const model *m = s->m;
+    const model_node *nodes = merged ? m->mnodes : m->nodes;
+    size_t n = merged ? m->nmnodes : m->nnodes;
+    k->gen = s->gen;
+    if (!scope_active(s)) {
+        k->active = false;
+        s->busy = m->busy_ns;
+        s->busy_gen = s->gen;
+        return;
+    }
+    k->active = true;
+    int nent = s->n + (s->filter[0] ? 1 : 0);
+    uint32_t all = nent >= 32 ? UINT32_MAX : ((uint32_t)1 << nent) - 1;
+    if (s->filter[0])
+        for (size_t o = 0; o < m->nops; o++)
+            s->op_hit[o] = strstr(model_op_name(m, (uint32_t)o), s->filter) != NULL;
+    int64_t busy = 0;
+    for (size_t i = 0; i < n; i++) {
+        const model_node *nd = &nodes[i];
+        uint8_t sel = 0;
+        if (nd->parent == MODEL_NONE) {
+            k->bits[i] = 0;
+        } else {
+            uint32_t b = k->bits[nd->parent];
+            for (int f = 0; f < s->n; f++)
+                if (kind_hit(m, merged, nodes, &s->e[f], (uint32_t)i))
+                    b |= (uint32_t)1 << f;
+            if (s->filter[0] && s->op_hit[nd->op])
+                b |= (uint32_t)1 << s->n;
+            k->bits[i] = b;
+            sel = b == all;
+        }
+        k->sel[i] = k->shown[i] = sel;
+        k->scum[i] = sel ? nd->self_ns : 0;
+        k->sdev[i] = sel ? nd->dev_leaf_ns : 0;
+        busy += k->scum[i];
+    }
+    s->busy = busy;
+    s->busy_gen = s->gen;
+    for (size_t i = n; i-- > 0;) {
+        uint32_t p = nodes[i].parent;
+        if (p == MODEL_NONE)
+            continue;
+        k->scum[p] += k->scum[i];
+        k->sdev[p] += k->sdev[i];
+        k->shown[p] |= k->shown[i];
+    }
+}
+
+const scope_mask *scope_mask_of(scope *s, bool merged)
+{
+    scope_mask *k = &s->mask[merged ? 1 : 0];
+    if (!k->shown)
+        return NULL;
+    if (k->gen != s->gen)
+        mask_compute(s, k, merged);
+    return k;
+}
+
+int64_t scope_busy(scope *s)
+{
+    if (s->busy_gen != s->gen)
+        scope_mask_of(s, false);
+    return s->busy;
+}
+
+void scope_entry_text(const scope *s, const scope_entry *e, char *buf, size_t size)
+{
+    const model *m = s->m;
+    switch (e->kind) {
+    case SCOPE_OP: snprintf(buf, size, "%s", model_op_name(m, e->id)); break;
+    case SCOPE_CAT: snprintf(buf, size, "category %s", trace_str(m->tr, m->cats[e->id].name)); break;
+    case SCOPE_NODE: snprintf(buf, size, "%s (one track)", model_op_name(m, m->nodes[e->id].op)); break;
+    case SCOPE_MNODE: snprintf(buf, size, "%s (this stack)", model_op_name(m, m->mnodes[e->id].op)); break;
+    }
+}
+
+bool scope_spec(const scope *s, select_spec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->focus_op = MODEL_NONE;
+    spec->focus_mnode = MODEL_NONE;
+    bool ok = true;
+    for (int i = 0; i < s->n; i++) {
+        const scope_entry *e = &s->e[i];
+        if (e->kind == SCOPE_OP && spec->focus_op == MODEL_NONE)
+            spec->focus_op = e->id;
+        else if (e->kind == SCOPE_MNODE && spec->focus_mnode == MODEL_NONE)
+            spec->focus_mnode = e->id;
+        else
+            ok = false;
+    }
+    if (s->filter[0])
+        spec->filter = s->filter;
+    return ok;
+}
+
+uint8_t *scope_keep(scope *s)
+{
+    const model *m = s->m;
+    const scope_mask *k = scope_mask_of(s, false);
+    if (!k)
+        return NULL;
+    uint8_t *keep = malloc(m->nnodes ? m->nnodes : 1);
+    if (!keep)
+        return NULL;
+    for (size_t i = 0; i < m->nnodes; i++)
+        keep[i] = m->nodes[i].parent == MODEL_NONE ? 0 : k->active ? k->sel[i] : 1;
+    return keep;
+}

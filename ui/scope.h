@@ -1,0 +1,90 @@
+/* The scope: what every view shows. A stack of focus entries (Enter on an
+   operator or a category, f on a tree node) and a name filter; a stack of
+   the model's call tree is in the scope when it passes every entry. The
+   scope computes, per call tree (per-track or merged), which stacks are
+   selected and the selected time at or below each node, once per change.
+   No curses and no view here.
+
+   Extending: a new kind of entry (a step selection, ...) is a new
+   scope_kind plus its test in scope.c's kind_hit and its text in
+   scope_entry_text. */
+#ifndef T2P_SCOPE_H
+#define T2P_SCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "core/select.h"
+
+enum scope_kind {
+    SCOPE_OP,    /* stacks through an operator (Enter in Ops) */
+    SCOPE_CAT,   /* stacks through any operator of a category (Enter in Categories) */
+    SCOPE_NODE,  /* stacks at or below a per-track node (f in the per-track tree) */
+    SCOPE_MNODE  /* stacks at or below a merged node (f in the merged tree) */
+};
+
+typedef struct scope_entry {
+    enum scope_kind kind;
+    uint32_t id;
+} scope_entry;
+
+#define SCOPE_MAX 16
+#define SCOPE_TEXT 256
+
+/* The scope over one call tree: all arrays have one entry per node. */
+typedef struct scope_mask {
+    bool active;     /* false: no scope, every stack selected (arrays unused) */
+    uint8_t *shown;  /* the node is on a path to a selected stack */
+    uint8_t *sel;    /* the stack ending at the node is selected */
+    int64_t *scum;   /* self time of the selected stacks at or below the node */
+    int64_t *sdev;   /* device time of the selected stacks at or below */
+    uint32_t *bits;  /* scratch: which entries the stack to each node passes */
+    uint32_t gen;    /* the scope_gen it was computed for */
+} scope_mask;
+
+typedef struct scope scope;
+
+/* A scope over m (which must outlive it): empty. NULL when out of memory. */
+scope *scope_new(const model *m);
+void scope_free(scope *s);
+
+/* Pushes an entry; -1 when SCOPE_MAX deep. */
+int scope_push(scope *s, enum scope_kind kind, uint32_t id);
+/* Pops the last entry; false when there is none. */
+bool scope_pop(scope *s);
+int scope_depth(const scope *s);
+const scope_entry *scope_entry_at(const scope *s, int i);
+
+/* The name filter ("" for none); copied. */
+void scope_set_filter(scope *s, const char *text);
+const char *scope_filter(const scope *s);
+/* Whether a name passes the filter (true without one). */
+bool scope_name_passes(const scope *s, const char *name);
+
+/* Whether there is any entry or filter. */
+bool scope_active(const scope *s);
+/* Bumped on every change. */
+uint32_t scope_gen(const scope *s);
+
+/* The mask over the per-track (merged false) or merged call tree, computed
+   when stale. NULL when out of memory. */
+const scope_mask *scope_mask_of(scope *s, bool merged);
+
+/* Self time of the scope's stacks (the model's busy time without a scope). */
+int64_t scope_busy(scope *s);
+
+/* One entry as text: "aten::mm", "category cuda", ... */
+void scope_entry_text(const scope *s, const scope_entry *e, char *buf, size_t size);
+
+/* The scope as a select_spec (tests off when empty). Returns false when the
+   scope has a part select_spec cannot say (a category or per-track node);
+   scope_keep then gives the mask. s->filter points into the scope. */
+bool scope_spec(const scope *s, select_spec *spec);
+
+/* The scope as a mask over model->nodes, like select_nodes: 1 for a
+   selected stack, roots 0. NULL when out of memory. Caller frees. */
+uint8_t *scope_keep(scope *s);
+
+#endif

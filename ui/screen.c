@@ -1,0 +1,207 @@
+/* The screen as lines of text: the chrome (title, scope, tabs, column
+   header above the body; footer and hint bar below) and the body rows,
+   described here and nowhere else. ui/draw.c paints these lines, --replay
+   prints them. */
+#include "config.h"
+
+#include "ui/cmp.h"
+#include "ui/view_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/fmt.h"
+
+static int layout(view *v, const col **out, int *namew)
+{
+    const struct view_ops *o = v->ops[v->tab];
+    return cols_layout(o->cols, v->width, v->gpu, o->namecap, out, namew);
+}
+
+static void title(view *v, cols_line *l)
+{
+    const model *m = v->m;
+    char a[32], b[32], c[32], d[32], tmp[1200];
+    if (v->cmp) {
+        cmp_title(v, tmp, sizeof tmp);
+        cols_cell(l, tmp, strlen(tmp), v->width, false);
+        return;
+    }
+    /* a scoped model (a step) says so first */
+    snprintf(tmp, sizeof tmp, "%s%s%s%s | window %s ms | busy %s ms | events %s | tracks %s",
+             m->scope_note, m->scope_note[0] ? " | " : "", m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
+             fmt_ms(m->busy_ns, b, sizeof b), fmt_count(m->complete_events, c, sizeof c),
+             fmt_count(m->tracks_with_events, d, sizeof d));
+    if (v->gpu) {
+        size_t o = strlen(tmp);
+        snprintf(tmp + o, sizeof tmp - o, " | GPU %s ms", fmt_ms(m->gpu_ns, a, sizeof a));
+    }
+    cols_cell(l, tmp, strlen(tmp), v->width, false);
+}
+
+static void crumb(view *v, cols_line *l)
+{
+    char tmp[2000], a[32], b[32], f[300];
+    size_t o = 0;
+    scope *s = v->scope;
+    if (v->m->tr->truncated)
+        o = (size_t)snprintf(tmp, sizeof tmp, "TRUNCATED TRACE (%s): figures cover the events read | ",
+                             v->m->tr->truncated_reason);
+    o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Focus: all");
+    for (int i = 0; i < scope_depth(s) && o < sizeof tmp; i++) {
+        scope_entry_text(s, scope_entry_at(s, i), f, sizeof f);
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, " \xe2\x80\xba %s", f); /* › */
+    }
+    if (scope_filter(s)[0] && o < sizeof tmp)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, " | filter \"%s\"", scope_filter(s));
+    if (scope_active(s) && o < sizeof tmp) {
+        int64_t busy = scope_busy(s);
+        snprintf(tmp + o, sizeof tmp - o, " | scope busy %s ms (%s%%)", fmt_ms(busy, a, sizeof a),
+                 fmt_pct(busy, v->m->busy_ns, b, sizeof b));
+    }
+    cols_cell(l, tmp, strlen(tmp), v->width, false);
+}
+
+static void tabs(view *v, cols_line *l)
+{
+    char tmp[800];
+    size_t o = 0;
+    for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, i == (int)v->tab ? "[%d %s] " : " %d %s  ",
+                              i + 1, v->ops[i]->label);
+    if (o < sizeof tmp)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(v->sort),
+                              view_sort_arrow(v));
+    const struct view_ops *vo = v->ops[v->tab];
+    if (vo->tabinfo && o < sizeof tmp)
+        vo->tabinfo(v, tmp + o, sizeof tmp - o);
+    cols_cell(l, tmp, strlen(tmp), v->width, false);
+}
+
+static void colheader(view *v, cols_line *l)
+{
+    const col *cols[COLS_MAX];
+    int namew;
+    int k = layout(v, cols, &namew);
+    for (int i = 0; i < k; i++) {
+        char t[64];
+        bool sorted = cols[i]->sort == (int)v->sort;
+        snprintf(t, sizeof t, "%s%s", cols[i]->title, sorted ? view_sort_arrow(v) : "");
+        if (i)
+            cols_put(l, " ", 1);
+        cols_cell(l, t, strlen(t), cols[i]->name ? namew : cols[i]->width, !cols[i]->left);
+    }
+    cols_pad_to(l, v->width);
+}
+
+static void body(view *v, size_t i, cols_line *l, bool *gpu, enum view_style *style)
+{
+    const struct view_ops *o = v->ops[v->tab];
+    const col *cols[COLS_MAX];
+    int namew;
+    int k = layout(v, cols, &namew);
+    uint32_t id = view_row(v, i);
+    *gpu = false;
+    if (id == UINT32_MAX)
+        return;
+    for (int c = 0; c < k; c++) {
+        if (c)
+            cols_put(l, " ", 1);
+        o->cell(v, id, cols[c], namew, l);
+    }
+    *gpu = o->gpu && o->gpu(v, id);
+    if (style)
+        *style = o->style ? o->style(v, id) : *gpu ? VIEW_STYLE_ROW_GPU : VIEW_STYLE_ROW;
+    cols_pad_to(l, v->width);
+}
+
+void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu)
+{
+    cols_line l;
+    cols_line_init(&l, buf, size);
+    body(v, i, &l, gpu, NULL);
+}
+
+static void footer(view *v, cols_line *l)
+{
+    char tmp[1200];
+    if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
+        snprintf(tmp, sizeof tmp, "%s%s%s", v->mode == VIEW_MODE_SEARCH ? "/" : "filter: ",
+                 v->srch.prompt, v->status[0] && v->mode == VIEW_MODE_SEARCH ? "   (not found)" : "");
+    } else if (v->status[0]) {
+        snprintf(tmp, sizeof tmp, "%s", v->status);
+    } else if (view_nrows(v) == 0) {
+        snprintf(tmp, sizeof tmp, "%s", scope_active(v->scope) ? "nothing in this scope" : "no rows");
+    } else {
+        /* the selected row's full name: the table cuts long ones */
+        char nb[600];
+        size_t len;
+        const char *s = view_row_name(v, v->cur[v->tab], nb, sizeof nb, &len);
+        char *p = stpncpy(tmp, s, len < sizeof tmp - 1 ? len : sizeof tmp - 1);
+        *p = '\0';
+    }
+    cols_cell(l, tmp, strlen(tmp), v->width, false);
+}
+
+static void hints(view *v, cols_line *l)
+{
+    char tmp[1200];
+    keys_hint((int)v->tab, VIEW_NTABS, tmp, sizeof tmp);
+    cols_cell(l, tmp, strlen(tmp), v->width, false);
+}
+
+void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style)
+{
+    cols_line l;
+    cols_line_init(&l, buf, size);
+    int bottom = VIEW_CHROME_TOP + v->page;
+    if (y == 0) {
+        *style = VIEW_STYLE_TITLE;
+        title(v, &l);
+    } else if (y == 1) {
+        *style = v->m->tr->truncated ? VIEW_STYLE_WARN
+                 : scope_active(v->scope) ? VIEW_STYLE_SCOPED : VIEW_STYLE_CRUMB;
+        crumb(v, &l);
+    } else if (y == 2) {
+        *style = VIEW_STYLE_TABS;
+        tabs(v, &l);
+    } else if (y == 3) {
+        *style = VIEW_STYLE_HEADER;
+        colheader(v, &l);
+    } else if (y < bottom) {
+        size_t i = v->top[v->tab] + (size_t)(y - VIEW_CHROME_TOP);
+        bool gpu;
+        if (i >= view_nrows(v)) {
+            *style = VIEW_STYLE_EMPTY;
+            return;
+        }
+        body(v, i, &l, &gpu, style);
+        if (i == v->cur[v->tab])
+            *style = VIEW_STYLE_CURSOR;
+    } else if (y == bottom) {
+        *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
+        footer(v, &l);
+    } else {
+        *style = VIEW_STYLE_KEYS;
+        hints(v, &l);
+    }
+}
+
+const char *view_help_line(view *v, size_t i)
+{
+    if (!v->nhelp) {
+        const char *labels[VIEW_NTABS];
+        for (int k = 0; k < VIEW_NTABS; k++)
+            labels[k] = v->ops[k]->label;
+        keys_help(labels, VIEW_NTABS, v->help, sizeof v->help);
+        for (char *p = v->help; *p && v->nhelp < sizeof v->help_lines / sizeof *v->help_lines;) {
+            char *e = strchr(p, '\n');
+            v->help_lines[v->nhelp++] = p;
+            if (!e)
+                break;
+            *e = '\0';
+            p = e + 1;
+        }
+    }
+    return i < v->nhelp ? v->help_lines[i] : NULL;
+}

@@ -1,0 +1,407 @@
+/* The rows of a call tree; see ui/tree_rows.h. */
+#include "config.h"
+
+#include "ui/tree_rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes to every page of a fresh allocation, so that a key press later
+   does not take thousands of page faults (memset to 0 would not do: the
+   compiler may turn malloc + memset into calloc, which leaves pages
+   untouched). Costly on this kind of VM: 2,000 faults took 30 ms. */
+static void prefault(void *p, size_t size)
+{
+    volatile unsigned char *b = p;
+    for (size_t i = 0; i < size; i += 4096)
+        b[i] = 0;
+}
+
+/* Sets pos[] of a slice after it was (re)ordered. */
+static void set_pos(tree_rows *t, const uint32_t *ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        t->pos[ids[i]] = (uint32_t)i;
+}
+
+bool tree_rows_shown(const tree_rows *t, uint32_t u)
+{
+    return !t->shown || t->shown[u];
+}
+
+bool tree_rows_expanded(const tree_rows *t, uint32_t u)
+{
+    return t->expanded[u];
+}
+
+bool tree_rows_has_kids(const tree_rows *t, uint32_t u)
+{
+    uint32_t a = t->kid_start[u], b = t->kid_start[u + 1];
+    if (!t->shown)
+        return b > a;
+    for (uint32_t k = a; k < b; k++)
+        if (t->shown[t->kids[k]])
+            return true;
+    return false;
+}
+
+/* Rows node u takes from its own state and its children's rowsz. */
+static uint32_t kids_rows(const tree_rows *t, uint32_t u)
+{
+    uint32_t s = 1;
+    if (t->expanded[u])
+        for (uint32_t k = t->kid_start[u]; k < t->kid_start[u + 1]; k++)
+            if (tree_rows_shown(t, t->kids[k]))
+                s += t->rowsz[t->kids[k]];
+    return s;
+}
+
+/* rowsz of every node, in one pass from the leaves up. */
+static void size_all(tree_rows *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        t->rowsz[i] = 1;
+    /* children have larger indices: each is complete before it is added */
+    for (size_t i = t->n; i-- > 0;) {
+        uint32_t p = t->nodes[i].parent;
+        if (p != MODEL_NONE && t->expanded[p] && tree_rows_shown(t, (uint32_t)i))
+            t->rowsz[p] += t->rowsz[i];
+    }
+    tree_rows_dirty(t);
+}
+
+/* Children in one flat array (CSR), so that sorting a node's children sorts
+   a slice in place and the order is cached until the sort or scope change. */
+int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32_t *tops,
+                   size_t ntops)
+{
+    memset(t, 0, sizeof *t);
+    t->nodes = nodes;
+    t->n = n;
+    t->gen = 1;
+    t->rc_node = MODEL_NONE;
+    size_t n1 = n ? n : 1;
+    t->kid_start = calloc(n + 1, sizeof *t->kid_start);
+    t->kids = malloc(n1 * sizeof *t->kids);
+    t->sorted_gen = calloc(n1, sizeof *t->sorted_gen);
+    t->expanded = calloc(n1, 1);
+    t->tops = malloc((ntops ? ntops : 1) * sizeof *t->tops);
+    t->rowsz = malloc(n1 * sizeof *t->rowsz);
+    t->pos = malloc(n1 * sizeof *t->pos);
+    uint32_t *fill = malloc(n1 * sizeof *fill);
+    if (!t->kid_start || !t->kids || !t->sorted_gen || !t->expanded || !t->tops || !t->rowsz ||
+        !t->pos || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].parent != MODEL_NONE)
+            t->kid_start[nodes[i].parent + 1]++;
+    for (size_t i = 0; i < n; i++)
+        t->kid_start[i + 1] += t->kid_start[i];
+    memcpy(fill, t->kid_start, n * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = nodes[i].parent;
+        if (p != MODEL_NONE)
+            t->kids[fill[p]++] = (uint32_t)i;
+    }
+    free(fill);
+    memcpy(t->tops, tops, ntops * sizeof *tops);
+    t->ntops = ntops;
+    prefault(t->sorted_gen, n * sizeof *t->sorted_gen);
+    prefault(t->expanded, n);
+    for (size_t i = 0; i < ntops; i++)
+        t->expanded[tops[i]] = 1;
+    /* creation order until the first sort */
+    for (size_t i = 0; i < n; i++)
+        set_pos(t, t->kids + t->kid_start[i], t->kid_start[i + 1] - t->kid_start[i]);
+    set_pos(t, t->tops, t->ntops);
+    size_all(t);
+    return 0;
+}
+
+void tree_rows_done(tree_rows *t)
+{
+    if (!t)
+        return;
+    free(t->kid_start);
+    free(t->kids);
+    free(t->sorted_gen);
+    free(t->tops);
+    free(t->rowsz);
+    free(t->pos);
+    free(t->expanded);
+    free(t->scratch);
+    memset(t, 0, sizeof *t);
+}
+
+void tree_rows_set_sort(tree_rows *t, tree_rows_sort_fn fn, void *ctx)
+{
+    t->sort = fn;
+    t->sort_ctx = ctx;
+    tree_rows_resort(t);
+}
+
+void tree_rows_resort(tree_rows *t)
+{
+    t->gen++;
+    tree_rows_dirty(t);
+}
+
+void tree_rows_dirty(tree_rows *t)
+{
+    t->rc_node = MODEL_NONE;
+}
+
+void tree_rows_set_shown(tree_rows *t, const uint8_t *shown, const uint8_t *sel)
+{
+    t->shown = shown;
+    if (shown && sel)
+        for (size_t i = 0; i < t->n; i++)
+            if (shown[i] && !sel[i])
+                t->expanded[i] = 1;
+    size_all(t);
+}
+
+/* The children of u in the current order (sorted on first use per gen). */
+static const uint32_t *kids_of(tree_rows *t, uint32_t u, size_t *nk)
+{
+    uint32_t a = t->kid_start[u], b = t->kid_start[u + 1];
+    if (t->sorted_gen[u] != t->gen) {
+        if (t->sort && b - a > 1)
+            t->sort(t->sort_ctx, t->kids + a, b - a);
+        set_pos(t, t->kids + a, b - a);
+        t->sorted_gen[u] = t->gen;
+    }
+    *nk = b - a;
+    return t->kids + a;
+}
+
+static const uint32_t *tops_of(tree_rows *t, size_t *n)
+{
+    if (t->tops_gen != t->gen) {
+        if (t->sort && t->ntops > 1)
+            t->sort(t->sort_ctx, t->tops, t->ntops);
+        set_pos(t, t->tops, t->ntops);
+        t->tops_gen = t->gen;
+    }
+    *n = t->ntops;
+    return t->tops;
+}
+
+static const uint32_t *siblings(tree_rows *t, uint32_t u, size_t *n)
+{
+    uint32_t p = t->nodes[u].parent;
+    return p == MODEL_NONE ? tops_of(t, n) : kids_of(t, p, n);
+}
+
+static int scratch_push(tree_rows *t, size_t *n, uint32_t id)
+{
+    if (*n == t->scratch_cap) {
+        size_t nc = t->scratch_cap ? t->scratch_cap * 2 : 1024;
+        uint32_t *p = realloc(t->scratch, nc * sizeof *p);
+        if (!p)
+            return -1;
+        t->scratch = p;
+        t->scratch_cap = nc;
+    }
+    t->scratch[(*n)++] = id;
+    return 0;
+}
+
+/* u's rowsz changed by delta: its expanded ancestors grow by the same. */
+static void fix_up(tree_rows *t, uint32_t u, int64_t delta)
+{
+    for (uint32_t x = u; delta && tree_rows_shown(t, x);) {
+        uint32_t p = t->nodes[x].parent;
+        if (p == MODEL_NONE || !t->expanded[p])
+            break;
+        t->rowsz[p] = (uint32_t)((int64_t)t->rowsz[p] + delta);
+        x = p;
+    }
+}
+
+void tree_rows_expand(tree_rows *t, uint32_t u, bool on)
+{
+    if (u >= t->n || t->expanded[u] == on)
+        return;
+    uint32_t old = t->rowsz[u];
+    t->expanded[u] = on;
+    t->rowsz[u] = kids_rows(t, u);
+    fix_up(t, u, (int64_t)t->rowsz[u] - old);
+    tree_rows_dirty(t);
+}
+
+void tree_rows_expand_subtree(tree_rows *t, uint32_t u)
+{
+    size_t n = 0;
+    uint32_t old = t->rowsz[u];
+    if (scratch_push(t, &n, u) < 0)
+        return;
+    for (size_t i = 0; i < n; i++) { /* breadth first: parents before children */
+        uint32_t x = t->scratch[i];
+        t->expanded[x] = 1;
+        for (uint32_t k = t->kid_start[x]; k < t->kid_start[x + 1]; k++)
+            if (scratch_push(t, &n, t->kids[k]) < 0)
+                return;
+    }
+    for (size_t i = n; i-- > 0;)
+        t->rowsz[t->scratch[i]] = kids_rows(t, t->scratch[i]);
+    fix_up(t, u, (int64_t)t->rowsz[u] - old);
+    tree_rows_dirty(t);
+}
+
+void tree_rows_expand_all(tree_rows *t, bool on)
+{
+    memset(t->expanded, on ? 1 : 0, t->n);
+    size_all(t);
+}
+
+void tree_rows_reveal(tree_rows *t, uint32_t u)
+{
+    for (uint32_t p = t->nodes[u].parent; p != MODEL_NONE; p = t->nodes[p].parent)
+        tree_rows_expand(t, p, true);
+}
+
+size_t tree_rows_count(const tree_rows *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->ntops; i++)
+        if (tree_rows_shown(t, t->tops[i]))
+            n += t->rowsz[t->tops[i]];
+    return n;
+}
+
+static uint32_t row_at(tree_rows *t, size_t i)
+{
+    size_t nt, nk;
+    const uint32_t *tops = tops_of(t, &nt);
+    uint32_t u = MODEL_NONE;
+    for (size_t k = 0; k < nt; k++) {
+        if (!tree_rows_shown(t, tops[k]))
+            continue;
+        if (i < t->rowsz[tops[k]]) {
+            u = tops[k];
+            break;
+        }
+        i -= t->rowsz[tops[k]];
+    }
+    while (u != MODEL_NONE && i > 0) {
+        i--; /* u's own row */
+        const uint32_t *kids = kids_of(t, u, &nk);
+        uint32_t next = MODEL_NONE;
+        for (size_t k = 0; k < nk; k++) {
+            if (!tree_rows_shown(t, kids[k]))
+                continue;
+            if (i < t->rowsz[kids[k]]) {
+                next = kids[k];
+                break;
+            }
+            i -= t->rowsz[kids[k]];
+        }
+        u = next;
+    }
+    return u;
+}
+
+uint32_t tree_rows_at(tree_rows *t, size_t i)
+{
+    if (t->rc_node != MODEL_NONE && i == t->rc_i)
+        return t->rc_node;
+    uint32_t u = t->rc_node != MODEL_NONE && i == t->rc_i + 1 ? tree_rows_next(t, t->rc_node)
+                                                             : row_at(t, i);
+    t->rc_i = i;
+    t->rc_node = u;
+    return u;
+}
+
+size_t tree_rows_index_of(tree_rows *t, uint32_t u)
+{
+    uint32_t path[512];
+    size_t depth = 0, nk;
+    if (u == MODEL_NONE || u >= t->n)
+        return SIZE_MAX;
+    for (uint32_t x = u; x != MODEL_NONE; x = t->nodes[x].parent) {
+        if (!tree_rows_shown(t, x) || (x != u && !t->expanded[x]) || depth == 512)
+            return SIZE_MAX;
+        path[depth++] = x;
+    }
+    size_t idx = 0, nt;
+    const uint32_t *tops = tops_of(t, &nt);
+    uint32_t top = path[depth - 1];
+    size_t k;
+    for (k = 0; k < nt && tops[k] != top; k++)
+        if (tree_rows_shown(t, tops[k]))
+            idx += t->rowsz[tops[k]];
+    if (k == nt)
+        return SIZE_MAX;
+    for (size_t l = depth - 1; l > 0; l--) {
+        const uint32_t *kids = kids_of(t, path[l], &nk);
+        idx++;
+        for (k = 0; k < nk && kids[k] != path[l - 1]; k++)
+            if (tree_rows_shown(t, kids[k]))
+                idx += t->rowsz[kids[k]];
+    }
+    return idx;
+}
+
+size_t tree_rows_near(tree_rows *t, uint32_t u)
+{
+    for (uint32_t x = u; x != MODEL_NONE && x < t->n; x = t->nodes[x].parent) {
+        size_t i = tree_rows_index_of(t, x);
+        if (i != SIZE_MAX)
+            return i;
+    }
+    return 0;
+}
+
+uint32_t tree_rows_next(tree_rows *t, uint32_t u)
+{
+    size_t n;
+    if (t->expanded[u]) {
+        const uint32_t *kids = kids_of(t, u, &n);
+        for (size_t k = 0; k < n; k++)
+            if (tree_rows_shown(t, kids[k]))
+                return kids[k];
+    }
+    for (;;) {
+        uint32_t p = t->nodes[u].parent;
+        const uint32_t *sib = siblings(t, u, &n);
+        for (size_t k = (size_t)t->pos[u] + 1; k < n; k++)
+            if (tree_rows_shown(t, sib[k]))
+                return sib[k];
+        if (p == MODEL_NONE)
+            return MODEL_NONE;
+        u = p;
+    }
+}
+
+uint32_t tree_rows_prev(tree_rows *t, uint32_t u)
+{
+    size_t n;
+    uint32_t p = t->nodes[u].parent;
+    const uint32_t *sib = siblings(t, u, &n);
+    uint32_t x = MODEL_NONE;
+    for (size_t k = t->pos[u]; k-- > 0;)
+        if (tree_rows_shown(t, sib[k])) {
+            x = sib[k];
+            break;
+        }
+    if (x == MODEL_NONE)
+        return p; /* the first child: the parent's row is just above */
+    /* the last row of the previous sibling's subtree */
+    for (;;) {
+        if (!t->expanded[x])
+            return x;
+        const uint32_t *kids = kids_of(t, x, &n);
+        uint32_t last = MODEL_NONE;
+        for (size_t k = n; k-- > 0;)
+            if (tree_rows_shown(t, kids[k])) {
+                last = kids[k];
+                break;
+            }
+        if (last == MODEL_NONE)
+            return x;
+        x = last;
+    }
+}

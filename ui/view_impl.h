@@ -1,0 +1,191 @@
+/* Inside ui/: struct view and the table of operations each view fills.
+   Included by ui/view.c, the view files (ui/view_*.c), ui/export.c and the
+   white-box unit tests; nothing outside ui/ sees struct view. */
+#ifndef T2P_VIEW_IMPL_H
+#define T2P_VIEW_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "ui/cols.h"
+#include "ui/keys.h"
+#include "ui/scope.h"
+#include "ui/search.h"
+#include "ui/view.h"
+
+/* Rows of a flat view, owned by ui/view.c: a view's rebuild fills ids. */
+typedef struct view_rows {
+    uint32_t *ids;
+    size_t n, cap;
+} view_rows;
+
+/* Adds id to rows; -1 when out of memory. */
+int view_rows_push(view_rows *r, uint32_t id);
+
+/* A view: one file, one table. Functions marked optional may be NULL. */
+struct view_ops {
+    const char *name;   /* --view name */
+    const char *alias;  /* another --view name, or NULL */
+    const char *label;  /* on its tab */
+    const col *cols;    /* its columns, ended by title NULL */
+    int namecap;        /* the name column's widest when columns follow it; 0: none */
+    const enum model_sort *sorts; /* what < and > cycle through, ended by MODEL_SORT_N */
+
+    /* optional: allocates the view's state (view_set_state); 0 or -1 */
+    int (*open)(view *v);
+    /* optional: frees it */
+    void (*close)(view *v);
+    /* A flat view: fills r (emptied before) with its row ids in order. */
+    int (*rebuild)(view *v, view_rows *r);
+    /* A view with rows of its own (a tree), instead of rebuild: */
+    size_t (*count)(view *v);         /* how many rows */
+    uint32_t (*row)(view *v, size_t i); /* the id on row i, UINT32_MAX past the end */
+    /* optional, with count: rows went stale (sort, scope); returns the
+       cursor row to take (the same item, or the nearest one shown) */
+    size_t (*refresh)(view *v);
+    /* The full name of row id (into buf when it is not a model string). */
+    const char *(*name_of)(view *v, uint32_t id, char *buf, size_t size, size_t *len);
+    /* One cell of row id into l; namew is the name column's width. */
+    void (*cell)(view *v, uint32_t id, const col *c, int namew, cols_line *l);
+    /* optional: the row is GPU work (painted apart) */
+    bool (*gpu)(view *v, uint32_t id);
+    /* optional: how the row is painted (VIEW_STYLE_ROW, _ROW_GPU, _ROW_WORSE,
+       _ROW_BETTER), instead of what gpu says */
+    enum view_style (*style)(view *v, uint32_t id);
+    /* optional: the view's own handling of an action (ui/keys.h) before the
+       generic one: VIEW_DRAW_* bits or VIEW_QUIT, or -1 to leave it to
+       the generic actions */
+    int (*action)(view *v, enum key_act act, int arg);
+    /* optional: the view's own search (the generic one tests every row's
+       name): the row of the next match from `from` in direction dir,
+       wrapping; SIZE_MAX when none */
+    size_t (*search)(view *v, const char *pat, size_t from, int dir);
+    /* optional: more text on the tab line after the sort */
+    void (*tabinfo)(view *v, char *buf, size_t size);
+    /* optional: after every key while the view is shown (to remember
+       what the cursor is on before the rows change shape) */
+    void (*after_key)(view *v);
+    /* optional: actions the view answers from every view, after the shown
+       view's own and the generic ones left them (the Steps view's [ and ],
+       and Esc once no focus is left to pop): like action */
+    int (*global)(view *v, enum key_act act, int arg);
+    /* its state outlives view_set_model (only view_free closes it): for a
+       view that owns the models it points the view at; its rebuild sees
+       the new v->m */
+    bool keeps_state;
+    /* optional: what Esc must restore when a focus is left from this view,
+       and restoring it (after the scope popped) */
+    uint64_t (*save)(view *v);
+    void (*restore)(view *v, uint64_t saved);
+};
+
+#define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
+VIEW_LIST(VIEW_DECL)
+#undef VIEW_DECL
+
+/* Where Esc returns to after a focus. */
+typedef struct view_back {
+    enum view_tab tab;
+    size_t cursor, top;
+    uint64_t saved[VIEW_NTABS]; /* each view's save() */
+} view_back;
+
+struct view {
+    const model *m;
+    const struct view_ops *ops[VIEW_NTABS]; /* the views shown: the standard ones, or
+                                               the compare twins (ui/cmp.c) */
+    const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
+    int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
+    const char *export_dir;
+    size_t top_ops;         /* --top: 0 for all */
+
+    enum view_tab tab;
+    enum view_mode mode;
+    enum model_sort sort;
+    bool reverse;
+    uint32_t order_gen;     /* bumped when the sort or the scope change an order */
+    bool gpu;               /* the trace has GPU work: device columns shown */
+    int width, height, page; /* screen size and body rows */
+
+    view_rows rows[VIEW_NTABS]; /* flat views' rows */
+    size_t cur[VIEW_NTABS], top[VIEW_NTABS];
+    bool stale[VIEW_NTABS];  /* rows must be rebuilt before use */
+    void *state[VIEW_NTABS]; /* each view's own */
+
+    scope *scope;
+    view_back back[SCOPE_MAX];
+    search srch;
+    char status[1024];
+    char help[8192];          /* the help screen (ui/keys.c), lines split */
+    const char *help_lines[128];
+    size_t nhelp;
+    struct view_keyed *kbuf; /* sort keys */
+    size_t kcap;
+    const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
+};
+
+const struct view_ops *view_ops_of(enum view_tab tab);
+
+/* The current view's state, as its open() set it. */
+void *view_state(view *v, enum view_tab tab);
+void view_set_state(view *v, enum view_tab tab, void *state);
+
+void view_status_set(view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The rows of every view go stale (sort or scope changed). */
+void view_all_stale(view *v);
+/* Keeps the cursor in the rows and on the page. */
+void view_clamp(view *v);
+/* The scope changed: rows, figures and orders go stale. */
+void view_scope_changed(view *v);
+/* Pushes a scope entry, remembering where Esc returns to; the caller then
+   shows what it wants. false when the scope is full (status set). */
+bool view_scope_push(view *v, enum scope_kind kind, uint32_t id);
+
+/* Sorting rows by a key, then by name, then by id (the order of every view). */
+typedef struct view_keyed {
+    int64_t key;
+    const char *name;
+    uint32_t id;
+} view_keyed;
+view_keyed *view_keyed_buf(view *v, size_t n);
+void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse);
+
+/* "<process> / <thread label>": a track named from its metadata. */
+const char *view_track_label(const model *m, uint32_t track, char *buf, size_t size);
+/* A stream's GPU busy time and idle gap, as analyze's streams table; any
+   other track its events' self time and largest gap. */
+int64_t view_track_busy(const model *m, uint32_t k);
+int64_t view_track_idle(const model *m, uint32_t k);
+
+/* A figure as a right-aligned cell. */
+void view_cell_ms(cols_line *l, int64_t ns, int width);
+void view_cell_count(cols_line *l, uint64_t n, int width);
+void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width);
+/* The sort's arrow: ▲ or ▼ */
+const char *view_sort_arrow(const view *v);
+
+/* A body row's text (any row, on screen or not); *gpu set for GPU work. */
+void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu);
+
+/* The figures a tree row shows: the model's, or under a scope those of
+   the selected stacks only. */
+typedef struct view_fig {
+    uint64_t calls;
+    int64_t self_ns, total_ns, dev_self_ns, dev_total_ns;
+} view_fig;
+
+/* ui/view_tree.c: the tree shown (merged or per track), its rows, and a
+   node's figures, for the tests and for views that show tree figures. */
+struct tree_rows;
+bool view_tree_merged(view *v);
+const struct tree_rows *view_tree_rows(view *v);
+void view_tree_fig(view *v, uint32_t node, view_fig *f);
+
+/* Writes to every page of a fresh allocation, so that a key press later
+   does not take thousands of page faults. */
+void view_prefault(void *p, size_t size);
+
+#endif

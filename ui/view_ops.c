@@ -1,0 +1,132 @@
+/* The Ops view: one row per operator, as PyTorch's key_averages() table.
+   Enter focuses the Tree on every stack through the operator. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "ui/view_impl.h"
+
+enum { C_NAME, C_CAT, C_CALLS, C_SELF, C_SELFPCT, C_TOTAL, C_AVG, C_MIN, C_MAX, C_DSELF, C_DTOTAL };
+
+static const col cols[] = {
+    { C_NAME, "Name", 20, MODEL_SORT_NAME, 0, false, true, true },
+    { C_CAT, "Category", 14, -1, 2, false, false, true },
+    { C_CALLS, "Calls", 10, MODEL_SORT_CALLS, 1, false, false, false },
+    { C_SELF, "Self ms", 12, MODEL_SORT_SELF, 0, false, false, false },
+    { C_SELFPCT, "Self%", 6, -1, 1, false, false, false },
+    { C_TOTAL, "Total ms", 12, MODEL_SORT_TOTAL, 0, false, false, false },
+    { C_AVG, "Avg ms", 10, MODEL_SORT_AVG, 3, false, false, false },
+    { C_MIN, "Min ms", 10, -1, 4, false, false, false },
+    { C_MAX, "Max ms", 10, -1, 4, false, false, false },
+    { C_DSELF, "Dev self ms", 12, MODEL_SORT_DEVICE_SELF, 2, true, false, false },
+    { C_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 1, true, false, false },
+    { 0, NULL, 0, 0, 0, false, false, false }
+};
+
+static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODEL_SORT_SELF,
+                                         MODEL_SORT_TOTAL, MODEL_SORT_AVG, MODEL_SORT_DEVICE_SELF,
+                                         MODEL_SORT_DEVICE_TOTAL, MODEL_SORT_N };
+
+struct ops_state {
+    uint32_t *order; /* ops in the current sort */
+};
+
+static int ops_open(view *v)
+{
+    struct ops_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    view_set_state(v, VIEW_OPS, s);
+    s->order = malloc((v->m->nops ? v->m->nops : 1) * sizeof *s->order);
+    return s->order ? 0 : -1;
+}
+
+static void ops_close(view *v)
+{
+    struct ops_state *s = view_state(v, VIEW_OPS);
+    if (s)
+        free(s->order);
+    free(s);
+}
+
+static int ops_rebuild(view *v, view_rows *r)
+{
+    const model *m = v->m;
+    struct ops_state *s = view_state(v, VIEW_OPS);
+    model_sort_ops(m, v->sort, v->reverse, s->order);
+    for (size_t i = 0; i < m->nops; i++) {
+        if (v->top_ops && r->n >= v->top_ops)
+            break;
+        if (scope_name_passes(v->scope, model_op_name(m, s->order[i])) &&
+            view_rows_push(r, s->order[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static const char *ops_name(view *v, uint32_t op, char *buf, size_t size, size_t *len)
+{
+    (void)buf;
+    (void)size;
+    *len = strtab_len(v->m->tr->strs, v->m->ops[op].name);
+    return model_op_name(v->m, op);
+}
+
+static void ops_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l)
+{
+    const model *m = v->m;
+    const model_op *o = &m->ops[op];
+    size_t len;
+    const char *s;
+    switch (c->id) {
+    case C_NAME:
+        s = ops_name(v, op, NULL, 0, &len);
+        cols_cell(l, s, len, namew, false);
+        break;
+    case C_CAT:
+        s = model_op_cat(m, op);
+        cols_cell(l, s, strlen(s), c->width, false);
+        break;
+    case C_CALLS: view_cell_count(l, o->calls, c->width); break;
+    case C_SELF: view_cell_ms(l, o->self_ns, c->width); break;
+    case C_SELFPCT: view_cell_pct(l, o->self_ns, m->busy_ns, c->width); break;
+    case C_TOTAL: view_cell_ms(l, o->total_ns, c->width); break;
+    case C_AVG: view_cell_ms(l, o->calls ? o->total_ns / (int64_t)o->calls : 0, c->width); break;
+    case C_MIN: view_cell_ms(l, o->min_ns, c->width); break;
+    case C_MAX: view_cell_ms(l, o->max_ns, c->width); break;
+    case C_DSELF: view_cell_ms(l, o->dev_self_ns, c->width); break;
+    case C_DTOTAL: view_cell_ms(l, o->dev_total_ns, c->width); break;
+    default: cols_cell(l, "", 0, c->width, true);
+    }
+}
+
+static bool ops_gpu(view *v, uint32_t op)
+{
+    return v->m->ops[op].gpu;
+}
+
+static int ops_action(view *v, enum key_act act, int arg)
+{
+    (void)arg;
+    if (act != ACT_DRILL || view_nrows(v) == 0)
+        return -1;
+    view_push_focus(v, SCOPE_OP, view_row(v, view_cursor(v)));
+    return VIEW_DRAW_ALL;
+}
+
+const struct view_ops view_ops_ops = {
+    .name = "ops",
+    .label = "Ops",
+    .cols = cols,
+    .namecap = 90,
+    .sorts = sorts,
+    .open = ops_open,
+    .close = ops_close,
+    .rebuild = ops_rebuild,
+    .name_of = ops_name,
+    .cell = ops_cell,
+    .gpu = ops_gpu,
+    .action = ops_action,
+};

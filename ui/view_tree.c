@@ -1,0 +1,533 @@
+/* The Tree view: the call tree, one per track or merged across tracks,
+   under the scope (focus and filter) with pprof's figures: a node's total
+   is the selected stacks' time at or below it. Rows come from
+   ui/tree_rows.c; this file adds figures, names, keys and search. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "ui/tree_rows.h"
+#include "ui/view_impl.h"
+
+enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_DSELF, C_DTOTAL };
+
+static const col cols[] = {
+    { C_TOTAL, "Total ms", 12, MODEL_SORT_TOTAL, 0, false, false, false },
+    { C_SELF, "Self ms", 12, MODEL_SORT_SELF, 0, false, false, false },
+    { C_CALLS, "Calls", 10, MODEL_SORT_CALLS, 1, false, false, false },
+    { C_DSELF, "Dev self ms", 12, MODEL_SORT_DEVICE_SELF, 2, true, false, false },
+    { C_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 2, true, false, false },
+    { C_NAME, "Name", 24, MODEL_SORT_NAME, 0, false, true, true },
+    { 0, NULL, 0, 0, 0, false, false, false }
+};
+
+static const enum model_sort sorts[] = { MODEL_SORT_TOTAL, MODEL_SORT_SELF, MODEL_SORT_CALLS,
+                                         MODEL_SORT_DEVICE_SELF, MODEL_SORT_DEVICE_TOTAL,
+                                         MODEL_SORT_NAME, MODEL_SORT_N };
+
+/* One call tree as displayed. */
+struct one {
+    view *v;
+    bool merged;
+    tree_rows rows;
+    uint32_t scope_gen, order_gen; /* what its rows were last made for */
+};
+
+struct tree_state {
+    struct one t[2]; /* [0] per track, [1] merged */
+    bool merged;     /* which one is shown */
+    bool reveal;     /* the next scope opens the way to the selected frames */
+    uint32_t tnode;  /* the node under the cursor after the last key */
+    uint8_t *op_hit; /* search: per op, its name matches */
+};
+
+typedef view_fig fig;
+
+static struct tree_state *st(view *v)
+{
+    return view_state(v, VIEW_TREE);
+}
+
+static struct one *cur(view *v)
+{
+    struct tree_state *s = st(v);
+    return &s->t[s->merged ? 1 : 0];
+}
+
+static bool is_root(const struct one *o, uint32_t u)
+{
+    return o->rows.nodes[u].parent == MODEL_NONE;
+}
+
+static const scope_mask *mask_of(struct one *o)
+{
+    const scope_mask *k = scope_mask_of(view_scope(o->v), o->merged);
+    return k && k->active ? k : NULL;
+}
+
+static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
+{
+    const model_node *nd = &o->rows.nodes[u];
+    bool root = nd->parent == MODEL_NONE;
+    f->calls = nd->calls;
+    if (k) {
+        f->self_ns = !root && k->sel[u] ? nd->self_ns : 0;
+        f->total_ns = k->scum[u];
+        f->dev_self_ns = !root && k->sel[u] ? nd->dev_self_ns : 0;
+        f->dev_total_ns = k->sdev[u];
+    } else {
+        f->self_ns = nd->self_ns; /* 0 on a root: it is no call */
+        f->total_ns = nd->total_ns;
+        f->dev_self_ns = nd->dev_self_ns;
+        f->dev_total_ns = nd->dev_total_ns;
+    }
+}
+
+static int64_t fig_key(const fig *f, enum model_sort s)
+{
+    switch (s) {
+    case MODEL_SORT_TOTAL: return f->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)f->calls;
+    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
+    default: return f->self_ns;
+    }
+}
+
+static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
+                             size_t *len)
+{
+    const model *m = o->v->m;
+    const model_node *nd = &o->rows.nodes[u];
+    if (nd->parent == MODEL_NONE) {
+        if (o->merged)
+            snprintf(buf, size, "(all tracks)");
+        else
+            view_track_label(m, nd->track, buf, size);
+        *len = strlen(buf);
+        return buf;
+    }
+    *len = strtab_len(m->tr->strs, m->ops[nd->op].name);
+    return model_op_name(m, nd->op);
+}
+
+static void sort_kids(void *ctx, uint32_t *ids, size_t n)
+{
+    struct one *o = ctx;
+    view *v = o->v;
+    view_keyed *k = view_keyed_buf(v, n);
+    if (!k)
+        return; /* out of memory: creation order is still a valid order */
+    const scope_mask *mk = mask_of(o);
+    char tmp[300];
+    for (size_t i = 0; i < n; i++) {
+        fig f;
+        size_t len;
+        fig_of(o, mk, ids[i], &f);
+        k[i].key = fig_key(&f, v->sort);
+        k[i].id = ids[i];
+        /* a root has no self time of its own: rank tracks by their time */
+        if (is_root(o, ids[i])) {
+            if (v->sort == MODEL_SORT_SELF || v->sort == MODEL_SORT_DEVICE_SELF)
+                k[i].key = v->sort == MODEL_SORT_SELF ? f.total_ns : f.dev_total_ns;
+            k[i].name = strdup(node_name(o, ids[i], tmp, sizeof tmp, &len));
+        } else {
+            k[i].name = node_name(o, ids[i], tmp, sizeof tmp, &len);
+        }
+    }
+    view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
+    for (size_t i = 0; i < n; i++) {
+        ids[i] = k[i].id;
+        if (is_root(o, k[i].id))
+            free((char *)k[i].name);
+    }
+}
+
+/* Brings a tree's rows up to the scope and the order. */
+static void sync(view *v, struct one *o)
+{
+    scope *s = view_scope(v);
+    if (o->scope_gen != scope_gen(s)) {
+        const scope_mask *k = scope_mask_of(s, o->merged);
+        if (!k)
+            view_status_set(v, "out of memory computing the focus");
+        bool on = k && k->active;
+        tree_rows_set_shown(&o->rows, on ? k->shown : NULL, on && st(v)->reveal ? k->sel : NULL);
+        if (on)
+            st(v)->reveal = false;
+        o->scope_gen = scope_gen(s);
+        o->order_gen = 0;
+    }
+    if (o->order_gen != v->order_gen) {
+        tree_rows_resort(&o->rows);
+        o->order_gen = v->order_gen;
+    }
+}
+
+static int one_open(view *v, struct one *o, bool merged)
+{
+    const model *m = v->m;
+    o->v = v;
+    o->merged = merged;
+    size_t nt = 0;
+    uint32_t *tops = malloc((m->ntracks + 1) * sizeof *tops);
+    if (!tops)
+        return -1;
+    if (merged) {
+        if (m->nmnodes)
+            tops[nt++] = 0;
+    } else {
+        for (size_t k = 0; k < m->ntracks; k++)
+            if (m->tracks[k].events)
+                tops[nt++] = m->tracks[k].root;
+    }
+    int rc = tree_rows_init(&o->rows, merged ? m->mnodes : m->nodes,
+                            merged ? m->nmnodes : m->nnodes, tops, nt);
+    free(tops);
+    if (rc < 0)
+        return -1;
+    tree_rows_set_sort(&o->rows, sort_kids, o);
+    return 0;
+}
+
+static int tree_open(view *v)
+{
+    struct tree_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    view_set_state(v, VIEW_TREE, s);
+    s->tnode = MODEL_NONE;
+    s->op_hit = malloc(v->m->nops ? v->m->nops : 1);
+    if (!s->op_hit || one_open(v, &s->t[0], false) < 0 || one_open(v, &s->t[1], true) < 0)
+        return -1;
+    return 0;
+}
+
+static void tree_close(view *v)
+{
+    struct tree_state *s = st(v);
+    if (!s)
+        return;
+    tree_rows_done(&s->t[0].rows);
+    tree_rows_done(&s->t[1].rows);
+    free(s->op_hit);
+    free(s);
+}
+
+static size_t tree_count(view *v)
+{
+    struct one *o = cur(v);
+    sync(v, o);
+    return tree_rows_count(&o->rows);
+}
+
+static uint32_t tree_row(view *v, size_t i)
+{
+    struct one *o = cur(v);
+    sync(v, o);
+    uint32_t u = tree_rows_at(&o->rows, i);
+    return u == MODEL_NONE ? UINT32_MAX : u;
+}
+
+static size_t tree_refresh(view *v)
+{
+    struct one *o = cur(v);
+    sync(v, o);
+    /* keep the cursor on the node it was on, or the nearest one shown */
+    return tree_rows_near(&o->rows, st(v)->tnode);
+}
+
+static const char *tree_name(view *v, uint32_t u, char *buf, size_t size, size_t *len)
+{
+    return node_name(cur(v), u, buf, size, len);
+}
+
+static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
+{
+    struct one *o = cur(v);
+    const model_node *nd = &o->rows.nodes[u];
+    fig f;
+    fig_of(o, mask_of(o), u, &f);
+    switch (c->id) {
+    case C_NAME: {
+        char nb[600], pre[64];
+        size_t len;
+        const char *s = node_name(o, u, nb, sizeof nb, &len);
+        /* indent, capped so that deep stacks still show a name */
+        int ind = (int)nd->depth * 2;
+        if (ind > namew / 2)
+            ind = namew / 2;
+        if (ind > 40)
+            ind = 40;
+        cols_pad(l, (size_t)ind);
+        const char *mark = !tree_rows_has_kids(&o->rows, u) ? "  "
+                           : tree_rows_expanded(&o->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
+        size_t n = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, nd->gpu ? "[GPU] " : "");
+        cols_put(l, pre, n);
+        cols_cell(l, s, len, namew - ind - (int)fmt_width(pre, n), false);
+        break;
+    }
+    case C_TOTAL: view_cell_ms(l, f.total_ns, c->width); break;
+    case C_SELF: view_cell_ms(l, f.self_ns, c->width); break;
+    case C_CALLS: view_cell_count(l, f.calls, c->width); break;
+    case C_DSELF: view_cell_ms(l, f.dev_self_ns, c->width); break;
+    case C_DTOTAL: view_cell_ms(l, f.dev_total_ns, c->width); break;
+    default: cols_cell(l, "", 0, c->width, true);
+    }
+}
+
+static bool tree_gpu(view *v, uint32_t u)
+{
+    return cur(v)->rows.nodes[u].gpu;
+}
+
+void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
+{
+    struct tree_state *s = st(v);
+    if (!view_scope_push(v, kind, id))
+        return;
+    /* pprof's focus: every stack through it, in the merged tree */
+    if (kind != SCOPE_NODE)
+        s->merged = true;
+    v->tab = VIEW_TREE;
+    s->reveal = true; /* open the way to the selected frames (sync) */
+    struct one *o = cur(v);
+    sync(v, o);
+    if (kind == SCOPE_NODE || kind == SCOPE_MNODE)
+        tree_rows_expand(&o->rows, kind == SCOPE_NODE && s->merged ? v->m->node_merged[id] : id,
+                         true);
+    v->stale[VIEW_TREE] = false;
+    /* the cursor on the first selected frame: after its ancestors */
+    const scope_mask *k = mask_of(o);
+    size_t n = tree_rows_count(&o->rows), i = 0;
+    v->cur[VIEW_TREE] = 0;
+    v->top[VIEW_TREE] = 0;
+    for (uint32_t u = n ? tree_rows_at(&o->rows, 0) : MODEL_NONE; u != MODEL_NONE;
+         u = tree_rows_next(&o->rows, u), i++)
+        if (k && k->sel[u]) {
+            v->cur[VIEW_TREE] = i;
+            break;
+        }
+    tree_rows_dirty(&o->rows);
+    view_clamp(v);
+    v->status[0] = '\0';
+}
+
+static int tree_action(view *v, enum key_act act, int arg)
+{
+    (void)arg;
+    struct tree_state *s = st(v);
+    struct one *o = cur(v);
+    tree_rows *t = &o->rows;
+    size_t r = v->cur[VIEW_TREE];
+    if (tree_count(v) == 0)
+        return -1;
+    uint32_t u = tree_row(v, r);
+    bool kids = tree_rows_has_kids(t, u);
+    switch (act) {
+    case ACT_OPEN:
+        if (kids && !tree_rows_expanded(t, u))
+            tree_rows_expand(t, u, true);
+        else if (kids)
+            v->cur[VIEW_TREE] = r + 1;
+        break;
+    case ACT_CLOSE:
+        if (kids && tree_rows_expanded(t, u)) {
+            tree_rows_expand(t, u, false);
+        } else if (!is_root(o, u)) {
+            size_t p = tree_rows_index_of(t, t->nodes[u].parent);
+            if (p != SIZE_MAX)
+                v->cur[VIEW_TREE] = p;
+        }
+        break;
+    case ACT_EXPAND:
+        if (kids)
+            tree_rows_expand(t, u, true);
+        break;
+    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
+    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
+    case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
+        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
+        v->cur[VIEW_TREE] = tree_rows_near(t, u);
+        break;
+    case ACT_MERGE: {
+        uint32_t mn = s->merged ? u : is_root(o, u) ? 0 : v->m->node_merged[u];
+        s->merged = !s->merged;
+        o = cur(v);
+        sync(v, o);
+        /* stay on the same stack when the other tree shows it */
+        uint32_t to = mn;
+        if (!s->merged) {
+            to = MODEL_NONE;
+            for (size_t i = 0; i < v->m->nnodes && mn; i++)
+                if (v->m->node_merged[i] == mn &&
+                    tree_rows_index_of(&o->rows, (uint32_t)i) != SIZE_MAX) {
+                    to = (uint32_t)i;
+                    break;
+                }
+        }
+        v->cur[VIEW_TREE] = to == MODEL_NONE ? 0 : tree_rows_near(&o->rows, to);
+        view_status_set(v, "%s", s->merged ? "tree merged across tracks" : "one tree per track");
+        break;
+    }
+    case ACT_FOCUS:
+        if (is_root(o, u)) {
+            view_status_set(v, "focus on a frame, not a track");
+            return VIEW_DRAW_FOOTER;
+        }
+        view_push_focus(v, s->merged ? SCOPE_MNODE : SCOPE_NODE, u);
+        return VIEW_DRAW_ALL;
+    default:
+        return -1;
+    }
+    tree_rows_dirty(&cur(v)->rows);
+    view_clamp(v);
+    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
+}
+
+static bool hit(struct one *o, const uint8_t *op_hit, uint32_t u, const char *pat)
+{
+    char buf[600];
+    size_t len;
+    if (is_root(o, u))
+        return search_match(node_name(o, u, buf, sizeof buf, &len), pat);
+    return op_hit[o->rows.nodes[u].op];
+}
+
+/* The next match from row `from` (inclusive) forward, or the previous one
+   before it, wrapping: walks only as far as the match, one step per row
+   and a byte test per row (the names are tested once per operator). */
+static size_t tree_search(view *v, const char *pat, size_t from, int dir)
+{
+    struct one *o = cur(v);
+    tree_rows *t = &o->rows;
+    uint8_t *op_hit = st(v)->op_hit;
+    char buf[600];
+    size_t len, n = tree_rows_count(t);
+    bool any = false;
+    for (size_t i = 0; i < v->m->nops; i++)
+        any |= op_hit[i] = search_match(model_op_name(v->m, (uint32_t)i), pat);
+    for (size_t k = 0; k < t->ntops && !any; k++)
+        any = search_match(node_name(o, t->tops[k], buf, sizeof buf, &len), pat);
+    if (!any || n == 0) /* nothing anywhere: no need to walk the rows */
+        return SIZE_MAX;
+    size_t i = dir > 0 ? from : (from + n - 1) % n;
+    uint32_t u = tree_rows_at(t, i);
+    /* dense matches are near: walk; sparse ones may be a whole tree away:
+       after a bounded walk, place each visible matching node instead */
+    size_t limit = n < 20000 ? n : 20000;
+    for (size_t step = 0; step < limit && u != MODEL_NONE; step++) {
+        if (hit(o, op_hit, u, pat))
+            goto found;
+        if (dir > 0) {
+            u = tree_rows_next(t, u);
+            i++;
+            if (u == MODEL_NONE) {
+                tree_rows_dirty(t);
+                u = tree_rows_at(t, 0);
+                i = 0;
+            }
+        } else {
+            u = tree_rows_prev(t, u);
+            if (u == MODEL_NONE) {
+                i = n - 1;
+                tree_rows_dirty(t);
+                u = tree_rows_at(t, i);
+            } else {
+                i--;
+            }
+        }
+    }
+    tree_rows_dirty(t);
+    if (limit == n)
+        return SIZE_MAX;
+    size_t best = SIZE_MAX, wrap = SIZE_MAX;
+    for (uint32_t x = 0; x < t->n; x++) {
+        if (!tree_rows_shown(t, x) || !hit(o, op_hit, x, pat))
+            continue;
+        size_t at = tree_rows_index_of(t, x);
+        if (at == SIZE_MAX)
+            continue;
+        if (dir > 0) {
+            if (at >= from && (best == SIZE_MAX || at < best))
+                best = at;
+            if (wrap == SIZE_MAX || at < wrap)
+                wrap = at;
+        } else {
+            if (at < from && (best == SIZE_MAX || at > best))
+                best = at;
+            if (wrap == SIZE_MAX || at > wrap)
+                wrap = at;
+        }
+    }
+    return best != SIZE_MAX ? best : wrap;
+found:
+    tree_rows_dirty(t);
+    return i;
+}
+
+bool view_tree_merged(view *v)
+{
+    return st(v)->merged;
+}
+
+const struct tree_rows *view_tree_rows(view *v)
+{
+    struct one *o = cur(v);
+    sync(v, o);
+    return &o->rows;
+}
+
+void view_tree_fig(view *v, uint32_t node, view_fig *f)
+{
+    struct one *o = cur(v);
+    sync(v, o);
+    fig_of(o, mask_of(o), node, f);
+}
+
+static void tree_tabinfo(view *v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", st(v)->merged ? "  tree: merged" : "  tree: per track");
+}
+
+static void tree_after_key(view *v)
+{
+    st(v)->tnode = view_row(v, v->cur[VIEW_TREE]);
+}
+
+static uint64_t tree_save(view *v)
+{
+    uint32_t node = v->tab == VIEW_TREE ? view_row(v, v->cur[VIEW_TREE]) : MODEL_NONE;
+    return (uint64_t)st(v)->merged << 32 | node;
+}
+
+static void tree_restore(view *v, uint64_t saved)
+{
+    st(v)->merged = saved >> 32;
+    st(v)->tnode = (uint32_t)saved;
+}
+
+const struct view_ops view_tree_ops = {
+    .name = "tree",
+    .label = "Tree",
+    .cols = cols,
+    .sorts = sorts,
+    .open = tree_open,
+    .close = tree_close,
+    .count = tree_count,
+    .row = tree_row,
+    .refresh = tree_refresh,
+    .name_of = tree_name,
+    .cell = tree_cell,
+    .gpu = tree_gpu,
+    .action = tree_action,
+    .search = tree_search,
+    .tabinfo = tree_tabinfo,
+    .after_key = tree_after_key,
+    .save = tree_save,
+    .restore = tree_restore,
+};
