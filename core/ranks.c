@@ -310,9 +310,20 @@ static void set_rank(ranks_file *f)
     }
 }
 
+static int cancelled(const trace_progress *p, void *ctx)
+{
+    (void)p;
+    return *(const volatile sig_atomic_t *)ctx != 0;
+}
+
 static void load_one(ranks_file *f, const ranks_load_opts *o)
 {
-    trace_load_opts lo = { .partial = o->partial };
+    trace_load_opts lo = { .partial = o->partial, .progress = o->cancel ? cancelled : NULL,
+                           .progress_ctx = (void *)o->cancel };
+    if (o->cancel && *o->cancel) {
+        error_set(&f->err, T2P_ERR_CANCELLED, f->path, -1, "cancelled");
+        return;
+    }
     trace *tr = trace_load(f->path, &lo, &f->err);
     if (!tr)
         return;

@@ -9,6 +9,7 @@
 #ifndef T2P_RANKS_H
 #define T2P_RANKS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -113,6 +114,9 @@ typedef struct ranks_load_opts {
     model_opts mo;
     ranks_model_fn on_model; /* may be NULL */
     void *ctx;
+    /* may be NULL; when it becomes non-zero the loads stop (files not done
+       fail with T2P_ERR_CANCELLED): the explorer's Ctrl-C */
+    const volatile sig_atomic_t *cancel;
 } ranks_load_opts;
 
 /* Whether path is a directory. */

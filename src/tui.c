@@ -206,8 +206,16 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
         snprintf(what, sizeof what, "%zu traces (%s%s)", j->nfiles, args[0], nargs > 1 ? ", ..." : "");
         draw_progress(what, 0, 0, 0, 0, "Loading");
     }
-    ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo };
-    if (ranks_load(j, &lo, &err) < 0 || j->nloaded == 0) {
+    ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo,
+                           .cancel = &got_signal };
+    int lrc = ranks_load(j, &lo, &err);
+    if (got_signal) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: loading cancelled\n");
+        ranks_free(j);
+        return EXIT_CANCEL;
+    }
+    if (lrc < 0 || j->nloaded == 0) {
         draw_close();
         if (j->nloaded == 0)
             for (size_t i = 0; i < j->nfiles; i++)
@@ -217,12 +225,6 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
             fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
         ranks_free(j);
         return EXIT_INPUT;
-    }
-    if (got_signal) {
-        draw_close();
-        fprintf(stderr, "torch2pprof-tui: cancelled\n");
-        ranks_free(j);
-        return EXIT_CANCEL;
     }
     *out = j;
     *tr = j->files[0].tr;
