@@ -253,7 +253,10 @@ static int attribute(memory *mem)
             }
             while (depth && tr->events[stack[depth - 1]].ts + tr->events[stack[depth - 1]].dur <= t)
                 depth--;
-            mem->rec_node[r] = depth ? m->ev_node[stack[depth - 1]] : root;
+            /* in a scoped model (model_opts.keep) records in or under events
+               out of the scope, or outside every event, count for no node */
+            uint32_t node = depth ? m->ev_node[stack[depth - 1]] : m->scoped ? MODEL_NONE : root;
+            mem->rec_node[r] = node == MODEL_NONE ? MEMORY_NONE : node;
         }
     }
     rc = 0;
@@ -393,6 +396,8 @@ static int node_figures(memory *mem, const unsigned char *live)
     if (hmap_init(&t.map, 1024) < 0)
         goto out;
     for (size_t r = 0; r < tr->nmems; r++) {
+        if (mem->rec_node[r] == MEMORY_NONE)
+            continue;
         memory_node *e = entry(&t, mem->rec_node[r], mem->rec_dev[r]);
         if (!e)
             goto out;
@@ -629,6 +634,16 @@ size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, 
         if (level > out[col + 1])
             out[col + 1] = level;
     return seen;
+}
+
+uint32_t memory_step_at(const steps *s, int64_t ts)
+{
+    if (!s || s->whole_trace)
+        return STEPS_NONE;
+    for (size_t i = 0; i < s->nsteps; i++)
+        if (s->steps[i].host_start <= ts && ts < s->steps[i].host_end)
+            return (uint32_t)i;
+    return STEPS_NONE;
 }
 
 /* ---- sorting ---- */

@@ -21,6 +21,7 @@
 
 #include "core/error.h"
 #include "core/model.h"
+#include "core/steps.h"
 
 #define MEMORY_NONE UINT32_MAX
 
@@ -105,6 +106,10 @@ const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t devic
    record. Returns the number of records seen. */
 size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, int64_t *out,
                     size_t ncols);
+
+/* The index in s->steps of the step whose host window [ProfilerStep#N ts,
+   ts + dur) holds ts, or STEPS_NONE (no such step, or a whole-trace step). */
+uint32_t memory_step_at(const steps *s, int64_t ts);
 
 enum memory_sort {
     MEMORY_SORT_ALLOC_SIZE,

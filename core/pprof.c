@@ -40,7 +40,8 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 7 };
+/* time types, then the memory ones when pprof_opts.mem is given */
+enum { NTIME = 3, NVALUES = 7, MAXLABELS = 8 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -88,6 +89,12 @@ struct build {
     int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
+    /* memory samples (pprof_opts.mem): see mem_prepare / mem_samples */
+    const memory *mem;
+    size_t nvalues;   /* NTIME, or NVALUES with memory */
+    hmap memsets;     /* set << 8 | device -> index into sets (with the device label) */
+    uint64_t alloc_objects, inuse_objects;
+    int64_t alloc_bytes, inuse_bytes;
 };
 
 static int64_t str_id(struct build *b, const char *s, size_t len)
@@ -264,6 +271,7 @@ static void build_free(struct build *b)
     free(b->sets);
     hmap_done(&b->setmap);
     hmap_done(&b->stepmap);
+    hmap_done(&b->memsets);
     free(b->comments);
     free(b->strings);
 }
@@ -360,6 +368,64 @@ static int build_locations(struct build *b)
     return 0;
 }
 
+/* ---- memory samples (issue 14) ---- */
+
+/* Interns what the memory samples' labels need before the string table is
+   made: "device" and the device names, and the label sets of the tracks
+   whose root holds records outside any operator. */
+static int mem_prepare(struct build *b)
+{
+    const memory *mem = b->mem;
+    if (!mem)
+        return 0;
+    if (cstr_id(b, "device") < 0)
+        return -1;
+    for (size_t d = 0; d < mem->ndevices; d++)
+        if (cstr_id(b, mem->devices[d].name) < 0)
+            return -1;
+    const model *m = b->m;
+    for (size_t i = 0; i < mem->nnodes; i++) {
+        const model_node *nd = &m->nodes[mem->nodes[i].node];
+        if (nd->parent == MODEL_NONE && labelset_get(b, m->tr, nd->track, MODEL_NONE) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The label set `set` plus device=NAME. Its strings were interned by
+   mem_prepare, so none is added after the string table. -1: out of memory. */
+static int64_t labelset_device(struct build *b, uint32_t set, uint32_t dev)
+{
+    uint64_t key = (uint64_t)set << 8 | dev;
+    uint32_t i = hmap_get(&b->memsets, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    if (add_label(b, ls, "device", b->mem->devices[dev].name) < 0)
+        return -1;
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->memsets, key, i) < 0)
+        return -1;
+    return i;
+}
+
 /* Everything but the samples. */
 static int build_profile(const model *m, const pprof_opts *opts, struct build *b)
 {
@@ -380,9 +446,15 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         return -1;
 
     static const char *const types[NVALUES][2] = {
-        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
+        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" },
+        { "alloc_objects", "count" }, { "alloc_space", "bytes" },
+        { "inuse_objects", "count" }, { "inuse_space", "bytes" }
     };
-    for (int i = 0; i < NVALUES; i++) {
+    b->mem = opts ? opts->mem : NULL;
+    b->nvalues = b->mem ? NVALUES : NTIME;
+    if (hmap_init(&b->memsets, 16) < 0)
+        return -1;
+    for (size_t i = 0; i < b->nvalues; i++) {
         perftools__profiles__value_type__init(&b->types[i]);
         b->types[i].type = cstr_id(b, types[i][0]);
         b->types[i].unit = cstr_id(b, types[i][1]);
@@ -450,7 +522,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->period_type.type = b->types[1].type;
     b->period_type.unit = b->types[1].unit;
 
-    b->prof.n_sample_type = NVALUES;
+    b->prof.n_sample_type = b->nvalues;
     b->prof.sample_type = b->type_ptrs;
     b->prof.n_mapping = 1;
     b->prof.mapping = &b->mapping_ptr;
@@ -475,6 +547,9 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         if (labelset_step(b, labelset_get(b, tr, nd->track, stream), nd->group) < 0)
             return -1;
     }
+
+    if (mem_prepare(b) < 0)
+        return -1;
 
     /* the string table last: everything above has interned its strings */
     uint32_t nstr = strtab_count(b->strs);
@@ -519,6 +594,47 @@ static void sink_tag_len(struct sink *s, uint32_t field, size_t len)
     sink_append(&s->base, n, v);
 }
 
+/* One sample per device with records at node (its own, not its children's):
+   zero time, the allocations made there and those still live at the end. */
+static int mem_samples(struct build *b, struct sink *s, uint32_t node, uint64_t *stack,
+                       uint32_t depth, uint32_t set, uint8_t **buf, size_t *bufcap)
+{
+    const memory *mem = b->mem;
+    for (size_t d = 0; d < mem->ndevices; d++) {
+        const memory_stat *st = memory_node_stat(mem, false, node, (uint32_t)d);
+        if (!st || (!st->self_alloc_count && !st->live_count))
+            continue;
+        int64_t ls = set == UINT32_MAX ? -1 : labelset_device(b, set, (uint32_t)d);
+        if (ls < 0)
+            return -1;
+        int64_t v[NVALUES] = { 0, 0, 0, (int64_t)st->self_alloc_count, st->self_alloc_bytes,
+                               (int64_t)st->live_count, st->live_bytes };
+        pb_sample sm;
+        perftools__profiles__sample__init(&sm);
+        sm.location_id = stack;
+        sm.n_location_id = depth;
+        sm.value = v;
+        sm.n_value = NVALUES;
+        sm.label = (pb_label **)b->sets[ls]->ptrs;
+        sm.n_label = b->sets[ls]->n;
+        size_t len = perftools__profiles__sample__get_packed_size(&sm);
+        if (len > *bufcap) {
+            free(*buf);
+            *bufcap = len;
+            if (!(*buf = malloc(*bufcap)))
+                return -1;
+        }
+        perftools__profiles__sample__pack(&sm, *buf);
+        sink_tag_len(s, 2, len); /* Profile.sample */
+        sink_append(&s->base, len, *buf);
+        b->alloc_objects += st->self_alloc_count;
+        b->alloc_bytes += st->self_alloc_bytes;
+        b->inuse_objects += st->live_count;
+        b->inuse_bytes += st->live_bytes;
+    }
+    return 0;
+}
+
 /* The first needed child of n (or the next needed sibling after n). */
 static uint32_t needed_from(const struct build *b, uint32_t n)
 {
@@ -547,6 +663,10 @@ static int emit_samples(struct build *b, struct sink *s)
         uint32_t root = m->tracks[k].root;
         if (root == MODEL_NONE)
             continue;
+        if (b->mem && mem_samples(b, s, root, NULL, 0,
+                                  hmap_get(&b->setmap, (uint64_t)k << 32 | MODEL_NONE),
+                                  &buf, &bufcap) < 0)
+            goto out;
         uint32_t n = needed_from(b, m->nodes[root].first_child);
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
@@ -564,7 +684,7 @@ static int emit_samples(struct build *b, struct sink *s)
                 sm.location_id = &path[cap - nd->depth];
                 sm.n_location_id = nd->depth;
                 sm.value = v;
-                sm.n_value = NVALUES;
+                sm.n_value = b->nvalues;
                 sm.label = (pb_label **)ls->ptrs;
                 sm.n_label = ls->n;
                 size_t len = perftools__profiles__sample__get_packed_size(&sm);
@@ -580,6 +700,9 @@ static int emit_samples(struct build *b, struct sink *s)
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
+                if (b->mem && mem_samples(b, s, n, &path[cap - nd->depth], nd->depth, set,
+                                          &buf, &bufcap) < 0)
+                    goto out;
                 done += nd->depth;
                 if (done >= next_report) {
                     next_report = done + (1u << 22);
@@ -810,6 +933,10 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         sum->calls = b.calls;
         sum->total_ns = b.total_ns;
         sum->device_ns = b.device_ns;
+        sum->alloc_objects = b.alloc_objects;
+        sum->alloc_bytes = b.alloc_bytes;
+        sum->inuse_objects = b.inuse_objects;
+        sum->inuse_bytes = b.inuse_bytes;
     }
     build_free(&b);
     return 0;

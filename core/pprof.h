@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/model.h"
 #include "core/shortname.h"
 
@@ -19,6 +20,8 @@ typedef struct pprof_summary {
     uint64_t calls;    /* sum of samples/count */
     int64_t total_ns;  /* sum of time */
     int64_t device_ns; /* sum of device_time */
+    uint64_t alloc_objects, inuse_objects; /* sums of the memory sample types */
+    int64_t alloc_bytes, inuse_bytes;
 } pprof_summary;
 
 /* Called every few million stack entries while the profile is written (done
@@ -43,6 +46,13 @@ typedef struct pprof_opts {
        step_labels[i] names step i (steps_label). NULL: no step label. */
     const char *const *step_labels;
     size_t nsteps;
+    /* Memory figures of m (memory_build(m)): four more sample types, as Go
+       heap profiles have them: alloc_objects/count, alloc_space/bytes (the
+       allocations made at a stack), inuse_objects/count, inuse_space/bytes
+       (those still allocated at the end of the window), on samples of their
+       own carrying a "device" label ("CPU", "GPU0"). Records outside any
+       operator are samples with an empty stack. NULL: no memory types. */
+    const memory *mem;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

@@ -470,7 +470,7 @@ int cli_analyze(int argc, char **argv)
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
-        analyze_memory_text(stdout, mem, msort, top);
+        analyze_memory_text(stdout, mem, st, msort, top);
     }
     shortname_free(sn);
     memory_free(mem);

@@ -35,7 +35,8 @@ static void stack_text(const model *m, uint32_t node, char *buf, size_t size)
                               i ? " > " : "");
 }
 
-void analyze_memory_text(FILE *f, const memory *mem, enum memory_sort sort, size_t top)
+void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
+                         size_t top)
 {
     if (!mem || !mem->ndevices)
         return;
@@ -47,6 +48,9 @@ void analyze_memory_text(FILE *f, const memory *mem, enum memory_sort sort, size
         fprintf(f, "%-5s peak %s (%s) at %s ms", v->name, fmt_bytes(v->peak_bytes, a, sizeof a),
                 v->has_totals ? "Total Allocated" : "running sum of Bytes",
                 fmt_ms(v->peak_ns - m->window_start, b, sizeof b));
+        uint32_t step = v->peak_record != MEMORY_NONE ? memory_step_at(st, v->peak_ns) : STEPS_NONE;
+        if (step != STEPS_NONE)
+            fprintf(f, " in step %s", steps_label(st, step));
         if (v->reserved_at_peak >= 0)
             fprintf(f, ", reserved %s", fmt_bytes(v->reserved_at_peak, c, sizeof c));
         fputc('\n', f);
@@ -100,12 +104,14 @@ void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size
         const memory_device *v = &mem->devices[i];
         fprintf(f, "%s{\"device\":\"%s\",\"peak_bytes\":%lld,\"peak_ns\":%lld,"
                    "\"reserved_at_peak_bytes\":%lld,\"allocs\":%llu,\"frees\":%llu,"
-                   "\"live_bytes_at_end\":%lld,\"live_allocs_at_end\":%llu,"
+                   "\"live_bytes_at_end\":%lld,\"alloc_bytes\":%lld,\"free_bytes\":%lld,"
+                   "\"live_allocs_at_end\":%llu,"
                    "\"matched_allocs\":%llu,\"lifetime_ns\":%lld,\"unmatched_frees\":%llu,"
                    "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu}",
                 i ? "," : "", v->name, (long long)v->peak_bytes, (long long)v->peak_ns,
                 (long long)v->reserved_at_peak, (unsigned long long)v->allocs,
                 (unsigned long long)v->frees, (long long)v->live_bytes_at_end,
+                (long long)v->alloc_bytes, (long long)v->free_bytes,
                 (unsigned long long)v->live_allocs_at_end, (unsigned long long)v->matched,
                 (long long)v->lifetime_ns, (unsigned long long)v->unmatched_frees,
                 (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed);

@@ -40,6 +40,9 @@ static const char convert_usage[] =
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --no-memory     time sample types only, even when the trace has [memory] events\n"
+    "                  (which otherwise add alloc_objects, alloc_space, inuse_objects,\n"
+    "                  inuse_space with a device label, as Go heap profiles)\n"
     "  --step N|N-M    only steps N to M: CPU events that start in them, the GPU work\n"
     "                  they launched\n"
     "  --partial       load what a truncated trace holds instead of failing;\n"
@@ -62,6 +65,7 @@ int cli_convert(int argc, char **argv)
         { "ignore", required_argument, NULL, 'i' },
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
+        { "no-memory", no_argument, NULL, 'M' },
         { "partial", no_argument, NULL, 'p' },
         { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
@@ -73,7 +77,7 @@ int cli_convert(int argc, char **argv)
     select_spec sel;
     const char *base = NULL, *step = NULL;
     model_opts mo = { 0 };
-    bool partial = false, selecting = false, short_names = false;
+    bool partial = false, selecting = false, short_names = false, no_memory = false;
     long jobs = 0;
     const char *comments[5];
     char cbuf[3][600];
@@ -90,6 +94,7 @@ int cli_convert(int argc, char **argv)
         case 'i': sel.ignore_re = optarg; break;
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
+        case 'M': no_memory = true; break;
         case 'p': partial = true; break;
         case 'J': {
             char *end;
@@ -168,6 +173,7 @@ int cli_convert(int argc, char **argv)
     int rc = EXIT_INPUT;
     uint8_t *keep = NULL;
     shortnames *sn = NULL;
+    memory *mem = NULL;
     convert_steps cs;
     bool usage_error;
     if (convert_steps_prepare(&cs, &m, &mo, step, &usage_error) < 0) {
@@ -187,11 +193,16 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "torch2pprof: %s: out of memory\n", in);
         goto out;
     }
+    /* a trace with [memory] records gets the heap sample types too */
+    if (tr->nmems && !no_memory && !(mem = memory_build(m, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     int64_t rank = ranks_trace_rank(tr);
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
                       .ncomments = ncomments, .short_names = sn,
                       .has_rank = rank >= 0, .rank = rank,
-                      .step_labels = cs.labels, .nsteps = cs.nlabels };
+                      .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         /* OUT naming the trace is an output error (2), like any other file
@@ -209,6 +220,10 @@ int cli_convert(int argc, char **argv)
         fputs(" (self time over all tracks)", stdout);
     if (m->gpu_events)
         printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    if (mem)
+        printf(", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
+               (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
+               (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
     putchar('\n');
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
@@ -219,6 +234,7 @@ int cli_convert(int argc, char **argv)
         rc = EXIT_INPUT;
     }
 out:
+    memory_free(mem);
     shortname_free(sn);
     free(keep);
     model_free(m);

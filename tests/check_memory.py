@@ -21,13 +21,22 @@ trace (tests/reference/tb_memory.py wrote them):
   - allocations matched to frees by address: TensorBoard's memory events table
     gives the number matched, their summed lifetime, the allocations still live
     at the end and their bytes, the frees of earlier blocks; ours equal them.
+Then, when go is installed, `TOOL convert TRACE` and go tool pprof read the
+heap sample types back: the totals of alloc_objects, alloc_space, inuse_objects and
+inuse_space equal analyze's allocs, allocated bytes, live allocations and live bytes
+summed over the devices (inuse: 0 without addresses), with -tagfocus device=D per
+device; every function's flat and cum alloc_space equal analyze's self and
+with-children allocation bytes of that operator name.
 Exit 0 if all match, 1 on a mismatch, 77 if TOOL does not exist.
 """
 import gzip
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 FIGS = ("alloc_count", "alloc_bytes", "increase_bytes",
         "self_alloc_count", "self_alloc_bytes", "self_increase_bytes")
@@ -54,6 +63,72 @@ def dropped_names(trace, dropped):
                 names.update(x["name"] for x in evs if x["tid"] == e["tid"] and
                              x["ts"] <= e["ts"] < x["ts"] + x["dur"])
     return names
+
+
+def pprof_top(path, index, focus=None):
+    """(total, {function: (flat, cum)}) of go tool pprof -top in plain units."""
+    cmd = ["go", "tool", "pprof", "-sample_index=" + index, "-unit=B", "-top",
+           "-nodecount=1000000",
+           "-nodefraction=0", "-edgefraction=0"]
+    if focus:
+        cmd.append("-tagfocus=" + focus)
+    out = subprocess.run(cmd + [path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         check=True).stdout.decode()
+    total = int(re.search(r"Total samples = (-?\d+)B?", out).group(1))
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(-?\d+)B?\s+\S+%\s+\S+%\s+(-?\d+)B?\s+\S+%\s+(.*)$", line)
+        if m:
+            rows[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+    return total, rows
+
+
+def check_pprof(tool, trace, mem, bad):
+    if not shutil.which("go"):
+        print("note: go missing: heap profile not read back")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "heap.pb.gz")
+        p = subprocess.run([tool, "convert", "--keep-steps", trace, out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode:
+            bad.append("convert exited %d: %s" % (p.returncode, p.stderr.decode()))
+            return
+        devs = mem["devices"]
+        want = {"alloc_objects": sum(d["allocs"] for d in devs),
+                "alloc_space": sum(d["alloc_bytes"] for d in devs),
+                "inuse_objects": sum(d["live_allocs_at_end"] for d in devs
+                                     if d["matched_allocs"] or d["live_allocs_at_end"]),
+                "inuse_space": sum(d["live_bytes_at_end"] for d in devs
+                                   if d["matched_allocs"] or d["live_allocs_at_end"])}
+        tags = subprocess.run(["go", "tool", "pprof", "-sample_index=alloc_objects", "-tags",
+                               out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              check=True).stdout.decode()
+        per_dev = {m.group(2): int(float(m.group(1))) for m in
+                   re.finditer(r"^\s+(\d+(?:\.\d+)?) \(\s*[\d.]+%\): (\S+)$", tags, re.M)}
+        for d in devs:
+            if per_dev.get(d["device"]) != d["allocs"]:
+                bad.append("pprof alloc_objects device=%s: %s, analyze %d" % (
+                    d["device"], per_dev.get(d["device"]), d["allocs"]))
+        for index, v in want.items():
+            if v is None:
+                continue
+            total, _ = pprof_top(out, index)
+            if total != v:
+                bad.append("pprof %s total %d, analyze %d" % (index, total, v))
+        _, rows = pprof_top(out, "alloc_space")
+        by_name = {}
+        for o in mem["ops"]:
+            f = by_name.setdefault(o["name"], [0, 0])
+            f[0] += o["self_alloc_bytes"]
+            f[1] += o["alloc_bytes"]
+        n = 0
+        for name, (flat, cum) in by_name.items():
+            got = rows.get(name, (0, 0))
+            if cum and got != (flat, cum):
+                bad.append("pprof %s flat/cum alloc_space %s, analyze %s" % (name, got, (flat, cum)))
+            n += 1
+        print("pprof: heap sample types read back; %d operator names compared" % n)
 
 
 def main():
@@ -121,6 +196,7 @@ def main():
             if devs.get(dev, {}).get(f) != v:
                 bad.append("%s %s: ours %s, TensorBoard %d" % (dev, f, devs.get(dev, {}).get(f), v))
 
+    check_pprof(tool, trace, mem, bad)
     for b in bad[:40]:
         print("FAIL %s: %s" % (name, b))
     if bad:
