@@ -363,9 +363,9 @@ int cli_analyze(int argc, char **argv)
                             "or a directory\n");
             return EXIT_USAGE;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step) {
-            fprintf(stderr, "torch2pprof analyze: --base, --per-step and delta sort keys "
-                            "take one TRACE, not several or a directory\n");
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.spec || sel.only) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step, --step, --steps and delta "
+                            "sort keys take one TRACE, not several or a directory\n");
             return EXIT_USAGE;
         }
         analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,

@@ -152,9 +152,9 @@ int cli_convert(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (many) {
-        if (base) {
-            fprintf(stderr, "torch2pprof convert: --base takes one TRACE, not several or a "
-                            "directory\n");
+        if (base || step) {
+            fprintf(stderr, "torch2pprof convert: --base and --step take one TRACE, not "
+                            "several or a directory\n");
             return EXIT_USAGE;
         }
         convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,

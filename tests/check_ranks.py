@@ -374,6 +374,13 @@ def main():
             need("x.json.gz" in p.stderr and "y.json.gz" in p.stderr and "rank 0" in p.stderr,
                  "dup: %s names both files: %s" % (cmd[0], p.stderr.strip()))
 
+        # one-trace options refuse a job rather than ignore it
+        for cmd in (["analyze", "--step", "1", a], ["analyze", "--base", a, a],
+                    ["analyze", "--short-names", a], ["convert", "--base", a, a, "x.pb.gz"]):
+            p = run([tool] + cmd, ok=(1,))
+            need("not several or a directory" in p.stderr or "one TRACE" in p.stderr,
+                 "%s: usage error: %s" % (" ".join(cmd[:2]), p.stderr.strip()))
+
         # an empty directory
         empty = os.path.join(work, "empty")
         os.mkdir(empty)
