@@ -187,6 +187,29 @@ void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *s
     }
 }
 
+bool view_bar_span(view *v, int y, int *x0, int *w)
+{
+    int bottom = VIEW_CHROME_TOP + v->page;
+    if (y < VIEW_CHROME_TOP || y >= bottom || v->mode == VIEW_MODE_HELP ||
+        v->top[v->tab] + (size_t)(y - VIEW_CHROME_TOP) >= view_nrows(v))
+        return false;
+    const col *cols[COLS_MAX];
+    int namew, x = 0;
+    if (!v->ops[v->tab]->bar_col)
+        return false;
+    int k = layout(v, cols, &namew);
+    for (int c = 0; c < k; c++) {
+        int cw = cols[c]->name ? namew : cols[c]->width;
+        if (v->ops[v->tab]->bar_col == cols[c]->id + 1) {
+            *x0 = x;
+            *w = cw;
+            return true;
+        }
+        x += cw + 1; /* the space between cells */
+    }
+    return false;
+}
+
 const char *view_help_line(view *v, size_t i)
 {
     if (!v->nhelp) {

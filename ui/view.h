@@ -134,6 +134,10 @@ int view_key(view *v, int key);
 /* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
    buf, and how it is to be painted. In help mode use view_help_line. */
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
+/* The display columns [*x0, *x0 + *w) of screen line y that hold a bar of
+   role letters (the Steps view's, view_ops.bar_col): the terminal
+   paints each letter in its role's colour. false when line y has none. */
+bool view_bar_span(view *v, int y, int *x0, int *w);
 /* Help screen lines; NULL after the last. */
 const char *view_help_line(view *v, size_t i);
 

@@ -75,6 +75,9 @@ struct view_ops {
        view that owns the models it points the view at; its rebuild sees
        the new v->m */
     bool keeps_state;
+    /* optional: 1 + the id of its column of role letters (K M S C R D P O),
+       which the terminal paints in the roles' colours (view_bar_span) */
+    int bar_col;
     /* optional: what Esc must restore when a focus is left from this view,
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);

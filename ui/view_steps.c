@@ -426,4 +426,5 @@ const struct view_ops view_steps_ops = {
     .global = sview_global,
     .tabinfo = sview_tabinfo,
     .keeps_state = true,
+    .bar_col = C_BAR + 1,
 };

@@ -213,6 +213,10 @@ if [ -e "$steps_trace" ]; then
     check "opens on Steps (5 ProfilerStep#)" "[5 Steps]"
     check "the average row" "average"
     check "the legend" "legend: K Kernel"
+    # the bar's letters in their roles' colours: kernels on green (SGR 42)
+    esc=$(printf '\033')
+    T capture-pane -e -p -t "$cur" | grep -q "${esc}\[42mKKK" && ok "the bar is coloured by role" \
+        || bad "no coloured bar (K on green)"
     keys Enter; check "Enter scopes to step 101" "Step 101 |"
     keys 1; check "Ops of step 101" "[1 Ops]"
     keys ']'; check "] shows step 102, staying on Ops" "Step 102 |"
@@ -229,6 +233,13 @@ if [ -e "$steps_trace" ]; then
     else bad "e did not export the step"; fi
     keys Escape; check "Esc returns to the whole trace" "every view shows the whole trace"
     keys q; check "q exits 0 from a step" "EXIT=0" 10
+    # NO_COLOR: the same letters, no colour
+    start "NO_COLOR=1 '$tui' '$steps_trace'; echo EXIT=\$?"
+    check "NO_COLOR: opens on Steps" "[5 Steps]"
+    if T capture-pane -e -p -t "$cur" | grep -q "${esc}\[4[0-7]m"; then bad "NO_COLOR: the bar is coloured"
+    else ok "NO_COLOR: letters, no colour"; fi
+    screen | grep -q "KKKK" && ok "NO_COLOR: the bar's letters stay" || bad "NO_COLOR: no bar letters"
+    keys q; check "q exits 0" "EXIT=0" 10
 else
     echo "note: $steps_trace missing: Steps view not checked"
 fi
