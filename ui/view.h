@@ -61,7 +61,8 @@
     X(THREADS, threads)  \
     X(STEPS, steps)      \
     X(RANKS, ranks)      \
-    X(ALLRANKS, allranks)
+    X(ALLRANKS, allranks) \
+    X(MEMORY, memory)
 
 #define VIEW_ENUM(E, n) VIEW_##E,
 enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS };
