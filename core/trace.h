@@ -136,6 +136,9 @@ typedef struct trace {
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;
+    /* deviceProperties[].totalGlobalMem by the device's id (0 .. 15), 0 when
+       the trace does not say */
+    int64_t gpu_total_mem[16];
     bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
     int64_t rank;         /* >= 0 when has_rank */
     bool has_window;      /* a Trace-category span gave the window */

@@ -520,6 +520,16 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         }
         return 1;
     }
+    if (L->in_props && d == 3) {
+        int64_t x;
+        if (L->prop_key != K_OTHER && num_parse_scaled(s, n, 0, &x)) {
+            if (L->prop_key == K_PROP_ID)
+                L->prop_id = x;
+            else
+                L->prop_mem = x;
+        }
+        return 1;
+    }
     if (L->in_dist && d == 2) {
         int64_t r;
         if (L->dist_key == K_RANK && num_parse_scaled(s, n, 0, &r) && r >= 0) {
@@ -590,6 +600,10 @@ static int cb_start_map(void *ctx)
     } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
         L->in_dist = true;
         L->dist_key = K_OTHER;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = K_OTHER;
+        L->prop_id = -1;
+        L->prop_mem = 0;
     }
     return 1;
 }
@@ -604,6 +618,10 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
         L->args_key = classify_args_key(k, n);
     } else if (L->in_dist && d == 2) {
         L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
+                      : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
+                                                                   : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
         if (n == 11 && !memcmp(k, "traceEvents", 11))
@@ -612,6 +630,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
             L->top_key = K_BASE_NS;
         else if (n == 15 && !memcmp(k, "distributedInfo", 15))
             L->top_key = K_DIST_INFO;
+        else if (n == 16 && !memcmp(k, "deviceProperties", 16))
+            L->top_key = K_DEV_PROPS;
         else if ((n == 5 && !memcmp(k, "nodes", 5)) || (n == 6 && !memcmp(k, "schema", 6)))
             L->saw_exec_graph = true;
     }
@@ -630,6 +650,10 @@ static int cb_end_map(void *ctx)
         r = finish_event(L);
     } else if (L->in_dist && d == 2) {
         L->in_dist = false;
+    } else if (L->in_props && d == 3) {
+        /* a device's memory, for the steps' memory recommendation */
+        if (L->prop_id >= 0 && L->prop_id < 16 && L->prop_mem > 0)
+            L->t->gpu_total_mem[L->prop_id] = L->prop_mem;
     }
     L->depth--;
     return r;
@@ -650,6 +674,8 @@ static int cb_start_array(void *ctx)
         L->ev_depth = 2;
         L->saw_events = true;
         L->t->format = TRACE_FORMAT_KINETO;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DEV_PROPS) {
+        L->in_props = true;
     } else if (L->ev_depth && d == L->ev_depth + 1) {
         L->t->events_read++;
         skip(L, TRACE_SKIP_NOT_EVENT);
@@ -662,6 +688,8 @@ static int cb_end_array(void *ctx)
     trace_parser *L = ctx;
     if (L->ev_depth && L->depth == L->ev_depth)
         L->ev_depth = 0;
+    if (L->in_props && L->depth == 2)
+        L->in_props = false;
     L->depth--;
     return 1;
 }
