@@ -506,6 +506,13 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         }
         return 1;
     }
+    if (L->in_devprop && d == 3) {
+        if (L->dp_key == K_DP_ID && !num_parse_scaled(s, n, 0, &L->dp_id))
+            L->dp_id = -1;
+        else if (L->dp_key == K_DP_MEM && !num_parse_scaled(s, n, 0, &L->dp_mem))
+            L->dp_mem = -1;
+        return 1;
+    }
     if (L->in_dist && d == 2) {
         int64_t r;
         if (L->dist_key == K_RANK && num_parse_scaled(s, n, 0, &r) && r >= 0) {
@@ -576,6 +583,10 @@ static int cb_start_map(void *ctx)
     } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
         L->in_dist = true;
         L->dist_key = K_OTHER;
+    } else if (d == 3 && L->top == 'm' && L->top_key == K_DEV_PROPS && !L->ev_depth) {
+        L->in_devprop = true;
+        L->dp_key = K_OTHER;
+        L->dp_id = L->dp_mem = -1;
     }
     return 1;
 }
@@ -590,6 +601,9 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
         L->args_key = classify_args_key(k, n);
     } else if (L->in_dist && d == 2) {
         L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
+    } else if (L->in_devprop && d == 3) {
+        L->dp_key = n == 2 && !memcmp(k, "id", 2) ? K_DP_ID
+                    : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_DP_MEM : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
         if (n == 11 && !memcmp(k, "traceEvents", 11))
@@ -598,6 +612,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
             L->top_key = K_BASE_NS;
         else if (n == 15 && !memcmp(k, "distributedInfo", 15))
             L->top_key = K_DIST_INFO;
+        else if (n == 16 && !memcmp(k, "deviceProperties", 16))
+            L->top_key = K_DEV_PROPS;
         else if ((n == 5 && !memcmp(k, "nodes", 5)) || (n == 6 && !memcmp(k, "schema", 6)))
             L->saw_exec_graph = true;
     }
@@ -616,6 +632,11 @@ static int cb_end_map(void *ctx)
         r = finish_event(L);
     } else if (L->in_dist && d == 2) {
         L->in_dist = false;
+    } else if (L->in_devprop && d == 3) {
+        /* the GPU's memory, for the peak-memory recommendation */
+        L->in_devprop = false;
+        if (L->dp_id >= 0 && L->dp_id < TRACE_MAX_GPUS && L->dp_mem > 0)
+            L->t->gpu_total_mem[L->dp_id] = L->dp_mem;
     }
     L->depth--;
     return r;

@@ -425,6 +425,7 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return cli_fail(&err);
     }
+    analyze_memory_recommend(mem, st);
     sel.st = st;
     model *whole = m;
     bool usage_error;
