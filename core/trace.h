@@ -104,8 +104,6 @@ enum trace_format {
     TRACE_FORMAT_ARRAY   /* bare array (legacy autograd profiler) */
 };
 
-#define TRACE_MAX_GPUS 64
-
 typedef struct trace {
     char *path;
     strtab *strs;
@@ -129,7 +127,9 @@ typedef struct trace {
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;
-    int64_t gpu_total_mem[TRACE_MAX_GPUS]; /* deviceProperties totalGlobalMem by id, 0: unknown */
+    /* deviceProperties[].totalGlobalMem by the device's id (0 .. 15), 0 when
+       the trace does not say */
+    int64_t gpu_total_mem[16];
     bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
     int64_t rank;         /* >= 0 when has_rank */
     bool has_window;      /* a Trace-category span gave the window */

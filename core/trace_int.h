@@ -99,9 +99,7 @@ enum trace_key {
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
-    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS,
-    /* inside a deviceProperties entry */
-    K_DP_ID, K_DP_MEM,
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM,
     /* inside distributedInfo */
     K_RANK
 };
@@ -142,9 +140,9 @@ typedef struct trace_parser {
     int ev_depth;     /* depth of the events array, 0 when not inside it */
     bool in_event, in_args;
     bool in_dist;     /* inside the top-level distributedInfo object */
-    bool in_devprop;  /* inside an object of the top-level deviceProperties array */
-    enum trace_key dp_key;
-    int64_t dp_id, dp_mem;
+    bool in_props;    /* inside the top-level deviceProperties array */
+    enum trace_key prop_key;
+    int64_t prop_id, prop_mem; /* of the device object being read */
     bool saw_events, saw_exec_graph, any_token, any_object;
     enum trace_key top_key, key, args_key, dist_key;
     struct trace_cur c;

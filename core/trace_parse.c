@@ -506,11 +506,14 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         }
         return 1;
     }
-    if (L->in_devprop && d == 3) {
-        if (L->dp_key == K_DP_ID && !num_parse_scaled(s, n, 0, &L->dp_id))
-            L->dp_id = -1;
-        else if (L->dp_key == K_DP_MEM && !num_parse_scaled(s, n, 0, &L->dp_mem))
-            L->dp_mem = -1;
+    if (L->in_props && d == 3) {
+        int64_t x;
+        if (L->prop_key != K_OTHER && num_parse_scaled(s, n, 0, &x)) {
+            if (L->prop_key == K_PROP_ID)
+                L->prop_id = x;
+            else
+                L->prop_mem = x;
+        }
         return 1;
     }
     if (L->in_dist && d == 2) {
@@ -583,10 +586,10 @@ static int cb_start_map(void *ctx)
     } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
         L->in_dist = true;
         L->dist_key = K_OTHER;
-    } else if (d == 3 && L->top == 'm' && L->top_key == K_DEV_PROPS && !L->ev_depth) {
-        L->in_devprop = true;
-        L->dp_key = K_OTHER;
-        L->dp_id = L->dp_mem = -1;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = K_OTHER;
+        L->prop_id = -1;
+        L->prop_mem = 0;
     }
     return 1;
 }
@@ -601,9 +604,10 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
         L->args_key = classify_args_key(k, n);
     } else if (L->in_dist && d == 2) {
         L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
-    } else if (L->in_devprop && d == 3) {
-        L->dp_key = n == 2 && !memcmp(k, "id", 2) ? K_DP_ID
-                    : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_DP_MEM : K_OTHER;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
+                      : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
+                                                                   : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
         if (n == 11 && !memcmp(k, "traceEvents", 11))
@@ -632,11 +636,10 @@ static int cb_end_map(void *ctx)
         r = finish_event(L);
     } else if (L->in_dist && d == 2) {
         L->in_dist = false;
-    } else if (L->in_devprop && d == 3) {
-        /* the GPU's memory, for the peak-memory recommendation */
-        L->in_devprop = false;
-        if (L->dp_id >= 0 && L->dp_id < TRACE_MAX_GPUS && L->dp_mem > 0)
-            L->t->gpu_total_mem[L->dp_id] = L->dp_mem;
+    } else if (L->in_props && d == 3) {
+        /* a device's memory, for the steps' memory recommendation */
+        if (L->prop_id >= 0 && L->prop_id < 16 && L->prop_mem > 0)
+            L->t->gpu_total_mem[L->prop_id] = L->prop_mem;
     }
     L->depth--;
     return r;
@@ -657,6 +660,8 @@ static int cb_start_array(void *ctx)
         L->ev_depth = 2;
         L->saw_events = true;
         L->t->format = TRACE_FORMAT_KINETO;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DEV_PROPS) {
+        L->in_props = true;
     } else if (L->ev_depth && d == L->ev_depth + 1) {
         L->t->events_read++;
         skip(L, TRACE_SKIP_NOT_EVENT);
@@ -669,6 +674,8 @@ static int cb_end_array(void *ctx)
     trace_parser *L = ctx;
     if (L->ev_depth && L->depth == L->ev_depth)
         L->ev_depth = 0;
+    if (L->in_props && L->depth == 2)
+        L->in_props = false;
     L->depth--;
     return 1;
 }

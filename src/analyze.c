@@ -425,7 +425,7 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return cli_fail(&err);
     }
-    analyze_memory_recommend(mem, st);
+    analyze_steps_memory(st, mem);
     sel.st = st;
     model *whole = m;
     bool usage_error;

@@ -97,16 +97,6 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
     free(idx);
 }
 
-void analyze_memory_recommend(const memory *mem, steps *st)
-{
-    const trace *tr = mem->m->tr;
-    for (size_t i = 0; st && i < mem->ndevices; i++) {
-        const memory_device *v = &mem->devices[i];
-        if (v->device >= 0 && v->device < TRACE_MAX_GPUS && tr->gpu_total_mem[v->device] > 0)
-            steps_recommend_memory(st, v->device, v->peak_bytes, tr->gpu_total_mem[v->device]);
-    }
-}
-
 void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size_t top)
 {
     fputs(",\"memory\":{\"devices\":[", f);

@@ -13,10 +13,6 @@
 void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
                          size_t top);
 
-/* Adds TensorBoard's recommendation to st when a GPU's peak is above
-   STEPS_REC_MEMORY of its deviceProperties totalGlobalMem. */
-void analyze_memory_recommend(const memory *mem, steps *st);
-
 /* ,"memory":{"devices":[...],"ops":[...]} (with the leading comma). */
 void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size_t top);
 

@@ -87,5 +87,22 @@ if avg.split()[1:10] != [ms(a["duration_ns"])] + [ms(a[k + "_ns"]) for k in keys
     sys.exit("analyze --steps: average row %r" % avg)
 print("ok: analyze --steps text rows match --json (%d steps)" % len(d["steps"]))
 PYEOF
-rm -f steps.json steps.out steps.err
+
+# the memory recommendation: peak allocated memory on GPU 0 (Total Allocated of
+# its [memory] events) over 90 % of deviceProperties' totalGlobalMem, not at 80 %
+for ta in 950 800; do
+    cat > steps-mem.json <<EOF
+{"deviceProperties":[{"id":0,"name":"X","totalGlobalMem":1000,"computeMajor":8}],
+"traceEvents":[
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":10,"dur":10},
+{"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":12,"args":{"Device Type":1,"Device Id":0,"Addr":4096,"Bytes":$ta,"Total Allocated":$ta,"Total Reserved":1000}}
+]}
+EOF
+    got=$("$tool" analyze --steps --json steps-mem.json | "$py" -c 'import json,sys; print(" ".join(r["id"] for r in json.load(sys.stdin)["recommendations"]))')
+    want=$([ $ta = 950 ] && echo memory || echo "")
+    [ "$got" = "$want" ] && echo "ok: memory recommendation at $ta of 1000 bytes: '$got'" ||
+        { echo "FAIL: memory recommendation at $ta of 1000: '$got', want '$want'"; fail=1; }
+done
+rm -f steps.json steps.out steps.err steps-mem.json
 exit $fail
