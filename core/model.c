@@ -25,8 +25,12 @@ struct builder {
     model *m;
     const trace *tr;
     hmap opmap;    /* (name, cat) -> op */
-    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id) */
+    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id);
+                      with a Call stack (parent, variant | 1 << 31) */
     hmap opgroup;  /* with groups: (op, 1 + group) -> its op-and-group id */
+    hmap variants; /* (op or op-and-group id, Call stack) -> variant: as called from one Python stack */
+    uint32_t nvariants;
+    uint32_t *ev_stack; /* per event: its Call stack or STRTAB_NONE; NULL when none has one */
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
@@ -85,10 +89,11 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     return op;
 }
 
-/* The node of op under parent for a call of group g (1 + group, 0 none):
-   with groups, the child key holds a small id of the (op, g) pair. */
+/* The node of op under parent for a call of group g (1 + group, 0 none)
+   from Python stack (STRTAB_NONE: none): with groups, the child key holds a
+   small id of the (op, g) pair; with a stack, one of (that, stack). */
 static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track,
-                          uint32_t g)
+                          uint32_t g, uint32_t stack)
 {
     uint32_t kop = op;
     if (b->m->opts.group) {
@@ -99,6 +104,17 @@ static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint3
             if (hmap_put(&b->opgroup, ok, kop) < 0)
                 return MODEL_NONE;
         }
+    }
+    if (stack != STRTAB_NONE) {
+        /* calls of op from another Python stack are another node */
+        uint64_t vk = (uint64_t)kop << 32 | stack;
+        uint32_t v = hmap_get(&b->variants, vk);
+        if (v == UINT32_MAX) {
+            v = b->nvariants++;
+            if (v >= 1u << 31 || hmap_put(&b->variants, vk, v) < 0)
+                return MODEL_NONE;
+        }
+        kop = v | 1u << 31;
     }
     uint64_t key = (uint64_t)parent << 32 | kop;
     uint32_t node = hmap_get(&b->childmap, key);
@@ -247,7 +263,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             if (aop == MODEL_NONE)
                 return -1;
             a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
-                                group_of(b, a->ev));
+                                group_of(b, a->ev),
+                                b->ev_stack ? b->ev_stack[a->ev] : STRTAB_NONE);
             if (a->node == MODEL_NONE)
                 return -1;
             m->ev_node[a->ev] = a->node;
@@ -276,7 +293,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
         if (op == MODEL_NONE)
             return -1;
-        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e));
+        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e),
+                                  b->ev_stack ? b->ev_stack[e] : STRTAB_NONE);
         if (node == MODEL_NONE)
             return -1;
         m->ev_node[e] = node;
@@ -485,9 +503,18 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     if (!m->tracks || !m->ev_node || !m->ev_self || !order || !start)
         goto nomem;
     if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
-        hmap_init(&b.opgroup, 64) < 0 ||
+        hmap_init(&b.opgroup, 64) < 0 || hmap_init(&b.variants, 64) < 0 ||
         build_name_map(&b) < 0)
         goto nomem;
+    if (tr->nstacks && !m->opts.no_python) {
+        b.ev_stack = malloc(tr->nevents * sizeof *b.ev_stack);
+        if (!b.ev_stack)
+            goto nomem;
+        for (size_t i = 0; i < tr->nevents; i++)
+            b.ev_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++)
+            b.ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
+    }
 
     /* a scope: only the events that may nest with a counted one on its
        track (those overlapping the track's counted stretch) are sorted */
@@ -592,6 +619,19 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 
     if (gpu_attribute(m, order, start) < 0)
         goto nomem;
+    if (b.ev_stack) {
+        /* GPU nodes, added last, have none */
+        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
+        if (!m->node_stack)
+            goto nomem;
+        for (size_t i = 0; i < m->nnodes; i++)
+            m->node_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++) {
+            uint32_t n = m->ev_node[tr->stacks[i].event];
+            if (n < m->nnodes) /* an event outside the scope has none */
+                m->node_stack[n] = tr->stacks[i].stack;
+        }
+    }
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
             m->cpu_ns += m->tracks[k].busy_ns;
@@ -624,6 +664,8 @@ done:
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
     hmap_done(&b.opgroup);
+    hmap_done(&b.variants);
+    free(b.ev_stack);
     return m;
 }
 
@@ -638,6 +680,7 @@ void model_free(model *m)
     free(m->mnodes);
     free(m->node_merged);
     free(m->ev_node);
+    free(m->node_stack);
     vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
     free(m->corr_launch);
     free(m->streams);

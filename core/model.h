@@ -19,6 +19,8 @@
 
 typedef struct model_opts {
     bool keep_steps; /* keep ProfilerStep#N apart instead of merging them as ProfilerStep* */
+    bool no_python;  /* ignore args["Call stack"]: calls of one operator under one parent
+                        are one node whatever Python code made them */
     /* A scope: per trace event, non-zero to count it (NULL: every event),
        e.g. steps_mask() for one step. Events outside the scope count for
        nothing (calls, self, total, device time, tracks, window) but still
@@ -128,6 +130,11 @@ typedef struct model {
     size_t nmnodes;
     uint32_t *node_merged; /* per node: its merged node */
     uint32_t *ev_node;     /* per event: its node (its op is nodes[ev_node[e]].op) */
+    /* Per node: the args["Call stack"] (strtab id) its calls share, STRTAB_NONE
+       for none; NULL when no event has one (or opts.no_python). The calls of
+       one operator under one parent with different Call stacks are sibling
+       nodes, so each node has one Python stack (see core/pyframe.h). */
+    uint32_t *node_stack;
     int64_t *ev_self;      /* per event: its self time (dur - its direct children's union) */
 
     uint64_t complete_events;

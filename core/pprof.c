@@ -9,6 +9,10 @@
    - one function and one location per operator (name, category), the
      category as the function's file name, so pprof -filefunctions keeps two
      operators of one name apart while the default view merges them;
+   - Python frames (core/pyframe.h) as functions with their file, one
+     location per line: a python_function event is one frame in the tree; an
+     operator's Call stack puts the frames it does not share with its
+     caller's between its caller and it. Not with model opts.no_python;
    - labels thread, pid, tid on every sample, and device, stream on samples
      of GPU work (for -tagfocus). */
 #include "config.h"
@@ -29,6 +33,7 @@
 
 #include "core/hmap.h"
 #include "core/profile.pb-c.h"
+#include "core/pprof_loc.h"
 #include "core/strtab.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -64,14 +69,7 @@ struct build {
     pb_valuetype *type_ptrs[NVALUES];
     pb_mapping mapping;
     pb_mapping *mapping_ptr;
-    pb_location *locs;
-    pb_location **loc_ptrs;
-    pb_line *lines;
-    pb_line **line_ptrs;
-    pb_function *funcs;
-    pb_function **func_ptrs;
-    size_t nlocs;
-    uint32_t *oploc;    /* per op: its location id, 0 when no stack uses it */
+    pprof_locs locs;    /* functions, locations, each node's stack length */
     uint8_t *needed;    /* per node: sampled, or above a sampled node */
     uint8_t *is_stream; /* per track: it carries GPU work */
     uint32_t maxdepth;  /* deepest sampled stack */
@@ -257,13 +255,7 @@ static int64_t wall_start(const model *m)
 static void build_free(struct build *b)
 {
     strtab_free(b->strs);
-    free(b->locs);
-    free(b->loc_ptrs);
-    free(b->lines);
-    free(b->line_ptrs);
-    free(b->funcs);
-    free(b->func_ptrs);
-    free(b->oploc);
+    pprof_locs_done(&b->locs);
     free(b->needed);
     free(b->is_stream);
     for (size_t i = 0; i < b->nsets; i++)
@@ -276,94 +268,38 @@ static void build_free(struct build *b)
     free(b->strings);
 }
 
-/* Marks the nodes on the stack of some sample, numbers the locations of
-   their operators (parents first, so the most shared get the shortest
-   varints) and counts samples and stack entries. Linear: a node's index is
-   greater than its parent's, so one backward pass marks the ancestors. */
+/* Marks the nodes on the stack of some sample (one backward pass: a node's
+   index is greater than its parent's), then, parents first: the length of
+   each stack in locations (a node adds its operator and the Call stack
+   frames that are not its caller's), the locations of what the stacks use
+   (the most shared first, for the shortest varints), and the samples' count
+   and total length. Linear in the tree and its Call stacks. */
 static int mark_stacks(struct build *b)
 {
     const model *m = b->m;
-    size_t nn = m->nnodes ? m->nnodes : 1;
-    b->needed = calloc(nn, 1);
-    b->oploc = calloc(m->nops ? m->nops : 1, sizeof *b->oploc);
-    if (!b->needed || !b->oploc)
+    pprof_locs *L = &b->locs;
+    b->needed = calloc(m->nnodes ? m->nnodes : 1, 1);
+    if (!b->needed || pprof_locs_init(L, m, b->strs, b->short_names) < 0)
         return -1;
     for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
-        if (node_sampled(m, b->keep, i)) {
+        if (node_sampled(m, b->keep, i))
             b->needed[i] = 1;
-            b->nsamples++;
-            b->nstack += nd->depth;
-            if (nd->depth > b->maxdepth)
-                b->maxdepth = nd->depth;
-        }
         if (b->needed[i] && nd->parent != MODEL_NONE && m->nodes[nd->parent].parent != MODEL_NONE)
             b->needed[nd->parent] = 1;
     }
-    for (size_t i = 0; i < m->nnodes; i++)
-        if (b->needed[i] && !b->oploc[m->nodes[i].op])
-            b->oploc[m->nodes[i].op] = (uint32_t)++b->nlocs;
-    return 0;
-}
-
-/* --short-names: the function shows its op's short name; the full one stays
-   as its system name (they differ, so pprof leaves both as they are). */
-static int short_name(struct build *b, pb_function *f, uint32_t op)
-{
-    const model *m = b->m;
-    size_t len;
-    const char *sn = shortname_op(b->short_names, op, &len);
-    if (len == strtab_len(m->tr->strs, m->ops[op].name))
-        return 0; /* nothing cut */
-    f->system_name = f->name;
-    f->name = str_id(b, sn, len);
-    return f->name < 0 ? -1 : 0;
-}
-
-/* One function and one location per operator a stack uses. */
-static int build_locations(struct build *b)
-{
-    const model *m = b->m;
-    const trace *tr = m->tr;
-    size_t n = b->nlocs ? b->nlocs : 1;
-    b->locs = malloc(n * sizeof *b->locs);
-    b->loc_ptrs = malloc(n * sizeof *b->loc_ptrs);
-    b->lines = malloc(n * sizeof *b->lines);
-    b->line_ptrs = malloc(n * sizeof *b->line_ptrs);
-    b->funcs = malloc(n * sizeof *b->funcs);
-    b->func_ptrs = malloc(n * sizeof *b->func_ptrs);
-    if (!b->locs || !b->loc_ptrs || !b->lines || !b->line_ptrs || !b->funcs || !b->func_ptrs)
-        return -1;
-    for (size_t op = 0; op < m->nops; op++) {
-        if (!b->oploc[op])
+    pprof_locs_outer(L);
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (!b->needed[i] || m->nodes[i].parent == MODEL_NONE)
             continue;
-        size_t k = b->oploc[op] - 1;
-        const model_op *o = &m->ops[op];
-        pb_function *f = &b->funcs[k];
-        perftools__profiles__function__init(f);
-        f->id = b->oploc[op];
-        f->name = str_id(b, trace_str(tr, o->name), strtab_len(tr->strs, o->name));
-        /* no system_name: pprof takes a function whose system name equals its
-           name for an unsymbolized C++ one and cuts "(...)" and "<...>" out of
-           it, which would turn "Memcpy HtoD (Pageable -> Device)" into
-           "Memcpy HtoD " and merge every templated kernel of one name */
-        f->filename = str_id(b, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
-        if (f->name < 0 || f->filename < 0)
+        if (pprof_locs_node(L, (uint32_t)i) < 0)
             return -1;
-        if (b->short_names && short_name(b, f, (uint32_t)op) < 0)
-            return -1;
-        pb_line *ln = &b->lines[k];
-        perftools__profiles__line__init(ln);
-        ln->function_id = b->oploc[op];
-        b->line_ptrs[k] = ln;
-        pb_location *l = &b->locs[k];
-        perftools__profiles__location__init(l);
-        l->id = b->oploc[op];
-        l->mapping_id = 1;
-        l->n_line = 1;
-        l->line = &b->line_ptrs[k];
-        b->loc_ptrs[k] = l;
-        b->func_ptrs[k] = f;
+        if (node_sampled(m, b->keep, i)) {
+            b->nsamples++;
+            b->nstack += L->ld[i];
+            if (L->ld[i] > b->maxdepth)
+                b->maxdepth = L->ld[i];
+        }
     }
     return 0;
 }
@@ -464,7 +400,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     }
 
     b->is_stream = calloc(m->ntracks ? m->ntracks : 1, 1);
-    if (!b->is_stream || mark_stacks(b) < 0 || build_locations(b) < 0)
+    if (!b->is_stream || mark_stacks(b) < 0 || pprof_locs_finish(&b->locs) < 0)
         return -1;
     /* the model's streams, not trace_track.is_gpu: MTIA work sits on tracks
        that no "GPU n" label marks */
@@ -526,10 +462,10 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->prof.sample_type = b->type_ptrs;
     b->prof.n_mapping = 1;
     b->prof.mapping = &b->mapping_ptr;
-    b->prof.n_location = b->nlocs;
-    b->prof.location = b->loc_ptrs;
-    b->prof.n_function = b->nlocs;
-    b->prof.function = b->func_ptrs;
+    b->prof.n_location = b->locs.nlocs;
+    b->prof.location = b->locs.loc_ptrs;
+    b->prof.n_function = b->locs.nfuncs;
+    b->prof.function = b->locs.func_ptrs;
     b->prof.comment = b->comments;
     b->prof.time_nanos = wall_start(m);
     b->prof.duration_nanos = m->window_ns;
@@ -651,6 +587,7 @@ static uint32_t needed_from(const struct build *b, uint32_t n)
 static int emit_samples(struct build *b, struct sink *s)
 {
     const model *m = b->m;
+    const pprof_locs *L = &b->locs;
     size_t cap = (size_t)b->maxdepth + 1;
     uint64_t *path = malloc(cap * sizeof *path);
     size_t bufcap = 4096;
@@ -670,7 +607,7 @@ static int emit_samples(struct build *b, struct sink *s)
         uint32_t n = needed_from(b, m->nodes[root].first_child);
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
-            path[cap - nd->depth] = b->oploc[nd->op];
+            pprof_locs_fill(L, n, &path[cap - L->ld[n]]);
             if (node_sampled(m, b->keep, n)) {
                 int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
@@ -681,8 +618,8 @@ static int emit_samples(struct build *b, struct sink *s)
                 const struct labelset *ls = b->sets[set];
                 pb_sample sm;
                 perftools__profiles__sample__init(&sm);
-                sm.location_id = &path[cap - nd->depth];
-                sm.n_location_id = nd->depth;
+                sm.location_id = &path[cap - L->ld[n]];
+                sm.n_location_id = L->ld[n];
                 sm.value = v;
                 sm.n_value = b->nvalues;
                 sm.label = (pb_label **)ls->ptrs;
@@ -700,10 +637,10 @@ static int emit_samples(struct build *b, struct sink *s)
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
-                if (b->mem && mem_samples(b, s, n, &path[cap - nd->depth], nd->depth, set,
+                if (b->mem && mem_samples(b, s, n, &path[cap - L->ld[n]], L->ld[n], set,
                                           &buf, &bufcap) < 0)
                     goto out;
-                done += nd->depth;
+                done += L->ld[n];
                 if (done >= next_report) {
                     next_report = done + (1u << 22);
                     if (s->progress && s->progress(done, b->nstack, s->progress_ctx))

@@ -192,6 +192,11 @@ static int comm_kernels(struct ctx *c)
     const model *m = c->m;
     size_t n = 0, cap = 0;
     uint32_t *ids = NULL;
+    bool any = false;
+    for (uint32_t i = 0; i < c->nstr && !any; i++)
+        any = c->nclass[i] & NAME_COMM;
+    if (!any)
+        return 0; /* no collective in the trace: no event to look at */
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *x = &tr->events[e];
         enum catkind k = ev_kind(c, (uint32_t)e);

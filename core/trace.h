@@ -50,6 +50,13 @@ typedef struct trace_corr {
     uint64_t id;
 } trace_corr;
 
+/* args["Call stack"] of an event that has one (early Kineto, PyTorch 1.8-1.9):
+   Python frames "file.py(LINE): function" joined by ';', innermost first. */
+typedef struct trace_stack {
+    uint32_t event; /* index into trace->events */
+    uint32_t stack; /* strtab id */
+} trace_stack;
+
 /* A flow event (ph s or f). */
 typedef struct trace_flow {
     int64_t ts;
@@ -119,10 +126,12 @@ typedef struct trace {
     size_t ncorrs;
     trace_flow *flows;
     size_t nflows;
+    trace_stack *stacks; /* in event order; only X events carry one */
+    size_t nstacks;
     trace_mem *mems;     /* [memory] instants, in file order */
     size_t nmems;
     trace_mem_total *mem_totals; /* parallel to mems; NULL when no record has totals */
-    size_t cap_events, cap_corrs, cap_flows; /* allocation sizes, for trace_free */
+    size_t cap_events, cap_corrs, cap_flows, cap_stacks; /* allocation sizes, for trace_free */
     size_t cap_mems, cap_mem_totals;
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */

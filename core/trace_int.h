@@ -96,7 +96,7 @@ void trace_yajl_done(trace_yajl *y);
 enum trace_key {
     K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
     /* inside args */
-    K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX,
+    K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM,
@@ -122,6 +122,7 @@ struct trace_cur {
     bool has_sort;
     uint32_t name, cat, pid, tid;
     uint32_t arg_name, arg_labels;
+    uint32_t stack; /* args["Call stack"], STRTAB_NONE */
     int64_t ts, dur, sort_index;
     uint64_t id, corr;
     uint32_t ext; /* External id + 1, 0 none */
@@ -156,9 +157,9 @@ typedef struct trace_parser {
     uint32_t free_begin; /* head of the free slots, BEGIN_NONE when none */
     uint64_t open_begins;
     int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
-    uint32_t memo[3]; /* last pid, tid and cat ids: most events repeat them */
-    const char *memo_str[3];
-    size_t memo_len[3];
+    uint32_t memo[4]; /* last pid, tid, cat and Call stack ids: most events repeat them */
+    const char *memo_str[4];
+    size_t memo_len[4];
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort, s_memory;
 } trace_parser;

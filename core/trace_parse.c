@@ -281,7 +281,15 @@ static int finish_event(trace_parser *L)
             skip(L, TRACE_SKIP_WINDOW);
             return 1;
         }
-        return add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr, c->ext);
+        size_t before = t->nevents;
+        if (add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr, c->ext) == 0)
+            return 0;
+        if (c->stack != STRTAB_NONE && t->nevents > before) {
+            if (vec_grow((void **)&t->stacks, &t->cap_stacks, t->nstacks, sizeof *t->stacks) < 0)
+                return fail_nomem(L);
+            t->stacks[t->nstacks++] = (trace_stack){ (uint32_t)(t->nevents - 1), c->stack };
+        }
+        return 1;
     }
     case 'M': {
         skip(L, TRACE_SKIP_METADATA);
@@ -381,6 +389,7 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 10:
         if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
+        if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
         break;
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
@@ -479,6 +488,11 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             if (is_str && (c->arg_labels = intern(L, s, n)) == STRTAB_NONE)
                 return 0;
             break;
+        case K_CALL_STACK:
+            /* many operators share a stack: interned, one id per event */
+            if (is_str && n && (c->stack = intern_memo(L, 3, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
         case K_SORT_INDEX:
             c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
             break;
@@ -574,7 +588,7 @@ static int cb_start_map(void *ctx)
         L->key = K_OTHER;
         L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
                              .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
-                             .arg_labels = STRTAB_NONE };
+                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE };
     } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
         L->in_args = true;
         L->args_key = K_OTHER;
@@ -693,7 +707,7 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
     L->path = path;
     L->last_pid = L->last_tid = UINT32_MAX;
     L->free_begin = BEGIN_NONE;
-    L->memo[0] = L->memo[1] = L->memo[2] = STRTAB_NONE;
+    L->memo[0] = L->memo[1] = L->memo[2] = L->memo[3] = STRTAB_NONE;
     if (hmap_init(&L->tracks, 64) < 0 || hmap_init(&L->procs, 16) < 0) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;

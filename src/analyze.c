@@ -14,6 +14,7 @@
 #include "core/shortname.h"
 #include "core/steps.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
@@ -22,6 +23,7 @@
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial]\n"
+    "                           [--by-line] [--no-python]\n"
     "                           [--short-names] TRACE\n"
     "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
     "       torch2pprof analyze [options] --base BASE TRACE\n"
@@ -35,6 +37,10 @@ static const char analyze_usage[] =
     "                    (device = device_total); alloc_size, alloc_count, size_increase\n"
     "                    sort the Memory section (profile_memory=True traces)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
+    "  --by-line         the top Python source lines (file:line, function, self,\n"
+    "                    total) from python_function events or Call stacks;\n"
+    "                    --json: \"lines\"\n"
+    "  --no-python       ignore Call stacks (operator nodes as without Python frames)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
     "  --partial         load what a truncated trace holds instead of failing;\n"
     "                    with several traces, go on without those that fail\n"
@@ -293,13 +299,15 @@ int cli_analyze(int argc, char **argv)
         { "short-names", no_argument, NULL, 'S' },
         { "steps", no_argument, NULL, 'T' },
         { "step", required_argument, NULL, 'N' },
+        { "by-line", no_argument, NULL, 'L' },
+        { "no-python", no_argument, NULL, 'Y' },
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
     size_t top = 20;
     long jobs = 0;
     int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false, spread = false, short_names = false;
+    bool json = false, partial = false, spread = false, short_names = false, by_line = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
     analyze_steps_sel sel = { 0 };
@@ -349,6 +357,8 @@ int cli_analyze(int argc, char **argv)
         case 'P': cmp.per_step = true; break;
         case 'Q': cmp.base_step = optarg; break;
         case 'S': short_names = true; break;
+        case 'L': by_line = true; break;
+        case 'Y': mo.no_python = true; break;
         case 'T': sel.only = true; break;
         case 'N': sel.spec = optarg; break;
         default:
@@ -468,10 +478,14 @@ int cli_analyze(int argc, char **argv)
     } else if (json) {
         report_json(stdout, m, order, nshow, sn, &sel);
         analyze_memory_json(stdout, mem, msort, top);
+        if (by_line)
+            analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
         analyze_memory_text(stdout, mem, st, msort, top);
+        if (by_line)
+            analyze_lines_text(stdout, m, top);
     }
     shortname_free(sn);
     memory_free(mem);

@@ -19,8 +19,8 @@
 #include "src/convert_steps.h"
 
 static const char convert_usage[] =
-    "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
-    "                           [--thread RE] [--short-names] TRACE OUT.pb.gz\n"
+    "usage: torch2pprof convert [--keep-steps] [--no-python] [--partial] [--focus RE]\n"
+    "                           [--ignore RE] [--thread RE] [--short-names] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
     "       torch2pprof convert [OPTIONS] [--jobs N] DIR|TRACE... OUT.pb.gz\n"
     "       torch2pprof convert [options] --base BASE TRACE OUT.pb.gz\n"
@@ -35,11 +35,15 @@ static const char convert_usage[] =
     "step: the ProfilerStep# a call belongs to (go tool pprof -tagfocus step=1011).\n"
     "Several traces, or a directory of them (one per rank of a job): one profile,\n"
     "every sample labelled with its rank (go tool pprof -tagfocus rank=3).\n"
+    "Python frames (python_function events, args \"Call stack\") become functions\n"
+    "with a file and line: go tool pprof -list FUNC -source_path DIR, -lines.\n"
     "\n"
     "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
+    "  --no-python     no Python frames: Call stacks ignored, python_function events\n"
+    "                  named as operators (the profile of operators only)\n"
     "  --no-memory     time sample types only, even when the trace has [memory] events\n"
     "                  (which otherwise add alloc_objects, alloc_space, inuse_objects,\n"
     "                  inuse_space with a device label, as Go heap profiles)\n"
@@ -65,6 +69,7 @@ int cli_convert(int argc, char **argv)
         { "ignore", required_argument, NULL, 'i' },
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
+        { "no-python", no_argument, NULL, 'P' },
         { "no-memory", no_argument, NULL, 'M' },
         { "partial", no_argument, NULL, 'p' },
         { "jobs", required_argument, NULL, 'J' },
@@ -79,7 +84,7 @@ int cli_convert(int argc, char **argv)
     model_opts mo = { 0 };
     bool partial = false, selecting = false, short_names = false, no_memory = false;
     long jobs = 0;
-    const char *comments[5];
+    const char *comments[6];
     char cbuf[3][600];
     size_t ncomments = 0;
     t2p_error err;
@@ -94,6 +99,7 @@ int cli_convert(int argc, char **argv)
         case 'i': sel.ignore_re = optarg; break;
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
+        case 'P': mo.no_python = true; break;
         case 'M': no_memory = true; break;
         case 'p': partial = true; break;
         case 'J': {
@@ -139,6 +145,8 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (mo.no_python)
+        comments[ncomments++] = "no Python frames (--no-python)";
     if (step && (many || base)) {
         fprintf(stderr, "torch2pprof convert: --step takes one TRACE, without --base\n");
         return EXIT_USAGE;

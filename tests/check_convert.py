@@ -166,7 +166,9 @@ def main(argv):
     try:
         a = subprocess.run([tool, "analyze", "--json", "-top", "0"] + scope + [trace],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        c = subprocess.run([tool, "convert"] + scope + [trace, out], stdout=subprocess.PIPE,
+        # operators only: Python frames are no operators (tests/check_pylines.py checks them)
+        c = subprocess.run([tool, "convert", "--no-python"] + scope + [trace, out],
+                           stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         if a.returncode != 0:
             if c.returncode == 0 or os.path.exists(out):
@@ -236,8 +238,8 @@ def main(argv):
         # the regexes match no category (pprof's -focus also tests file names)
         sel = os.path.join(tmp, "sel.pb.gz")
         focus, ignore, thread = "^aten::", "ackward|zero_", "^thread"
-        c = subprocess.run([tool, "convert", "--focus", focus, "--ignore", ignore, "--thread",
-                            thread] + scope + [trace, sel], stdout=subprocess.PIPE,
+        c = subprocess.run([tool, "convert", "--no-python", "--focus", focus, "--ignore", ignore,
+                            "--thread", thread] + scope + [trace, sel], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         if c.returncode != 0:
             bad.append("convert with a selection exited %d" % c.returncode)

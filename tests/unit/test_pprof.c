@@ -692,6 +692,130 @@ static void test_deep_stacks(void **state)
     unload(&l);
 }
 
+/* Call stacks: an operator's stack is its Python frames (outermost first)
+   then the operator; one called inside another from the same line adds no
+   frame, one from a deeper line adds the frames below the shared ones. */
+static const char callstack_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::linear\",\"pid\":3,\"tid\":3,\"ts\":0,\"dur\":100,"
+    "\"args\":{\"Call stack\":\"<built-in function linear>;lib/linear.py(113): forward;model.py(6): forward;train.py(20): <module>\"}},"
+    "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::addmm\",\"pid\":3,\"tid\":3,\"ts\":10,\"dur\":80,"
+    "\"args\":{\"Call stack\":\"<built-in function linear>;lib/linear.py(113): forward;model.py(6): forward;train.py(20): <module>\"}},"
+    "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::copy_\",\"pid\":3,\"tid\":3,\"ts\":20,\"dur\":20,"
+    "\"args\":{\"Call stack\":\"lib/hook.py(3): f;lib/linear.py(113): forward;model.py(6): forward;train.py(20): <module>\"}},"
+    "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::relu\",\"pid\":3,\"tid\":3,\"ts\":100,\"dur\":30,"
+    "\"args\":{\"Call stack\":\"model.py(7): forward;train.py(20): <module>\"}},"
+    "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::relu\",\"pid\":3,\"tid\":3,\"ts\":130,\"dur\":20,"
+    "\"args\":{\"Call stack\":\"model.py(8): forward;train.py(20): <module>\"}}"
+    "]}";
+
+/* python_function events: frames in the tree, the line where each starts */
+static const char pyfunc_trace[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"train.py(30): <module>\",\"pid\":7,\"tid\":1,\"ts\":0,\"dur\":1000},"
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"model.py(20): features\",\"pid\":7,\"tid\":1,\"ts\":20,\"dur\":280},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":7,\"tid\":1,\"ts\":30,\"dur\":220},"
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"lib/u (2).py(5): helper\",\"pid\":7,\"tid\":1,\"ts\":700,\"dur\":200},"
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"lib/u (2).py(5): helper\",\"pid\":7,\"tid\":1,\"ts\":710,\"dur\":90},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":7,\"tid\":1,\"ts\":720,\"dur\":60}"
+    "]}";
+
+/* the location of function name in file at line; 0 when none */
+static uint64_t loc_at(const pb_profile *p, const char *name, const char *file, int64_t line)
+{
+    uint64_t f = func_id(p, name, file);
+    for (size_t i = 0; f && i < p->n_location; i++)
+        if (p->location[i]->line[0]->function_id == f && p->location[i]->line[0]->line == line)
+            return p->location[i]->id;
+    return 0;
+}
+
+/* the stack (leaf first) of the sample whose leaf is function leaf and
+   whose second entry is loc next (0: any); asserts there is one */
+static const Perftools__Profiles__Sample *sample_at(const pb_profile *p, uint64_t leaf,
+                                                     uint64_t next)
+{
+    const Perftools__Profiles__Sample *found = NULL;
+    for (size_t s = 0; s < p->n_sample; s++) {
+        const Perftools__Profiles__Sample *sm = p->sample[s];
+        if (loc_func(p, sm->location_id[0]) != leaf)
+            continue;
+        if (next && (sm->n_location_id < 2 || sm->location_id[1] != next))
+            continue;
+        assert_null(found);
+        found = sm;
+    }
+    assert_non_null(found);
+    return found;
+}
+
+static void assert_stack(const Perftools__Profiles__Sample *sm, const uint64_t *want, size_t n)
+{
+    assert_int_equal(sm->n_location_id, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(sm->location_id[i], want[i]);
+}
+
+static void test_python_frames(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cs.json", callstack_trace, false);
+    pb_profile *p = export(l.m, NULL, NULL);
+    uint64_t lin = loc_at(p, "forward", "lib/linear.py", 113),
+             m6 = loc_at(p, "forward", "model.py", 6), m7 = loc_at(p, "forward", "model.py", 7),
+             m8 = loc_at(p, "forward", "model.py", 8), mod = loc_at(p, "<module>", "train.py", 20),
+             hook = loc_at(p, "f", "lib/hook.py", 3), bi = loc_at(p, "<built-in function linear>", "", 0),
+             linear = loc_at(p, "aten::linear", "cpu_op", 0),
+             addmm = loc_at(p, "aten::addmm", "cpu_op", 0);
+    assert_true(lin && m6 && m7 && m8 && mod && hook && bi && linear && addmm);
+    /* one function per (name, file), one location per line; no start line
+       known; early Kineto's Operator category reads as cpu_op */
+    assert_int_equal(m6 != m7 && m7 != m8, 1);
+    assert_int_equal(p->function[func_id(p, "forward", "model.py") - 1]->start_line, 0);
+    assert_stack(sample_at(p, func_id(p, "aten::linear", "cpu_op"), 0),
+                 (uint64_t[]){ linear, bi, lin, m6, mod }, 5);
+    assert_stack(sample_at(p, func_id(p, "aten::addmm", "cpu_op"), 0),
+                 (uint64_t[]){ addmm, linear, bi, lin, m6, mod }, 6);
+    assert_stack(sample_at(p, func_id(p, "aten::copy_", "cpu_op"), 0),
+                 (uint64_t[]){ loc_at(p, "aten::copy_", "cpu_op", 0), hook, addmm, linear, bi,
+                               lin, m6, mod }, 8);
+    uint64_t relu = func_id(p, "aten::relu", "cpu_op");
+    const Perftools__Profiles__Sample *r7 = sample_at(p, relu, m7), *r8 = sample_at(p, relu, m8);
+    assert_int_equal(r7->value[1], 30000);
+    assert_int_equal(r8->value[1], 20000);
+    assert_int_equal(r8->location_id[2], mod);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    /* no_python: the operators alone, as before Python frames */
+    model_free(l.m);
+    t2p_error err;
+    model_opts mo = { .no_python = true };
+    l.m = model_build(l.tr, &mo, &err);
+    assert_non_null(l.m);
+    p = export(l.m, NULL, NULL);
+    assert_int_equal(p->n_function, l.m->nops);
+    assert_int_equal(p->n_location, l.m->nops);
+    assert_int_equal(func_id(p, "forward", "model.py"), 0);
+    assert_int_equal(sample_at(p, func_id(p, "aten::relu", "cpu_op"), 0)->value[1], 50000);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+
+    load(&l, "pyfunc.json", pyfunc_trace, false);
+    p = export(l.m, NULL, NULL);
+    uint64_t feat = loc_at(p, "features", "model.py", 20), help = loc_at(p, "helper", "lib/u (2).py", 5),
+             top = loc_at(p, "<module>", "train.py", 30);
+    assert_true(feat && help && top);
+    assert_int_equal(p->function[func_id(p, "features", "model.py") - 1]->start_line, 20);
+    assert_stack(sample_at(p, func_id(p, "aten::conv2d", "cpu_op"), 0),
+                 (uint64_t[]){ loc_at(p, "aten::conv2d", "cpu_op", 0), feat, top }, 3);
+    assert_stack(sample_at(p, func_id(p, "aten::add", "cpu_op"), 0),
+                 (uint64_t[]){ loc_at(p, "aten::add", "cpu_op", 0), help, help, top }, 4);
+    /* a frame's own time is its flat time */
+    assert_int_equal(sample_at(p, func_id(p, "features", "model.py"), 0)->value[1], 60000);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    unload(&l);
+}
+
 static void test_free_path(void **state)
 {
     (void)state;
@@ -723,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_deep_stacks),
+        cmocka_unit_test(test_python_frames),
         cmocka_unit_test(test_free_path),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

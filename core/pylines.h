@@ -1,0 +1,36 @@
+/* Time per Python source line (file, line, function), as pprof -lines and
+   -list count it on our profiles: self = the self time of the Python frame
+   events that are that line (a Call stack frame is never a leaf: 0); total =
+   the self time of every call with that line on its stack, once per call
+   however often the line recurs. One model read: analyze --by-line and the
+   explorer's source view show these figures. */
+#ifndef T2P_PYLINES_H
+#define T2P_PYLINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/model.h"
+
+typedef struct pyline {
+    const char *file; /* not NUL-terminated: file_len bytes; owned by the pylines */
+    size_t file_len;
+    const char *func;
+    size_t func_len;
+    uint32_t line;
+    int64_t self_ns, total_ns;
+} pyline;
+
+typedef struct pylines pylines;
+
+/* The lines of m's Python frames that name a file (none with opts.no_python
+   or no frames). NULL with err set when out of memory. Linear in the tree. */
+pylines *pylines_build(const model *m, t2p_error *err);
+void pylines_free(pylines *p);
+
+/* The lines, by self then total time (descending), then file and line. */
+size_t pylines_count(const pylines *p);
+const pyline *pylines_get(const pylines *p, size_t i);
+
+#endif
