@@ -66,6 +66,12 @@ static int cmp_ev(const void *ctx, uint32_t a, uint32_t b)
     return a < b ? -1 : (a > b);
 }
 
+/* The j-th record in time order. */
+static inline uint32_t at(const memory *mem, size_t j)
+{
+    return mem->by_time ? mem->by_time[j] : (uint32_t)j;
+}
+
 /* ---- the (node, device) table ---- */
 
 struct table {
@@ -176,10 +182,17 @@ static uint32_t device_index(const memory *mem, int16_t dev)
     return 0;
 }
 
+/* The index in devices of record r's device. */
+static inline uint32_t rec_dev(const memory *mem, size_t r)
+{
+    int16_t dev = mem->m->tr->mems[r].device;
+    return mem->devices[0].device == dev ? 0 : device_index(mem, dev);
+}
+
 /* rec_node for every record: one sweep per track over its events in
    (ts asc, dur desc) order with a stack of the events that may still hold
    the next record. */
-static int attribute(memory *mem)
+static int attribute(memory *mem, uint32_t *rec_node)
 {
     const model *m = mem->m;
     const trace *tr = m->tr;
@@ -220,7 +233,7 @@ static int attribute(memory *mem)
                 evs[fe[k]++] = (uint32_t)i;
         }
         for (size_t j = 0; j < tr->nmems; j++) {
-            uint32_t r = mem->by_time[j];
+            uint32_t r = at(mem, j);
             recs[fr[tr->mems[r].track]++] = r;
         }
         free(fe);
@@ -256,7 +269,7 @@ static int attribute(memory *mem)
             /* in a scoped model (model_opts.keep) records in or under events
                out of the scope, or outside every event, count for no node */
             uint32_t node = depth ? m->ev_node[stack[depth - 1]] : m->scoped ? MODEL_NONE : root;
-            mem->rec_node[r] = node == MODEL_NONE ? MEMORY_NONE : node;
+            rec_node[r] = node == MODEL_NONE ? MEMORY_NONE : node;
         }
     }
     rc = 0;
@@ -270,7 +283,7 @@ out:
 }
 
 /* Peaks, counts, and allocations matched to frees by address, in time order. */
-static int device_figures(memory *mem, unsigned char *live_rec)
+static int device_figures(memory *mem, const uint32_t *rec_node, unsigned char *live_rec)
 {
     const trace *tr = mem->m->tr;
     int rc = -1;
@@ -284,11 +297,11 @@ static int device_figures(memory *mem, unsigned char *live_rec)
             goto out;
     for (size_t i = 0; i < tr->nmems; i++)
         if (tr->mems[i].flags & TRACE_MEM_TOTALS)
-            mem->devices[mem->rec_dev[i]].has_totals = true;
+            mem->devices[rec_dev(mem, i)].has_totals = true;
     for (size_t j = 0; j < tr->nmems; j++) {
-        uint32_t r = mem->by_time[j];
+        uint32_t r = at(mem, j);
         const trace_mem *x = &tr->mems[r];
-        uint32_t d = mem->rec_dev[r];
+        uint32_t d = rec_dev(mem, r);
         memory_device *v = &mem->devices[d];
         v->records++;
         if (x->bytes > 0) {
@@ -298,7 +311,7 @@ static int device_figures(memory *mem, unsigned char *live_rec)
             v->frees++;
             v->free_bytes -= x->bytes;
         }
-        if (mem->m->tracks[x->track].root == mem->rec_node[r])
+        if (mem->m->tracks[x->track].root == rec_node[r])
             v->unattributed++;
         run[d] += x->bytes;
         int64_t level = -1;
@@ -312,7 +325,7 @@ static int device_figures(memory *mem, unsigned char *live_rec)
             v->peak_bytes = level;
             v->peak_record = r;
             v->peak_ns = x->ts;
-            v->peak_node = mem->rec_node[r];
+            v->peak_node = rec_node[r];
             v->reserved_at_peak = tr->mem_totals ? tr->mem_totals[r].reserved : -1;
         }
         if (!(x->flags & TRACE_MEM_ADDR))
@@ -326,7 +339,6 @@ static int device_figures(memory *mem, unsigned char *live_rec)
         } else if (x->bytes < 0) {
             uint32_t a = hmap_get(&live[d], x->addr);
             if (a != UINT32_MAX && a != MEMORY_NONE - 1) {
-                mem->free_of[a] = r;
                 v->matched++;
                 v->lifetime_ns += x->ts - tr->mems[a].ts;
                 if (hmap_put(&live[d], x->addr, MEMORY_NONE - 1) < 0)
@@ -383,7 +395,7 @@ static memory_op *op_entry(memory *mem, hmap *map, size_t *cap, uint32_t op, uin
     return &mem->ops[k];
 }
 
-static int node_figures(memory *mem, const unsigned char *live)
+static int node_figures(memory *mem, const uint32_t *rec_node, const unsigned char *live)
 {
     const model *m = mem->m;
     const trace *tr = m->tr;
@@ -396,9 +408,9 @@ static int node_figures(memory *mem, const unsigned char *live)
     if (hmap_init(&t.map, 1024) < 0)
         goto out;
     for (size_t r = 0; r < tr->nmems; r++) {
-        if (mem->rec_node[r] == MEMORY_NONE)
+        if (rec_node[r] == MEMORY_NONE)
             continue;
-        memory_node *e = entry(&t, mem->rec_node[r], mem->rec_dev[r]);
+        memory_node *e = entry(&t, rec_node[r], rec_dev(mem, r));
         if (!e)
             goto out;
         int64_t b = tr->mems[r].bytes;
@@ -502,12 +514,6 @@ memory *memory_build(const model *m, t2p_error *err)
         memory_free(mem);
         return NULL;
     }
-    mem->rec_node = vec_alloc(tr->nmems, sizeof *mem->rec_node);
-    mem->rec_dev = vec_alloc(tr->nmems, sizeof *mem->rec_dev);
-    mem->free_of = vec_alloc(tr->nmems, sizeof *mem->free_of);
-    mem->by_time = vec_alloc(tr->nmems, sizeof *mem->by_time);
-    if (!mem->rec_node || !mem->rec_dev || !mem->free_of || !mem->by_time)
-        goto nomem;
     if (find_devices(mem, tr) < 0)
         goto nomem;
     if (mem->ndevices > 255) {
@@ -516,20 +522,30 @@ memory *memory_build(const model *m, t2p_error *err)
         memory_free(mem);
         return NULL;
     }
-    for (size_t i = 0; i < tr->nmems; i++) {
-        mem->by_time[i] = (uint32_t)i;
-        mem->free_of[i] = MEMORY_NONE;
-        int16_t dev = tr->mems[i].device;
-        mem->rec_dev[i] = i && tr->mems[i - 1].device == dev ? mem->rec_dev[i - 1]
-                                                              : device_index(mem, dev);
+    /* by_time only when the file is out of time order */
+    size_t i;
+    for (i = 1; i < tr->nmems; i++)
+        if (tr->mems[i].ts < tr->mems[i - 1].ts)
+            break;
+    if (i < tr->nmems) {
+        if (!(mem->by_time = vec_alloc(tr->nmems, sizeof *mem->by_time)))
+            goto nomem;
+        for (size_t k = 0; k < tr->nmems; k++)
+            mem->by_time[k] = (uint32_t)k;
+        if (sort_idx(mem->by_time, tr->nmems, cmp_rec, tr->mems) < 0)
+            goto nomem;
     }
+    /* what each record is attributed to and whether it is live at the end:
+       only while building */
+    uint32_t *rec_node = vec_alloc(tr->nmems, sizeof *rec_node);
     unsigned char *live = calloc(tr->nmems, 1);
-    if (!live || sort_idx(mem->by_time, tr->nmems, cmp_rec, tr->mems) < 0 || attribute(mem) < 0 ||
-        device_figures(mem, live) < 0 || node_figures(mem, live) < 0) {
-        free(live);
-        goto nomem;
-    }
+    int rc = rec_node && live && attribute(mem, rec_node) == 0 &&
+             device_figures(mem, rec_node, live) == 0 && node_figures(mem, rec_node, live) == 0
+                 ? 0 : -1;
+    vec_free(rec_node, tr->nmems, sizeof *rec_node);
     free(live);
+    if (rc < 0)
+        goto nomem;
     return mem;
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the memory figures");
@@ -541,11 +557,7 @@ void memory_free(memory *mem)
 {
     if (!mem)
         return;
-    size_t n = mem->nrecords;
-    vec_free(mem->rec_node, n, sizeof *mem->rec_node);
-    vec_free(mem->rec_dev, n, sizeof *mem->rec_dev);
-    vec_free(mem->free_of, n, sizeof *mem->free_of);
-    vec_free(mem->by_time, n, sizeof *mem->by_time);
+    vec_free(mem->by_time, mem->nrecords, sizeof *mem->by_time);
     free(mem->devices);
     free(mem->ops);
     free(mem->nodes);
@@ -606,8 +618,8 @@ size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, 
     int64_t level = -1, run = 0, span = t1 - t0;
     size_t seen = 0, col = 0;
     for (size_t j = 0; j < mem->nrecords; j++) {
-        uint32_t r = mem->by_time[j];
-        if (mem->rec_dev[r] != device)
+        uint32_t r = at(mem, j);
+        if (rec_dev(mem, r) != device)
             continue;
         const trace_mem *x = &tr->mems[r];
         if (x->ts >= t1)

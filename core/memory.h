@@ -80,10 +80,8 @@ typedef struct memory {
     size_t nnodes;
     memory_node *mnodes; /* merged tree (model->mnodes) */
     size_t nmnodes;
-    uint32_t *rec_node;  /* per tr->mems record: its node in model->nodes */
-    uint32_t *rec_dev;   /* per record: its index in devices */
-    uint32_t *free_of;   /* per allocation record: the record that freed it, or MEMORY_NONE */
-    uint32_t *by_time;   /* record indices in (ts, file order) */
+    uint32_t *by_time;   /* record indices in (ts, file order); NULL when the file
+                            had them in that order already */
     size_t nrecords;
 } memory;
 
@@ -99,7 +97,7 @@ const memory_stat *memory_node_stat(const memory *mem, bool merged, uint32_t nod
 /* The (op, device) figures, NULL when it has none. */
 const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t device);
 
-/* Allocated bytes on a device after record by_time[i] of that device:
+/* Allocated bytes on a device after each of its records, in time order:
    its Total Allocated, or the running sum of Bytes. Fills out[0..ncols) with the
    largest value in each of ncols equal slices of [t0, t1) (ns, relative to the
    base), carrying the level into slices with no record; -1 before the first

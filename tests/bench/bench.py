@@ -16,6 +16,7 @@ of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
 BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
 """
 import json
+import gzip
 import os
 import statistics
 import subprocess
@@ -103,6 +104,41 @@ def bench_ranks(tool, shared, out, runs):
     print(f"  analyze one rank {t1:.3f} s, {m1:.0f} MB; analyze all 8 {tn:.3f} s, {mn:.0f} MB")
     print(f"  {tn / t1:.2f}x the time (target {RANKS_TIME_X}), {mn / m1:.2f}x the peak RSS "
           f"(target {RANKS_RSS_X}), straggler {straggler} (want 3) {'ok' if good else 'MISSED'}")
+    return good
+
+
+MEMORY_TIME_X, MEMORY_RSS_X = 1.3, 1.2  # issue 14: load vs floor, RSS vs no memory figures
+
+
+def bench_memory(tool, floor, src, shared, out, runs):
+    """3 M [memory] events (tests/fixtures/cnn_memory.json.gz, 5190 copies): analyze
+    within MEMORY_TIME_X of the floor, and its peak RSS within MEMORY_RSS_X of the same
+    trace with the records renamed (read and skipped as plain instants)."""
+    mem = os.path.join(out, "mem3m.json.gz")
+    base = os.path.join(out, "mem3m-none.json.gz")
+    if not os.path.exists(mem):
+        print("bench: building mem3m.json.gz (3 M memory events)...", flush=True)
+        tmp = mem[:-len(".json.gz")] + ".tmp.json.gz"
+        subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
+                               os.path.join(src, "tests", "fixtures", "cnn_memory.json.gz"),
+                               tmp, "5190"])
+        os.rename(tmp, mem)
+    if not os.path.exists(base):
+        tmp = base + ".tmp"
+        with gzip.open(mem, "rb") as fi, gzip.open(tmp, "wb", compresslevel=6) as fo:
+            for chunk in iter(lambda: fi.read(1 << 24), b""):
+                fo.write(chunk.replace(b'"[memory]"', b'"[memorx]"'))
+        os.rename(tmp, base)
+    tf = [run([floor, mem])[0] for _ in range(runs)]
+    rm = [run([tool, "analyze", mem]) for _ in range(runs)]
+    rb = [run([tool, "analyze", base]) for _ in range(runs)]
+    tx = statistics.median(w for w, _ in rm) / statistics.median(tf)
+    rx = max(m for _, m in rm) / max(m for _, m in rb)
+    good = tx <= MEMORY_TIME_X and rx <= MEMORY_RSS_X
+    print(f"\nmemory: {mem} ({os.path.getsize(mem) / 1e6:.0f} MB gzip, 3 M memory events)")
+    print(f"  analyze {statistics.median(w for w, _ in rm):.3f} s = {tx:.2f}x the floor "
+          f"(target {MEMORY_TIME_X}); peak RSS {max(m for _, m in rm):.0f} MB = {rx:.2f}x the "
+          f"same trace without memory figures (target {MEMORY_RSS_X}) {'ok' if good else 'MISSED'}")
     return good
 
 
@@ -207,6 +243,8 @@ def main():
 
     if os.environ.get("BENCH_RANKS", "1") != "0":
         ok &= bench_ranks(tool, shared, out, runs)
+    if os.environ.get("BENCH_MEMORY", "1") != "0":
+        ok &= bench_memory(tool, floor, src, shared, out, min(runs, 3))
 
     print("\nbench:", "every target met" if ok else "SOME TARGETS MISSED")
     return 0 if ok else 1

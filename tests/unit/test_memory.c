@@ -15,6 +15,7 @@
 
 #include "core/memory.h"
 #include "core/model.h"
+#include "core/steps.h"
 #include "core/trace.h"
 #include "tests/unit/unit.h"
 
@@ -270,6 +271,34 @@ static void test_memory_early_kineto(void **state)
     done(&f);
 }
 
+/* deviceProperties (after traceEvents: key order is not fixed) gives each
+   GPU's memory; a peak above 90 % of it gets TensorBoard's recommendation. */
+static void test_memory_device_properties(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, "{\"traceEvents\":["
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+             "\"tid\":1,\"ts\":0,\"dur\":100},"
+             MEM(1, 1, 10, 1500, 1, GPU0 ",\"Total Allocated\":1500,\"Total Reserved\":1600")
+             "{\"ph\":\"i\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":1}],"
+             "\"deviceProperties\":[{\"id\":0,\"name\":\"G\",\"totalGlobalMem\":1600},"
+             "{\"id\":1,\"totalGlobalMem\":\"oops\"},{\"id\":99,\"totalGlobalMem\":5}]}");
+    assert_int_equal(f.tr->gpu_total_mem[0], 1600);
+    assert_int_equal(f.tr->gpu_total_mem[1], 0);
+    assert_int_equal(f.mem->ndevices, 1);
+    const memory_device *v = &f.mem->devices[0];
+    assert_int_equal(v->peak_bytes, 1500);
+    t2p_error err;
+    steps *st = steps_build(f.m, &err);
+    assert_non_null(st);
+    assert_int_equal(memory_step_at(st, v->peak_ns), 0);
+    assert_true(steps_recommend_memory(st, v->device, v->peak_bytes, f.tr->gpu_total_mem[0]));
+    assert_string_equal(st->recs[st->nrecs - 1].id, "memory");
+    steps_free(st);
+    done(&f);
+}
+
 static void test_memory_none(void **state)
 {
     (void)state;
@@ -288,6 +317,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_figures),
         cmocka_unit_test(test_memory_early_kineto),
+        cmocka_unit_test(test_memory_device_properties),
         cmocka_unit_test(test_memory_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
