@@ -7,7 +7,7 @@
 
 bool pyframe_parse(const char *s, size_t len, pyframe *f)
 {
-    *f = (pyframe){ .text = s, .len = len, .func = s, .func_len = len };
+    *f = (pyframe){ .text = s, .len = len, .file = s, .func = s, .func_len = len };
     /* the first "(DIGITS): " ends the file name: a path may hold '(' */
     for (size_t i = 1; i < len; i++) {
         if (s[i] != '(')

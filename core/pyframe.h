@@ -15,7 +15,7 @@
 typedef struct pyframe {
     const char *text; /* the whole frame, as written */
     size_t len;
-    const char *file; /* "path/file.py"; len 0 when the frame has no file */
+    const char *file; /* "path/file.py"; file_len 0 (never NULL) when the frame has no file */
     size_t file_len;
     const char *func; /* "forward"; the whole text when the frame has no file */
     size_t func_len;
