@@ -348,6 +348,39 @@ static char *read_file(const char *path)
     return b;
 }
 
+/* ---------------------------------------------------------------- export */
+
+struct export_ctx {
+    const char *path;
+    uint64_t last_done;
+    double t0, last;
+};
+
+/* e on a deep trace can write for seconds: a progress screen after a
+   moment, and Ctrl-C cancels the export (it is consumed: the explorer stays);
+   SIGTERM and SIGHUP cancel it too and then end the explorer. */
+static int on_export_progress(const char *path, uint64_t done, uint64_t total, void *vctx)
+{
+    struct export_ctx *c = vctx;
+    double t = now_s();
+    if (path != c->path || done < c->last_done) {
+        c->path = path;
+        c->t0 = t;
+        c->last = 0;
+    }
+    c->last_done = done;
+    if (got_signal) {
+        if (got_signal == SIGINT)
+            got_signal = 0;
+        return 1;
+    }
+    if (t - c->t0 >= 0.3 && t - c->last >= 0.1) {
+        c->last = t;
+        draw_export_progress(path, done, total, t - c->t0);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- main */
 
 static int loop(view *v)
@@ -550,8 +583,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "torch2pprof-tui: out of memory\n");
         rc = EXIT_INPUT;
     } else {
+        struct export_ctx ec = { 0 };
         if (job)
             view_attach_ranks(v, job);
+        view_set_export_progress(v, on_export_progress, &ec);
         rc = loop(v);
         draw_close();
     }

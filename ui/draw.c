@@ -191,10 +191,11 @@ void draw_screen(view *v)
     refresh();
 }
 
-void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
-                   double seconds, const char *what)
+/* The progress screen: "what path", a bar at done of total, then line. */
+static void progress_screen(const char *path, uint64_t done, uint64_t total, const char *what,
+                            const char *line)
 {
-    char a[32], b[32], c[32], msg[1200], cut[1200];
+    char msg[1200], cut[1200];
     int w = COLS > 84 ? 80 : COLS - 4;
     int y = LINES / 2 - 2;
     if (w < 10 || y < 0)
@@ -215,10 +216,28 @@ void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t eve
     for (int x = fill; x < w - 2; x++)
         addch(colour ? ' ' : '.');
     addch(']');
-    snprintf(msg, sizeof msg, "%s of %s bytes (%.0f%%)   %s events   %.1f s   Ctrl-C cancels",
-             fmt_count(done, a, sizeof a), fmt_count(total, b, sizeof b), f * 100,
-             fmt_count(events, c, sizeof c), seconds);
-    fmt_ellipsize(msg, strlen(msg), (size_t)w, cut, sizeof cut);
+    fmt_ellipsize(line, strlen(line), (size_t)w, cut, sizeof cut);
     mvaddstr(y + 2, 2, cut);
     refresh();
+}
+
+void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
+                   double seconds, const char *what)
+{
+    char a[32], b[32], c[32], msg[400];
+    double f = total ? (double)done / (double)total : 0;
+    snprintf(msg, sizeof msg, "%s of %s bytes (%.0f%%)   %s events   %.1f s   Ctrl-C cancels",
+             fmt_count(done, a, sizeof a), fmt_count(total, b, sizeof b), f > 1 ? 100 : f * 100,
+             fmt_count(events, c, sizeof c), seconds);
+    progress_screen(path, done, total, what, msg);
+}
+
+void draw_export_progress(const char *path, uint64_t done, uint64_t total, double seconds)
+{
+    char a[32], b[32], msg[400];
+    double f = total ? (double)done / (double)total : 0;
+    snprintf(msg, sizeof msg, "%s of %s stack entries (%.0f%%)   %.1f s   Ctrl-C cancels",
+             fmt_count(done, a, sizeof a), fmt_count(total, b, sizeof b), f > 1 ? 100 : f * 100,
+             seconds);
+    progress_screen(path, done, total, "Exporting", msg);
 }

@@ -28,4 +28,7 @@ void draw_screen(view *v);
 void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
                    double seconds, const char *what);
 
+/* The same for a pprof export: done of total stack entries written. */
+void draw_export_progress(const char *path, uint64_t done, uint64_t total, double seconds);
+
 #endif

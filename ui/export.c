@@ -28,6 +28,17 @@ static uint8_t *export_mask(view *v, t2p_error *err)
     return keep;
 }
 
+struct progress {
+    view *v;
+    const char *path;
+};
+
+static int on_progress(uint64_t done, uint64_t total, void *ctx)
+{
+    struct progress *p = ctx;
+    return p->v->export_progress(p->path, done, total, p->v->export_ctx);
+}
+
 int view_export(view *v)
 {
     t2p_error err;
@@ -44,8 +55,10 @@ int view_export(view *v)
                  error_format(&err, msg, sizeof msg));
         return -1;
     }
+    struct progress prog = { v, NULL };
     pprof_opts po = { .keep = keep, .tool_version = "torch2pprof-tui " PACKAGE_VERSION,
-                      .no_overwrite = true };
+                      .no_overwrite = true, .progress = v->export_progress ? on_progress : NULL,
+                      .progress_ctx = &prog };
     pprof_summary sum;
     int rc = -1;
     char *path = NULL;
@@ -58,6 +71,7 @@ int view_export(view *v)
             error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
             break;
         }
+        prog.path = path;
         rc = pprof_write(v->m, &po, path, &sum, &err);
         if (rc < 0 && !(err.kind == T2P_ERR_IO && strstr(err.reason, strerror(EEXIST))))
             break;
@@ -69,6 +83,8 @@ int view_export(view *v)
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
                  all ? "whole trace" : "focus and filter applied");
+    } else if (err.kind == T2P_ERR_CANCELLED) {
+        snprintf(v->status, sizeof v->status, "export cancelled: nothing written");
     } else {
         snprintf(v->status, sizeof v->status, "export failed: %s",
                  error_format(&err, msg, sizeof msg));

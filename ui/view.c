@@ -73,6 +73,11 @@ int view_width(const view *v) { return v->width; }
 int view_height(const view *v) { return v->height; }
 const char *view_export_dir(const view *v) { return v->export_dir; }
 void view_set_export_dir(view *v, const char *dir) { v->export_dir = dir ? dir : "."; }
+void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx)
+{
+    v->export_progress = fn;
+    v->export_ctx = ctx;
+}
 enum model_sort view_sort(const view *v) { return v->sort; }
 
 void view_set_status(view *v, const char *msg)

@@ -171,6 +171,12 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
    the status line. Returns 0 or -1. (ui/export.c) */
 int view_export(view *v);
 
+/* Called every few million stack entries while e writes path (done of
+   total); non-zero cancels the export, which then leaves nothing behind. */
+typedef int (*view_export_progress_fn)(const char *path, uint64_t done, uint64_t total,
+                                       void *ctx);
+void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
+
 /* The ranks of a job opened together (ui/view_ranks.c): the Ranks view lists
    them and Enter on one points every view at its model; the All ranks view
    shows their operators merged. j is not owned and outlives v; the view's

@@ -102,6 +102,8 @@ struct view {
     const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
     int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
+    view_export_progress_fn export_progress; /* NULL: none */
+    void *export_ctx;
     size_t top_ops;         /* --top: 0 for all */
 
     enum view_tab tab;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/pyframe.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -111,7 +112,37 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
         *len = strlen(buf);
         return buf;
     }
+    pyframe f = { 0 };
+    if (!m->opts.no_python && pyframe_of_op(m, nd->op, &f)) {
+        /* a Python frame event: "forward  model.py:10" */
+        *len = (size_t)snprintf(buf, size, "%.*s  %.*s:%u", (int)f.func_len, f.func,
+                                (int)f.file_len, f.file, (unsigned)f.line);
+        if (*len >= size)
+            *len = size - 1;
+        return buf;
+    }
     *len = strtab_len(m->tr->strs, m->ops[nd->op].name);
+    if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE) {
+        /* an operator with a Call stack: the Python line that called it tells
+           apart the siblings one operator makes from several lines */
+        uint32_t outer = STRTAB_NONE;
+        for (uint32_t p = nd->parent; p != MODEL_NONE && outer == STRTAB_NONE;
+             p = m->nodes[p].parent)
+            outer = m->node_stack[p];
+        const char *text;
+        size_t tlen, pos = 0;
+        pyframe_added(m, m->node_stack[u], outer, &text, &tlen);
+        while (pyframe_next(text, tlen, &pos, &f) && !f.file_len)
+            ;
+        if (tlen && f.file_len) {
+            *len = (size_t)snprintf(buf, size, "%s  @ %.*s:%u %.*s", model_op_name(m, nd->op),
+                                    (int)f.file_len, f.file, (unsigned)f.line,
+                                    (int)f.func_len, f.func);
+            if (*len >= size)
+                *len = size - 1;
+            return buf;
+        }
+    }
     return model_op_name(m, nd->op);
 }
 

@@ -244,6 +244,28 @@ else
     echo "note: $steps_trace missing: Steps view not checked"
 fi
 
+# ---- e on a chain 40,000 deep writes for seconds: a progress screen, and
+# Ctrl-C cancels the export (nothing written) without ending the explorer
+"$py" -c "
+n = 40000
+print('[' + ','.join('{\"ph\":\"X\",\"name\":\"op%d\",\"ts\":%d,\"dur\":%d,\"pid\":1,\"tid\":1}'
+                     % (i % 7, i, 2 * n - 2 * i) for i in range(n)) + ']')" >"$work/chain.json"
+start "'$tui' chain.json; echo EXIT=\$?"
+check "deep chain opens" "[1 Ops]" 30
+keys e
+if wait_for "Exporting" 20; then
+    ok "e shows its progress"
+    keys C-c
+    check "Ctrl-C cancels the export" "export cancelled: nothing written" 20
+    if ls -A "$work" | grep -q -e '^chain.*\.pb\.gz$' -e '\.tmp$'; then
+        bad "the cancelled export left $(ls -A "$work" | tr '\n' ' ')"
+    else ok "the cancelled export left no file"; fi
+    keys q; check "the explorer still runs after the cancel: q exits 0" "EXIT=0" 10
+else
+    bad "no progress screen while exporting a deep chain"
+fi
+rm -f "$work/chain.json"
+
 # ---- Ctrl-C quits from the table and restores the terminal
 start "'$tui' '$trace'; echo EXIT=\$?"
 check "started again" "[1 Ops]"
