@@ -35,7 +35,7 @@
 #define SAMPLE_TRACE "alexnet_train.json.gz"
 
 static const char usage[] =
-    "usage: torch2pprof-tui [--view ops|categories|tree|threads|steps|ranks|allranks] [--sort KEY]\n"
+    "usage: torch2pprof-tui [--view ops|categories|tree|threads|steps|ranks|allranks|memory] [--sort KEY]\n"
     "                       [--top N] [TRACE]\n"
     "       torch2pprof-tui [options] [--jobs N] DIR | TRACE TRACE...\n"
     "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
@@ -443,7 +443,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'v':
             if ((c = view_by_name(optarg)) < 0) {
-                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks)\n",
+                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks, memory)\n",
                         optarg);
                 return EXIT_USAGE;
             }
