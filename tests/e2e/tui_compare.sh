@@ -15,8 +15,14 @@ new="$F/mlp_train_big.json.gz"
 work=$(mktemp -d /tmp/t2p-tui-cmp.XXXXXX)
 sock="t2p-cmp-$$"
 fail=0
-T() { tmux -L "$sock" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$work"; }
+runs=0
+T() { tmux -L "$sock-$runs" "$@"; }
+# each run has its own server: a new session on a server that is still
+# exiting after the last one quit dies with "server exited unexpectedly"
+cleanup() {
+    while [ "$runs" -ge 0 ]; do T kill-server 2>/dev/null; runs=$((runs - 1)); done
+    rm -rf "$work"
+}
 trap cleanup EXIT INT TERM
 
 # ---- the screen's rows are analyze --base's, in its order
@@ -62,6 +68,7 @@ fi
 if command -v tmux >/dev/null 2>&1; then
     run() { # run ENV BASE NEW: the explorer in a fresh tmux session; the screen with escapes into $work/cap
         T kill-server 2>/dev/null
+        runs=$((runs + 1))
         T new-session -d -s c -x 160 -y 30 -c "$work" \
             "env -i PATH='$PATH' HOME='$work' TERM=xterm-256color LANG=C.UTF-8 $1 '$tui' --base '$2' '$3'"
         n=0
@@ -71,6 +78,7 @@ if command -v tmux >/dev/null 2>&1; then
         done
         T capture-pane -e -p -t c > "$work/cap"
         T send-keys -t c q
+        T kill-server 2>/dev/null
     }
     esc=$(printf '\033')
     # slower rows (a positive delta) in red (SGR 31): new is the bigger trace
