@@ -732,3 +732,16 @@ size_t memory_sort_ops(const memory *mem, enum memory_sort s, uint32_t device, u
     qsort(idx, mem->nops, sizeof *idx, cmp_sort);
     return device == MEMORY_NONE ? mem->nops : n;
 }
+
+bool memory_recommend(const memory *mem, steps *st)
+{
+    const trace *tr = st->m->tr;
+    for (size_t i = 0; mem && i < mem->ndevices; i++) {
+        const memory_device *d = &mem->devices[i];
+        if (d->device < 0 || d->device >= 16)
+            continue; /* the CPU, or a device deviceProperties cannot name */
+        if (steps_recommend_memory(st, d->device, d->peak_bytes, tr->gpu_total_mem[d->device]))
+            return true;
+    }
+    return false;
+}

@@ -109,6 +109,11 @@ size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, 
    ts + dur) holds ts, or STEPS_NONE (no such step, or a whole-trace step). */
 uint32_t memory_step_at(const steps *s, int64_t ts);
 
+/* TensorBoard's peak-memory recommendation: adds it to st when a device's
+   peak is above STEPS_REC_MEMORY of its deviceProperties totalGlobalMem (once,
+   as TensorBoard said it once). mem may be NULL. Returns true when added. */
+bool memory_recommend(const memory *mem, steps *st);
+
 enum memory_sort {
     MEMORY_SORT_ALLOC_SIZE,
     MEMORY_SORT_ALLOC_COUNT,

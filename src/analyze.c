@@ -435,7 +435,7 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return cli_fail(&err);
     }
-    analyze_steps_memory(st, mem);
+    memory_recommend(mem, st);
     sel.st = st;
     model *whole = m;
     bool usage_error;

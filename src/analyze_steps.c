@@ -44,18 +44,6 @@ int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m
     return 0;
 }
 
-void analyze_steps_memory(steps *st, const memory *mem)
-{
-    const trace *tr = st->m->tr;
-    for (size_t i = 0; mem && i < mem->ndevices; i++) {
-        const memory_device *d = &mem->devices[i];
-        if (d->device < 0 || d->device >= 16)
-            continue; /* the CPU, or a device deviceProperties cannot name */
-        if (steps_recommend_memory(st, d->device, d->peak_bytes, tr->gpu_total_mem[d->device]))
-            break; /* one is enough, as TensorBoard said it once */
-    }
-}
-
 void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel)
 {
     char a[64], b[64], l[200];

@@ -27,10 +27,6 @@ int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m
 /* "Scope: steps 1011-1013 (...)" under the report's header, when scoped. */
 void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel);
 
-/* Adds the memory recommendation to st when a GPU's peak allocated memory
-   (mem, the [memory] events) passes STEPS_REC_MEMORY of its totalGlobalMem
-   (deviceProperties). */
-void analyze_steps_memory(steps *st, const memory *mem);
 
 /* The Steps table, the average row and the recommendations (only the
    scope's steps when scoped). Prints nothing for a trace without

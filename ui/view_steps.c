@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/memory.h"
 #include "core/steps.h"
 #include "ui/view_impl.h"
 
@@ -102,10 +103,16 @@ static const steps *steps_of(view *v)
         if (v->m->scoped) /* a model scoped elsewhere: no steps of its own */
             return NULL;
         t2p_error err;
-        if (!(s->st = steps_build(v->m, &err)))
+        if (!(s->st = steps_build(v->m, &err))) {
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
-        else
-            s->top = calloc(s->st->nsteps, sizeof *s->top); /* NULL: no top operators */
+            return NULL;
+        }
+        s->top = calloc(s->st->nsteps, sizeof *s->top); /* NULL: no top operators */
+        if (v->m->tr->nmems) { /* the peak-memory recommendation, as analyze gives it */
+            memory *mem = memory_build(v->m, &err); /* NULL: that one is not shown */
+            memory_recommend(mem, s->st);
+            memory_free(mem);
+        }
     }
     return s->st;
 }

@@ -103,6 +103,11 @@ EOF
     want=$([ $ta = 950 ] && echo memory || echo "")
     [ "$got" = "$want" ] && echo "ok: memory recommendation at $ta of 1000 bytes: '$got'" ||
         { echo "FAIL: memory recommendation at $ta of 1000: '$got', want '$want'"; fail=1; }
+    # the explorer's Steps view gives the same recommendations under its table
+    "$top_builddir/torch2pprof-tui" --replay 5 --print --size 160x30 steps-mem.json > steps.out 2>&1
+    if grep -q "Peak memory on GPU 0" steps.out; then tgot=memory; else tgot=""; fi
+    [ "$tgot" = "$want" ] && echo "ok: the Steps view at $ta of 1000 bytes: '$tgot'" ||
+        { echo "FAIL: the Steps view at $ta of 1000: '$tgot', want '$want'"; sed 's/^/    | /' steps.out; fail=1; }
 done
 rm -f steps.json steps.out steps.err steps-mem.json
 exit $fail
