@@ -32,6 +32,7 @@ missing. Stdlib only, Python >= 3.9.
 import json
 import os
 import random
+import signal
 import re
 import shutil
 import subprocess
@@ -109,7 +110,10 @@ def check_http(go, env, profile, bad, tries=5):
 def check_http_once(go, env, profile, bad):
     port = random.randint(20000, 60000)
     cmd = [go, "tool", "pprof", "-no_browser", "-http=127.0.0.1:%d" % port, profile]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    # its own process group: `go tool pprof` runs the pprof binary as a child,
+    # which kept serving after make check when only `go` was killed
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                         start_new_session=True)
     try:
         base = "http://127.0.0.1:%d/ui/" % port
         deadline = time.time() + 60
@@ -131,8 +135,19 @@ def check_http_once(go, env, profile, bad):
         if pages:
             bad.append("-http: no answer for %s within 60 s" % pages[0])
     finally:
-        p.kill()
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         p.wait()
+        for _ in range(50):  # the group's other members are reaped by init
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            bad.append("-http: a process of pprof's group is still alive")
 
 
 def main(argv):
