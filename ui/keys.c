@@ -11,7 +11,6 @@
 
 #define TREE KEYS_VIEW(VIEW_TREE)
 #define TABLES (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS) | KEYS_VIEW(VIEW_THREADS))
-#define DRILL (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS))
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -24,7 +23,7 @@ static const key_def table[] = {
     { VK_ENTER, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
     { VK_RIGHT, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
     { 'l', ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
-    { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "on an operator or a category: the Tree of every stack through it",
+    { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
     { VK_LEFT, ACT_CLOSE, 0, TREE, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
     { 'h', ACT_CLOSE, 0, TREE, "collapse, or go to the parent", NULL, 0 },
