@@ -7,6 +7,7 @@
 #include "core/compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,13 @@ static int push_row(compare_row **rows, size_t *n, size_t *cap, compare_row r)
     return 0;
 }
 
+/* A model scoped to a step keeps the operators of the stacks around it,
+   with nothing counted: such a row is not in that side. */
+static bool fig_empty(const compare_fig *f)
+{
+    return f->calls == 0 && !f->self_ns && !f->total_ns && !f->dev_self_ns && !f->dev_total_ns;
+}
+
 /* Rows for the ops (cats == false) or categories of one side. map holds
    (name << 32 | cat) -> row; side 0 is new, 1 is base. */
 static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, size_t *cap)
@@ -106,6 +114,8 @@ static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, 
         }
         if (name == STRTAB_NONE || (!cats && cat == STRTAB_NONE))
             return -1;
+        if (fig_empty(&f))
+            continue;
         uint64_t key = (uint64_t)name << 32 | cat;
         uint32_t r = hmap_get(map, key);
         if (r == UINT32_MAX) {
@@ -123,6 +133,60 @@ static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, 
             row->b = f;
         } else {
             row->new = (uint32_t)i;
+            row->n = f;
+        }
+    }
+    return 0;
+}
+
+const char *compare_track_label(const model *m, uint32_t track, char *buf, size_t size)
+{
+    const trace *tr = m->tr;
+    const trace_process *p = &tr->processes[tr->tracks[track].process];
+    char lab[256];
+    trace_track_label(tr, track, lab, sizeof lab);
+    const char *pn = p->name != STRTAB_NONE     ? trace_str(tr, p->name)
+                     : p->labels != STRTAB_NONE ? trace_str(tr, p->labels)
+                                                : trace_str(tr, p->pid);
+    snprintf(buf, size, "%s / %s", pn, lab);
+    return buf;
+}
+
+/* The thread rows of one side (0 new, 1 base), as add_rows does for ops. */
+static int add_threads(compare *c, const model *m, int side, hmap *map, size_t *cap)
+{
+    uint64_t div = side ? c->base_div : c->new_div;
+    char buf[600];
+    for (size_t k = 0; k < m->ntracks; k++) {
+        const model_track *t = &m->tracks[k];
+        if (!t->events)
+            continue;
+        compare_track_label(m, (uint32_t)k, buf, sizeof buf);
+        uint32_t name = strtab_intern(c->strs, buf, strlen(buf));
+        if (name == STRTAB_NONE)
+            return -1;
+        bool stream = t->stream != MODEL_NONE;
+        compare_fig f = fig_of(t->events, stream ? m->streams[t->stream].busy_ns : t->busy_ns,
+                               stream ? m->streams[t->stream].max_gap_ns : t->max_gap_ns, 0, 0,
+                               div);
+        uint64_t key = (uint64_t)name << 32 | STRTAB_NONE;
+        uint32_t r = hmap_get(map, key);
+        if (r == UINT32_MAX) {
+            compare_row row = { .name = name, .cat = STRTAB_NONE, .base = MODEL_NONE,
+                                .new = MODEL_NONE,
+                                .status = side ? COMPARE_REMOVED : COMPARE_ADDED };
+            r = (uint32_t)c->nthreads;
+            if (push_row(&c->threads, &c->nthreads, cap, row) < 0 || hmap_put(map, key, r) < 0)
+                return -1;
+        } else {
+            c->threads[r].status = COMPARE_BOTH;
+        }
+        compare_row *row = &c->threads[r];
+        if (side) {
+            row->base = (uint32_t)k;
+            row->b = f;
+        } else {
+            row->new = (uint32_t)k;
             row->n = f;
         }
     }
@@ -188,6 +252,25 @@ static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row
     return 0;
 }
 
+/* A node is in a side when something at or below it counts there: in a
+   model scoped to a step, the callers of the step's calls are kept with
+   nothing counted. Children come after their parents, so one backward pass. */
+static int mark_present(compare *c)
+{
+    uint8_t *has = calloc(c->nnodes ? c->nnodes : 1, 1); /* bit 0 base, bit 1 new */
+    if (!has)
+        return -1;
+    for (size_t i = c->nnodes; i-- > 1;) {
+        compare_node *n = &c->nodes[i];
+        has[i] |= (n->base != MODEL_NONE && !fig_empty(&n->b) ? 1 : 0) |
+                  (n->new != MODEL_NONE && !fig_empty(&n->n) ? 2 : 0);
+        has[n->parent] |= has[i];
+        n->status = has[i] == 1 ? COMPARE_REMOVED : has[i] == 2 ? COMPARE_ADDED : COMPARE_BOTH;
+    }
+    free(has);
+    return 0;
+}
+
 /* first_child / next_sibling, children in creation order (new's first) */
 static void link_children(compare_node *nodes, size_t n)
 {
@@ -232,6 +315,12 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
     if (add_rows(c, new, true, 0, &map, &cap) < 0 || add_rows(c, base, true, 1, &map, &cap) < 0)
         goto nomem;
     hmap_done(&map);
+    cap = 0;
+    if (hmap_init(&map, base->ntracks + new->ntracks + 16) < 0)
+        goto nomem;
+    if (add_threads(c, new, 0, &map, &cap) < 0 || add_threads(c, base, 1, &map, &cap) < 0)
+        goto nomem;
+    hmap_done(&map);
 
     const model *side[2] = { new, base };
     for (int s = 0; s < 2; s++) {
@@ -258,6 +347,8 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
         add_tree(c, base, 1, row_of[1], &map, &cap) < 0)
         goto nomem;
     link_children(c->nodes, c->nnodes);
+    if (mark_present(c) < 0)
+        goto nomem;
     hmap_done(&map);
     free(row_of[0]);
     free(row_of[1]);
@@ -279,6 +370,7 @@ void compare_free(compare *c)
     strtab_free(c->strs);
     free(c->ops);
     free(c->cats);
+    free(c->threads);
     free(c->nodes);
     free(c->base_node);
     free(c->new_node);

@@ -34,6 +34,23 @@ const char *fmt_dur(int64_t ns, char *buf, size_t size)
     return buf;
 }
 
+const char *fmt_bytes(int64_t n, char *buf, size_t size)
+{
+    bool neg = n < 0;
+    double a = neg ? -(double)n : (double)n;
+    const char *sign = neg ? "-" : "";
+    static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+    if (a < 1024) {
+        snprintf(buf, size, "%s%.0f B", sign, a);
+        return buf;
+    }
+    int u = 0;
+    for (a /= 1024; a >= 1024 && u < 3; u++)
+        a /= 1024;
+    snprintf(buf, size, "%s%.1f %s", sign, a, unit[u]);
+    return buf;
+}
+
 const char *fmt_count(uint64_t n, char *buf, size_t size)
 {
     char tmp[32];

@@ -12,6 +12,9 @@ const char *fmt_ms(int64_t ns, char *buf, size_t size);
 /* ns with a unit chosen for reading: "812 ns", "12.3 us", "4.56 ms", "1.234 s". */
 const char *fmt_dur(int64_t ns, char *buf, size_t size);
 
+/* Bytes with a binary unit: "812 B", "12.3 KiB", "4.5 GiB" (negative keeps its sign). */
+const char *fmt_bytes(int64_t n, char *buf, size_t size);
+
 /* An integer with thousands separators: "1,234,567". */
 const char *fmt_count(uint64_t n, char *buf, size_t size);
 

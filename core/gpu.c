@@ -5,21 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catkind.h"
 #include "core/hmap.h"
 #include "core/vec.h"
 
-/* MTIA accelerators log their device work as mtia_ccp_events and its launches
-   as mtia_runtime, with the same correlation scheme as CUDA. */
 bool gpu_is_work_cat(const char *cat)
 {
-    return strcmp(cat, "kernel") == 0 || strcmp(cat, "gpu_memcpy") == 0 ||
-           strcmp(cat, "gpu_memset") == 0 || strcmp(cat, "mtia_ccp_events") == 0;
+    return catkind_is_gpu_work(catkind_of(cat, strlen(cat)));
 }
 
 bool gpu_is_launch_cat(const char *cat)
 {
-    return strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
-           strcmp(cat, "mtia_runtime") == 0;
+    return catkind_is_launch(catkind_of(cat, strlen(cat)));
 }
 
 /* One GPU node per (launch node, GPU op, stream): the stream is part of the
@@ -51,7 +48,7 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t pare
         m->nodes[n] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                     .next_sibling = MODEL_NONE, .track = m->nodes[parent].track,
                                     .depth = m->nodes[parent].depth + 1, .gpu = true,
-                                    .stream = stream };
+                                    .stream = stream, .group = m->nodes[parent].group };
         if (hmap_put(gm, key, n) < 0)
             return -1;
     }
@@ -94,7 +91,8 @@ static void radix_sort(struct keyed *a, struct keyed *tmp, size_t *count, size_t
 
 /* corr_launch[i], for each entry i of trace->corrs that is GPU work: the
    event of the first launch (in file order) with the same id, or MODEL_NONE. */
-static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t **out)
+static int link_launches(const trace *tr, const unsigned char *catkind,
+                         const unsigned char *keep, uint32_t **out)
 {
     size_t n = 0;
     uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
@@ -110,7 +108,8 @@ static int link_launches(const trace *tr, const unsigned char *catkind, uint32_t
     }
     for (size_t i = 0; i < tr->ncorrs; i++) {
         cl[i] = MODEL_NONE;
-        if (catkind[tr->events[tr->corrs[i].event].cat])
+        /* a scope links only its own events: a step's model sorts a step's ids */
+        if (catkind[tr->events[tr->corrs[i].event].cat] && (!keep || keep[tr->corrs[i].event]))
             a[n++] = (struct keyed){ tr->corrs[i].id, (uint32_t)i, 0 };
     }
     radix_sort(a, tmp, count, n);
@@ -170,7 +169,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 {
     const trace *tr = m->tr;
     const trace_event *ev = tr->events;
-    uint32_t ncat = strtab_count(tr->strs);
+    uint32_t ncat = m->ncatkind;
     unsigned char *catkind = calloc(ncat ? ncat : 1, 1); /* 1 work, 2 launch */
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
     uint32_t *corr_launch = NULL;
@@ -184,9 +183,11 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     memset(&os, 0, sizeof os);
     if (!catkind || !stamp || hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
         goto out;
+    /* MTIA accelerators log their device work as mtia_ccp_events and its
+       launches as mtia_runtime, with the same correlation scheme as CUDA */
     for (uint32_t i = 0; i < ncat; i++) {
-        const char *s = strtab_str(tr->strs, i);
-        catkind[i] = gpu_is_work_cat(s) ? 1 : gpu_is_launch_cat(s) ? 2 : 0;
+        enum catkind k = (enum catkind)m->catkind[i];
+        catkind[i] = catkind_is_gpu_work(k) ? 1 : catkind_is_launch(k) ? 2 : 0;
     }
     for (size_t i = 0; i < m->nops; i++) {
         m->ops[i].gpu = catkind[m->ops[i].cat] == 1;
@@ -196,13 +197,13 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     /* correlation -> first launch carrying it, by sorting the correlated
        events by id: a hash table of a few 100k launches misses the cache on
        every probe, a radix sort streams */
-    if (link_launches(tr, catkind, &corr_launch) < 0)
+    if (link_launches(tr, catkind, m->opts.keep, &corr_launch) < 0)
         goto out;
 
     /* GPU events with a correlation that has a launch */
     size_t ci = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
-        if (catkind[ev[e].cat] != 1)
+        if (catkind[ev[e].cat] != 1 || (m->opts.keep && !m->opts.keep[e]))
             continue;
         while (ci < tr->ncorrs && tr->corrs[ci].event < e)
             ci++;
@@ -220,6 +221,9 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
            flat (leaf) figures go to one node only, so that pprof counts it once */
         model_node *g = &m->nodes[gnode];
         g->dev_total_ns += dur;
+        /* a launch outside the scope: as if it were not in the window */
+        if (launch != MODEL_NONE && m->ev_node[launch] == MODEL_NONE)
+            launch = MODEL_NONE;
         if (launch == UINT32_MAX || launch == MODEL_NONE) {
             /* no launch in the window: its own stream stack carries it */
             m->gpu_unattributed_events++;
@@ -259,7 +263,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
     size_t ns = 0;
     for (size_t k = 0; k < m->ntracks; k++)
         for (size_t i = start[k]; i < start[k + 1]; i++)
-            if (catkind[ev[order[i]].cat] == 1) {
+            if (catkind[ev[order[i]].cat] == 1 && (!m->opts.keep || m->opts.keep[order[i]])) {
                 ns++;
                 break;
             }
@@ -272,7 +276,7 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         int64_t cover_start = 0, cover_end = INT64_MIN;
         for (size_t i = start[k]; i < start[k + 1]; i++) {
             const trace_event *x = &ev[order[i]];
-            if (catkind[x->cat] != 1)
+            if (catkind[x->cat] != 1 || (m->opts.keep && !m->opts.keep[order[i]]))
                 continue;
             int64_t end = x->ts + x->dur;
             s.gpu_events++;
@@ -303,7 +307,7 @@ out:
     vec_free(runs, m->gpu_events, sizeof *runs);
     free(catkind);
     free(stamp);
-    free(corr_launch);
+    m->corr_launch = corr_launch; /* steps and scopes read the links too */
     hmap_done(&gm);
     hmap_done(&os);
     return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/catkind.h"
 #include "core/gpu.h"
 #include "core/hmap.h"
 #include "core/vec.h"
@@ -16,19 +17,24 @@ struct frame {
     int64_t cover;     /* union of direct children so far */
     int64_t cover_end; /* end of the last covered stretch */
     int64_t sub;       /* self time of the event and everything under it */
+    bool kept;         /* in the scope (model_opts.keep); else node stays MODEL_NONE
+                          until a counted event under it needs its stack */
 };
 
 struct builder {
     model *m;
     const trace *tr;
     hmap opmap;    /* (name, cat) -> op */
-    hmap childmap; /* (parent node, op) -> node */
+    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id) */
+    hmap opgroup;  /* with groups: (op, 1 + group) -> its op-and-group id */
     size_t opcap, nodecap;
     uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
     uint32_t *name_op;  /* op name id -> the op last found for it */
+    uint32_t *cat_map;  /* strtab id -> the category used for ops (modern spelling) */
     uint32_t *onstack;  /* per op: its open calls on the current track's stack */
     struct frame *stack;
     size_t stackcap;
+    size_t mat;         /* stack[0..mat) have their nodes */
 };
 
 static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
@@ -79,9 +85,22 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     return op;
 }
 
-static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track)
+/* The node of op under parent for a call of group g (1 + group, 0 none):
+   with groups, the child key holds a small id of the (op, g) pair. */
+static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track,
+                          uint32_t g)
 {
-    uint64_t key = (uint64_t)parent << 32 | op;
+    uint32_t kop = op;
+    if (b->m->opts.group) {
+        uint64_t ok = (uint64_t)op << 32 | g;
+        kop = hmap_get(&b->opgroup, ok);
+        if (kop == UINT32_MAX) {
+            kop = (uint32_t)b->opgroup.n;
+            if (hmap_put(&b->opgroup, ok, kop) < 0)
+                return MODEL_NONE;
+        }
+    }
+    uint64_t key = (uint64_t)parent << 32 | kop;
     uint32_t node = hmap_get(&b->childmap, key);
     if (node != UINT32_MAX)
         return node;
@@ -89,11 +108,18 @@ static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint3
     node = (uint32_t)m->nnodes;
     model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
                      .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = track,
-                     .depth = m->nodes[parent].depth + 1 };
+                     .depth = m->nodes[parent].depth + 1, .group = g };
     if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
         hmap_put(&b->childmap, key, node) < 0)
         return MODEL_NONE;
     return node;
+}
+
+/* 1 + event e's group, 0 when none */
+static uint32_t group_of(const struct builder *b, uint32_t e)
+{
+    const uint32_t *g = b->m->opts.group;
+    return g && g[e] != MODEL_NONE ? g[e] + 1 : 0;
 }
 
 /* Sorts idx[0..n) by (ts asc, dur desc, index asc): a natural merge sort,
@@ -150,6 +176,15 @@ static void pop_frame(struct builder *b, size_t depth)
     struct frame *f = &b->stack[depth];
     const trace_event *e = &b->tr->events[f->ev];
     int64_t self = e->dur - f->cover;
+    m->ev_self[f->ev] = self;
+    if (b->mat > depth)
+        b->mat = depth;
+    if (!f->kept) {
+        /* outside the scope: only what was counted under it goes up */
+        if (depth > 0)
+            b->stack[depth - 1].sub += f->sub;
+        return;
+    }
     model_node *nd = &m->nodes[f->node];
     nd->self_ns += self;
     m->ops[nd->op].self_ns += self;
@@ -170,17 +205,58 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
     size_t depth = 0;
     int64_t cover_end = INT64_MIN;
 
-    mt->events = n;
-    if (n) {
-        mt->first_ns = ev[order[0]].ts;
-        mt->last_ns = INT64_MIN;
-    }
+    b->mat = 0;
+    mt->last_ns = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         uint32_t e = order[i];
         const trace_event *x = &ev[e];
         int64_t end = x->ts + x->dur;
+        bool kept = !m->opts.keep || m->opts.keep[e];
+
+        while (depth > 0 && b->stack[depth - 1].end < end)
+            pop_frame(b, --depth);
+        if (depth > 0) {
+            struct frame *p = &b->stack[depth - 1];
+            if (p->kept && x->ts < p->cover_end)
+                m->ops[m->nodes[p->node].op].overlap = true;
+            int64_t from = x->ts > p->cover_end ? x->ts : p->cover_end;
+            if (end > from)
+                p->cover += end - from;
+            if (end > p->cover_end)
+                p->cover_end = end;
+        }
+        if (depth == b->stackcap) {
+            size_t nc = b->stackcap ? b->stackcap * 2 : 64;
+            struct frame *ns = realloc(b->stack, nc * sizeof *ns);
+            if (!ns)
+                return -1;
+            b->stack = ns;
+            b->stackcap = nc;
+        }
+        if (!kept) {
+            m->ev_node[e] = MODEL_NONE;
+            b->stack[depth++] = (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false };
+            continue;
+        }
+        /* the callers outside the scope get their nodes now: a stack runs
+           through them */
+        for (; b->mat < depth; b->mat++) {
+            struct frame *a = &b->stack[b->mat];
+            const trace_event *ax = &ev[a->ev];
+            uint32_t aop = op_get(b, b->name_map[ax->name], b->cat_map[ax->cat]);
+            if (aop == MODEL_NONE)
+                return -1;
+            a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
+                                group_of(b, a->ev));
+            if (a->node == MODEL_NONE)
+                return -1;
+            m->ev_node[a->ev] = a->node;
+        }
+        mt->events++;
 
         /* track coverage and gaps, for the threads and streams views */
+        if (mt->events == 1)
+            mt->first_ns = x->ts;
         if (end > mt->last_ns)
             mt->last_ns = end;
         if (cover_end == INT64_MIN) {
@@ -196,26 +272,11 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             cover_end = end;
         }
 
-        while (depth > 0 && b->stack[depth - 1].end < end)
-            pop_frame(b, --depth);
-
-        uint32_t parent_node = mt->root;
-        if (depth > 0) {
-            struct frame *p = &b->stack[depth - 1];
-            parent_node = p->node;
-            if (x->ts < p->cover_end) {
-                m->ops[m->nodes[p->node].op].overlap = true;
-            }
-            int64_t from = x->ts > p->cover_end ? x->ts : p->cover_end;
-            if (end > from)
-                p->cover += end - from;
-            if (end > p->cover_end)
-                p->cover_end = end;
-        }
-        uint32_t op = op_get(b, b->name_map[x->name], x->cat);
+        uint32_t parent_node = depth > 0 ? b->stack[depth - 1].node : mt->root;
+        uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
         if (op == MODEL_NONE)
             return -1;
-        uint32_t node = child_get(b, parent_node, op, track);
+        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e));
         if (node == MODEL_NONE)
             return -1;
         m->ev_node[e] = node;
@@ -231,19 +292,14 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         if (x->dur > o->max_ns)
             o->max_ns = x->dur;
 
-        if (depth == b->stackcap) {
-            size_t nc = b->stackcap ? b->stackcap * 2 : 64;
-            struct frame *ns = realloc(b->stack, nc * sizeof *ns);
-            if (!ns)
-                return -1;
-            b->stack = ns;
-            b->stackcap = nc;
-        }
-        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts, 0 };
+        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts, 0, true };
+        b->mat = depth;
         b->onstack[op]++;
     }
     while (depth > 0)
         pop_frame(b, --depth);
+    if (!mt->events)
+        mt->last_ns = 0;
     return 0;
 }
 
@@ -269,8 +325,26 @@ static int build_name_map(struct builder *b)
             b->name_map[i] = star;
         }
     }
-    /* sized after "ProfilerStep*" may have been added */
+    /* early Kineto's category spellings become their modern names in every
+       table: "Operator" and "cpu_op" are one category */
+    b->cat_map = malloc((size_t)(n ? n : 1) * sizeof *b->cat_map);
+    if (!b->cat_map)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        b->cat_map[i] = i;
+        const char *mod = catkind_modern(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        if (mod && (b->cat_map[i] = strtab_intern(tr->strs, mod, strlen(mod))) == STRTAB_NONE)
+            return -1;
+    }
+    /* sized after "ProfilerStep*" and modern names may have been added */
     uint32_t all = strtab_count(tr->strs);
+    b->m->catkind = malloc(all ? all : 1);
+    if (!b->m->catkind)
+        return -1;
+    b->m->ncatkind = all;
+    for (uint32_t i = 0; i < all; i++)
+        b->m->catkind[i] = (unsigned char)catkind_of(strtab_str(tr->strs, i),
+                                                     strtab_len(tr->strs, i));
     b->name_op = malloc((size_t)(all ? all : 1) * sizeof *b->name_op);
     if (!b->name_op)
         return -1;
@@ -375,8 +449,19 @@ static void link_children(model_node *nodes, size_t n)
     }
 }
 
+/* whether event i goes into the sorted tracks: every event, or in a scope
+   the counted ones and those overlapping their track's counted stretch */
+static bool in_scope(const model *m, const int64_t *lo, const int64_t *hi, size_t i)
+{
+    if (!m->opts.keep || m->opts.keep[i])
+        return true;
+    const trace_event *x = &m->tr->events[i];
+    return x->ts < hi[x->track] && x->ts + x->dur > lo[x->track];
+}
+
 model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 {
+    int64_t *span_lo = NULL, *span_hi = NULL;
     struct builder b;
     uint32_t *order = NULL, *tmp = NULL;
     size_t maxn = 0;
@@ -392,20 +477,44 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     if (opts)
         m->opts = *opts;
     m->ntracks = tr->ntracks;
-    m->complete_events = tr->nevents;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
     m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
     order = vec_alloc(tr->nevents, sizeof *order);
     start = calloc(tr->ntracks + 1, sizeof *start);
-    if (!m->tracks || !m->ev_node || !order || !start)
+    if (!m->tracks || !m->ev_node || !m->ev_self || !order || !start)
         goto nomem;
     if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
+        hmap_init(&b.opgroup, 64) < 0 ||
         build_name_map(&b) < 0)
         goto nomem;
 
+    /* a scope: only the events that may nest with a counted one on its
+       track (those overlapping the track's counted stretch) are sorted */
+    if (m->opts.keep) {
+        memset(m->ev_node, 0xff, (tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+        span_lo = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *span_lo);
+        span_hi = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *span_hi);
+        if (!span_lo || !span_hi)
+            goto nomem;
+        for (size_t k = 0; k < tr->ntracks; k++) {
+            span_lo[k] = INT64_MAX;
+            span_hi[k] = INT64_MIN;
+        }
+        for (size_t i = 0; i < tr->nevents; i++) {
+            const trace_event *x = &tr->events[i];
+            if (!m->opts.keep[i])
+                continue;
+            if (x->ts < span_lo[x->track])
+                span_lo[x->track] = x->ts;
+            if (x->ts + x->dur > span_hi[x->track])
+                span_hi[x->track] = x->ts + x->dur;
+        }
+    }
     /* group events by track (a stable counting sort), then sort each track */
     for (size_t i = 0; i < tr->nevents; i++)
-        start[tr->events[i].track + 1]++;
+        if (in_scope(m, span_lo, span_hi, i))
+            start[tr->events[i].track + 1]++;
     for (size_t k = 0; k < tr->ntracks; k++)
         start[k + 1] += start[k];
     {
@@ -414,7 +523,8 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
             goto nomem;
         memcpy(fill, start, tr->ntracks * sizeof *fill);
         for (size_t i = 0; i < tr->nevents; i++)
-            order[fill[tr->events[i].track]++] = (uint32_t)i;
+            if (in_scope(m, span_lo, span_hi, i))
+                order[fill[tr->events[i].track]++] = (uint32_t)i;
         free(fill);
     }
     maxn = 0;
@@ -438,14 +548,19 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         sort_track(tr->events, order + start[k], tmp, n);
         if (nest_track(&b, (uint32_t)k, order + start[k], n) < 0)
             goto nomem;
-        if (n) {
+        if (m->tracks[k].events) {
             m->tracks_with_events++;
+            m->complete_events += m->tracks[k].events;
             model_node *root = &m->nodes[m->tracks[k].root];
-            root->calls = n; /* its events; a root is no call, so no self time */
+            root->calls = m->tracks[k].events; /* a root is no call, so no self time */
         }
     }
     vec_free(tmp, maxn, sizeof *tmp);
     tmp = NULL;
+    /* a caller outside a scope has no calls: no shortest one either */
+    for (size_t i = 0; i < m->nops; i++)
+        if (!m->ops[i].calls)
+            m->ops[i].min_ns = 0;
 
     /* a root's total is what its direct children cover, summed */
     for (size_t i = 0; i < m->nnodes; i++) {
@@ -459,7 +574,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
        that leaves out counted time would make every percentage of it lie */
     m->window_start = INT64_MAX;
     m->window_end = INT64_MIN;
-    if (tr->has_window) {
+    if (tr->has_window && !m->opts.keep) {
         m->window_start = tr->window_start;
         m->window_end = tr->window_end;
     }
@@ -486,6 +601,9 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     link_children(m->mnodes, m->nmnodes);
     if (build_cats(m) < 0)
         goto nomem;
+    m->scoped = m->opts.keep != NULL;
+    m->opts.keep = NULL; /* the caller's, read only while building */
+    m->opts.group = NULL;
     goto done;
 
 nomem:
@@ -496,12 +614,16 @@ done:
     vec_free(order, tr->nevents, sizeof *order);
     vec_free(tmp, maxn, sizeof *tmp);
     free(start);
+    free(span_lo);
+    free(span_hi);
     free(b.stack);
     free(b.name_map);
     free(b.name_op);
+    free(b.cat_map);
     free(b.onstack);
     hmap_done(&b.opmap);
     hmap_done(&b.childmap);
+    hmap_done(&b.opgroup);
     return m;
 }
 
@@ -516,7 +638,10 @@ void model_free(model *m)
     free(m->mnodes);
     free(m->node_merged);
     free(m->ev_node);
+    vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
+    free(m->corr_launch);
     free(m->streams);
+    free(m->catkind);
     free(m);
 }
 

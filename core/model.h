@@ -19,6 +19,19 @@
 
 typedef struct model_opts {
     bool keep_steps; /* keep ProfilerStep#N apart instead of merging them as ProfilerStep* */
+    /* A scope: per trace event, non-zero to count it (NULL: every event),
+       e.g. steps_mask() for one step. Events outside the scope count for
+       nothing (calls, self, total, device time, tracks, window) but still
+       nest: a counted event keeps its self time (dur less all its children)
+       and its stack, through callers outside the scope, which then show
+       with no calls. Read only while model_build runs. */
+    const unsigned char *keep;
+    /* Groups: per trace event, a group id or MODEL_NONE (NULL: none), e.g.
+       steps->ev_step. The per-track trees then keep each group's calls
+       apart (a node holds the calls of one group: model_node.group), so
+       that pprof can label each sample with its step. Read only while
+       model_build runs. */
+    const uint32_t *group;
 } model_opts;
 
 /* An operator: every call with the same (name, category). */
@@ -65,6 +78,8 @@ typedef struct model_node {
     uint32_t track;  /* the track of a per-track node; MODEL_NONE in the merged tree */
     uint32_t depth;  /* 0 for a root */
     bool gpu;        /* GPU work placed under the launch that caused it */
+    uint32_t group;  /* 1 + the group of its calls (model_opts.group), 0 none; a GPU
+                        node has its launch's */
     uint32_t stream; /* a GPU node: the stream track its events ran on (a launch whose
                         work ran on several streams has one GPU node per stream);
                         MODEL_NONE otherwise and in the merged tree */
@@ -92,7 +107,9 @@ typedef struct model_stream {
 
 typedef struct model {
     const trace *tr; /* not owned */
-    model_opts opts;
+    model_opts opts; /* opts.keep and opts.group are NULL once built */
+    bool scoped;     /* built with a keep mask: counts only the scope's events */
+    char scope_note[48]; /* what the scope is, for headers ("Step 1011"), or "" */
 
     model_op *ops;
     size_t nops;
@@ -111,6 +128,7 @@ typedef struct model {
     size_t nmnodes;
     uint32_t *node_merged; /* per node: its merged node */
     uint32_t *ev_node;     /* per event: its node (its op is nodes[ev_node[e]].op) */
+    int64_t *ev_self;      /* per event: its self time (dur - its direct children's union) */
 
     uint64_t complete_events;
     uint64_t tracks_with_events;
@@ -130,6 +148,15 @@ typedef struct model {
     int64_t gpu_unattributed_ns;
     model_stream *streams;
     size_t nstreams;
+    /* Per entry of tr->corrs that is GPU work: the event of the launch with
+       the same correlation (the first in file order), else MODEL_NONE. */
+    uint32_t *corr_launch;
+
+    /* Per strtab id (ncatkind of them, the ids at build time): the id's kind
+       as a category (enum catkind, core/catkind.h), for every reader that
+       classifies events by category. */
+    unsigned char *catkind;
+    uint32_t ncatkind;
 } model;
 
 /* Builds the model of tr (which must outlive it). NULL with err set on failure. */

@@ -40,7 +40,8 @@ typedef Perftools__Profiles__Label pb_label;
 typedef Perftools__Profiles__ValueType pb_valuetype;
 typedef Perftools__Profiles__Mapping pb_mapping;
 
-enum { NVALUES = 3, MAXLABELS = 5 };
+/* time types, then the memory ones when pprof_opts.mem is given */
+enum { NTIME = 3, NVALUES = 7, MAXLABELS = 8 };
 
 /* The labels shared by every sample of one (track, stream) pair. */
 struct labelset {
@@ -79,10 +80,21 @@ struct build {
     struct labelset **sets; /* each its own allocation: samples point into them */
     size_t nsets, setcap;
     hmap setmap; /* track << 32 | stream track -> index into sets */
+    hmap stepmap; /* set << 32 | node group -> index into sets (with a step label) */
+    const char *const *step_labels; /* per step index (model_node.group - 1) */
+    size_t nsteps;
     int64_t *comments;
     char **strings;
+    bool has_rank;    /* every sample gets a numeric rank label */
+    int64_t rank;
     uint64_t calls;
     int64_t total_ns, device_ns;
+    /* memory samples (pprof_opts.mem): see mem_prepare / mem_samples */
+    const memory *mem;
+    size_t nvalues;   /* NTIME, or NVALUES with memory */
+    hmap memsets;     /* set << 8 | device -> index into sets (with the device label) */
+    uint64_t alloc_objects, inuse_objects;
+    int64_t alloc_bytes, inuse_bytes;
 };
 
 static int64_t str_id(struct build *b, const char *s, size_t len)
@@ -161,8 +173,71 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
         (add_label(b, ls, "device", device_label(tr, stream, dev, sizeof dev)) < 0 ||
          add_label(b, ls, "stream", trace_track_label(tr, stream, label, sizeof label)) < 0))
         return -1;
+    if (b->has_rank) {
+        /* a number: -tagfocus rank=3 takes "3" for a range of numbers, so a
+           string label would never match; pprof drops a numeric label of 0
+           that has no unit, hence the unit */
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "rank")) < 0 || (l->num_unit = cstr_id(b, "rank")) < 0)
+            return -1;
+        l->num = b->rank;
+        ls->ptrs[ls->n++] = l;
+    }
     i = (uint32_t)(b->nsets - 1);
     if (hmap_put(&b->setmap, key, i) < 0)
+        return -1;
+    return i;
+}
+
+/* The label set of a sample: set's labels plus step=N when the node holds
+   the calls of one step (model_opts.group, pprof_opts.step_labels), so that
+   go tool pprof -tagfocus step=1011 selects a step. Returns its index, or
+   -1 when out of memory. */
+static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
+{
+    if (set < 0 || !group || !b->step_labels || group > b->nsteps)
+        return set;
+    uint64_t key = (uint64_t)set << 32 | group;
+    uint32_t i = hmap_get(&b->stepmap, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    /* a step number is a number label: -tagfocus step=1011 reads "1011" as
+       a range of numbers and would never match a string; the unit keeps
+       pprof from dropping a step 0. Other step names stay strings. */
+    const char *name = b->step_labels[group - 1];
+    char *end;
+    long long num = strtoll(name, &end, 10);
+    if (*name >= '0' && *name <= '9' && !*end) {
+        pb_label *l = &ls->labels[ls->n];
+        perftools__profiles__label__init(l);
+        if ((l->key = cstr_id(b, "step")) < 0 || (l->num_unit = cstr_id(b, "step")) < 0)
+            return -1;
+        l->num = num;
+        ls->ptrs[ls->n++] = l;
+    } else if (add_label(b, ls, "step", name) < 0) {
+        return -1;
+    }
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->stepmap, key, i) < 0)
         return -1;
     return i;
 }
@@ -195,6 +270,8 @@ static void build_free(struct build *b)
         free(b->sets[i]);
     free(b->sets);
     hmap_done(&b->setmap);
+    hmap_done(&b->stepmap);
+    hmap_done(&b->memsets);
     free(b->comments);
     free(b->strings);
 }
@@ -291,6 +368,64 @@ static int build_locations(struct build *b)
     return 0;
 }
 
+/* ---- memory samples (issue 14) ---- */
+
+/* Interns what the memory samples' labels need before the string table is
+   made: "device" and the device names, and the label sets of the tracks
+   whose root holds records outside any operator. */
+static int mem_prepare(struct build *b)
+{
+    const memory *mem = b->mem;
+    if (!mem)
+        return 0;
+    if (cstr_id(b, "device") < 0)
+        return -1;
+    for (size_t d = 0; d < mem->ndevices; d++)
+        if (cstr_id(b, mem->devices[d].name) < 0)
+            return -1;
+    const model *m = b->m;
+    for (size_t i = 0; i < mem->nnodes; i++) {
+        const model_node *nd = &m->nodes[mem->nodes[i].node];
+        if (nd->parent == MODEL_NONE && labelset_get(b, m->tr, nd->track, MODEL_NONE) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The label set `set` plus device=NAME. Its strings were interned by
+   mem_prepare, so none is added after the string table. -1: out of memory. */
+static int64_t labelset_device(struct build *b, uint32_t set, uint32_t dev)
+{
+    uint64_t key = (uint64_t)set << 8 | dev;
+    uint32_t i = hmap_get(&b->memsets, key);
+    if (i != UINT32_MAX)
+        return i;
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return -1;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    if (add_label(b, ls, "device", b->mem->devices[dev].name) < 0)
+        return -1;
+    i = (uint32_t)(b->nsets - 1);
+    if (hmap_put(&b->memsets, key, i) < 0)
+        return -1;
+    return i;
+}
+
 /* Everything but the samples. */
 static int build_profile(const model *m, const pprof_opts *opts, struct build *b)
 {
@@ -299,16 +434,27 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     memset(b, 0, sizeof *b);
     b->m = m;
     b->keep = opts ? opts->keep : NULL;
+    b->has_rank = opts && opts->has_rank;
+    b->rank = opts ? opts->rank : 0;
     b->short_names = opts ? opts->short_names : NULL;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
-    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || str_id(b, "", 0) != 0)
+    b->step_labels = opts ? opts->step_labels : NULL;
+    b->nsteps = opts ? opts->nsteps : 0;
+    if (!b->strs || hmap_init(&b->setmap, 64) < 0 || hmap_init(&b->stepmap, 16) < 0 ||
+        str_id(b, "", 0) != 0)
         return -1;
 
     static const char *const types[NVALUES][2] = {
-        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" }
+        { "samples", "count" }, { "time", "nanoseconds" }, { "device_time", "nanoseconds" },
+        { "alloc_objects", "count" }, { "alloc_space", "bytes" },
+        { "inuse_objects", "count" }, { "inuse_space", "bytes" }
     };
-    for (int i = 0; i < NVALUES; i++) {
+    b->mem = opts ? opts->mem : NULL;
+    b->nvalues = b->mem ? NVALUES : NTIME;
+    if (hmap_init(&b->memsets, 16) < 0)
+        return -1;
+    for (size_t i = 0; i < b->nvalues; i++) {
         perftools__profiles__value_type__init(&b->types[i]);
         b->types[i].type = cstr_id(b, types[i][0]);
         b->types[i].unit = cstr_id(b, types[i][1]);
@@ -376,7 +522,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->period_type.type = b->types[1].type;
     b->period_type.unit = b->types[1].unit;
 
-    b->prof.n_sample_type = NVALUES;
+    b->prof.n_sample_type = b->nvalues;
     b->prof.sample_type = b->type_ptrs;
     b->prof.n_mapping = 1;
     b->prof.mapping = &b->mapping_ptr;
@@ -398,9 +544,12 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         const model_node *nd = &m->nodes[i];
         uint32_t stream = nd->gpu ? nd->stream
                           : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-        if (labelset_get(b, tr, nd->track, stream) < 0)
+        if (labelset_step(b, labelset_get(b, tr, nd->track, stream), nd->group) < 0)
             return -1;
     }
+
+    if (mem_prepare(b) < 0)
+        return -1;
 
     /* the string table last: everything above has interned its strings */
     uint32_t nstr = strtab_count(b->strs);
@@ -445,6 +594,47 @@ static void sink_tag_len(struct sink *s, uint32_t field, size_t len)
     sink_append(&s->base, n, v);
 }
 
+/* One sample per device with records at node (its own, not its children's):
+   zero time, the allocations made there and those still live at the end. */
+static int mem_samples(struct build *b, struct sink *s, uint32_t node, uint64_t *stack,
+                       uint32_t depth, uint32_t set, uint8_t **buf, size_t *bufcap)
+{
+    const memory *mem = b->mem;
+    for (size_t d = 0; d < mem->ndevices; d++) {
+        const memory_stat *st = memory_node_stat(mem, false, node, (uint32_t)d);
+        if (!st || (!st->self_alloc_count && !st->live_count))
+            continue;
+        int64_t ls = set == UINT32_MAX ? -1 : labelset_device(b, set, (uint32_t)d);
+        if (ls < 0)
+            return -1;
+        int64_t v[NVALUES] = { 0, 0, 0, (int64_t)st->self_alloc_count, st->self_alloc_bytes,
+                               (int64_t)st->live_count, st->live_bytes };
+        pb_sample sm;
+        perftools__profiles__sample__init(&sm);
+        sm.location_id = stack;
+        sm.n_location_id = depth;
+        sm.value = v;
+        sm.n_value = NVALUES;
+        sm.label = (pb_label **)b->sets[ls]->ptrs;
+        sm.n_label = b->sets[ls]->n;
+        size_t len = perftools__profiles__sample__get_packed_size(&sm);
+        if (len > *bufcap) {
+            free(*buf);
+            *bufcap = len;
+            if (!(*buf = malloc(*bufcap)))
+                return -1;
+        }
+        perftools__profiles__sample__pack(&sm, *buf);
+        sink_tag_len(s, 2, len); /* Profile.sample */
+        sink_append(&s->base, len, *buf);
+        b->alloc_objects += st->self_alloc_count;
+        b->alloc_bytes += st->self_alloc_bytes;
+        b->inuse_objects += st->live_count;
+        b->inuse_bytes += st->live_bytes;
+    }
+    return 0;
+}
+
 /* The first needed child of n (or the next needed sibling after n). */
 static uint32_t needed_from(const struct build *b, uint32_t n)
 {
@@ -473,6 +663,10 @@ static int emit_samples(struct build *b, struct sink *s)
         uint32_t root = m->tracks[k].root;
         if (root == MODEL_NONE)
             continue;
+        if (b->mem && mem_samples(b, s, root, NULL, 0,
+                                  hmap_get(&b->setmap, (uint64_t)k << 32 | MODEL_NONE),
+                                  &buf, &bufcap) < 0)
+            goto out;
         uint32_t n = needed_from(b, m->nodes[root].first_child);
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
@@ -481,14 +675,16 @@ static int emit_samples(struct build *b, struct sink *s)
                 int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
-                const struct labelset *ls =
-                    b->sets[hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream)];
+                uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
+                if (nd->group && b->step_labels)
+                    set = hmap_get(&b->stepmap, (uint64_t)set << 32 | nd->group);
+                const struct labelset *ls = b->sets[set];
                 pb_sample sm;
                 perftools__profiles__sample__init(&sm);
                 sm.location_id = &path[cap - nd->depth];
                 sm.n_location_id = nd->depth;
                 sm.value = v;
-                sm.n_value = NVALUES;
+                sm.n_value = b->nvalues;
                 sm.label = (pb_label **)ls->ptrs;
                 sm.n_label = ls->n;
                 size_t len = perftools__profiles__sample__get_packed_size(&sm);
@@ -504,6 +700,9 @@ static int emit_samples(struct build *b, struct sink *s)
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
+                if (b->mem && mem_samples(b, s, n, &path[cap - nd->depth], nd->depth, set,
+                                          &buf, &bufcap) < 0)
+                    goto out;
                 done += nd->depth;
                 if (done >= next_report) {
                     next_report = done + (1u << 22);
@@ -734,6 +933,10 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         sum->calls = b.calls;
         sum->total_ns = b.total_ns;
         sum->device_ns = b.device_ns;
+        sum->alloc_objects = b.alloc_objects;
+        sum->alloc_bytes = b.alloc_bytes;
+        sum->inuse_objects = b.inuse_objects;
+        sum->inuse_bytes = b.inuse_bytes;
     }
     build_free(&b);
     return 0;
@@ -800,6 +1003,11 @@ int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, 
             return -1;
         }
     return write_packed(pack_message, (void *)msg, opts, out_path, err);
+}
+
+bool pprof_same_file(const char *path, const char *out)
+{
+    return same_file(path, out);
 }
 
 /* ---- choosing a name ---- */

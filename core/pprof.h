@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/memory.h"
 #include "core/model.h"
 #include "core/shortname.h"
 
@@ -19,6 +20,8 @@ typedef struct pprof_summary {
     uint64_t calls;    /* sum of samples/count */
     int64_t total_ns;  /* sum of time */
     int64_t device_ns; /* sum of device_time */
+    uint64_t alloc_objects, inuse_objects; /* sums of the memory sample types */
+    int64_t alloc_bytes, inuse_bytes;
 } pprof_summary;
 
 /* Called every few million stack entries while the profile is written (done
@@ -34,8 +37,22 @@ typedef struct pprof_opts {
     size_t ncomments;
     pprof_progress_fn progress; /* may be NULL */
     void *progress_ctx;
+    bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
+    int64_t rank;
     const shortnames *short_names; /* function names shortened (core/shortname.h), the
                                       full name kept as system_name; NULL: full names */
+    /* A "step" label (-tagfocus step=1011) on the samples of nodes that hold
+       one step's calls: a model built with model_opts.group = steps->ev_step;
+       step_labels[i] names step i (steps_label). NULL: no step label. */
+    const char *const *step_labels;
+    size_t nsteps;
+    /* Memory figures of m (memory_build(m)): four more sample types, as Go
+       heap profiles have them: alloc_objects/count, alloc_space/bytes (the
+       allocations made at a stack), inuse_objects/count, inuse_space/bytes
+       (those still allocated at the end of the window), on samples of their
+       own carrying a "device" label ("CPU", "GPU0"). Records outside any
+       operator are samples with an empty stack. NULL: no memory types. */
+    const memory *mem;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,
@@ -54,6 +71,9 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
 int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
                      const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
                      t2p_error *err);
+
+/* Whether out names the file at path (same inode, or same resolved path). */
+bool pprof_same_file(const char *path, const char *out);
 
 /* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
    NAME being the trace's file name without .json/.gz/.pt.trace endings.

@@ -1,9 +1,10 @@
 /* The diff profile: both sides' profiles as pprof_write builds them, read
    back with protobuf-c and merged the way pprof's profile.Merge merges a
    -diff_base pair (google/pprof internal/driver fetch.go, profile/merge.go):
-   - the header: sample types of new; period the larger; time the earlier
-     (new's when base has none... as Merge's loop takes it, see merge_header);
-     durations added; comments of both, each once, new's first;
+   - the header: sample types of new; period the larger; durations added;
+     comments of both, each once, new's first; time as Merge's loop takes
+     it: new's, replaced by base's when new has none or base's is smaller
+     (a base without a time thus gives none);
    - mappings matched by file name, build id, offset and size;
    - functions matched by name, system name, file name and start line;
    - locations matched by mapping, address, lines and folding;
@@ -276,7 +277,7 @@ static int merge_samples(struct merge *g, struct side *s, bool base, int64_t bas
 /* The header as Merge's combineHeaders builds it, new first. */
 static int merge_header(struct merge *g, struct side sides[2])
 {
-    const pb_profile *n = sides[0].p, *b = sides[1].p;
+    const pb_profile *n = sides[0].p;
     g->prof.n_sample_type = n->n_sample_type;
     for (size_t i = 0; i < n->n_sample_type; i++) {
         g->types[i] = *n->sample_type[i];
@@ -318,7 +319,6 @@ static int merge_header(struct merge *g, struct side sides[2])
     g->prof.time_nanos = t;
     g->prof.period = period;
     g->prof.comment = g->comments;
-    (void)b;
     return 0;
 }
 

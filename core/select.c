@@ -146,3 +146,31 @@ done:
         regfree(&thread);
     return keep;
 }
+
+int select_cum(const model *m, const uint8_t *keep, int64_t *cum, t2p_error *err)
+{
+    /* stamp[op] = the last stack that counted op, so recursion counts once */
+    uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
+    if (!stamp) {
+        error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory summing cum time");
+        return -1;
+    }
+    for (size_t o = 0; o < m->nops; o++) {
+        stamp[o] = MODEL_NONE;
+        cum[o] = 0;
+    }
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent == MODEL_NONE || (keep && !keep[i]) || !nd->self_ns)
+            continue;
+        for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE; n = m->nodes[n].parent) {
+            uint32_t op = m->nodes[n].op;
+            if (stamp[op] != (uint32_t)i) {
+                stamp[op] = (uint32_t)i;
+                cum[op] += nd->self_ns;
+            }
+        }
+    }
+    free(stamp);
+    return 0;
+}

@@ -26,6 +26,13 @@ void select_init(select_spec *s);
    set (bad regex: T2P_ERR_ARG; no memory). */
 uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err);
 
+/* Per op, its cum within the selection keep (NULL: every stack): the self
+   time of the kept stacks that hold the op at least once, as go tool pprof's
+   cum of the selected profile. Fills cum[0..model->nops). With keep NULL it
+   equals model_op.cum_ns. O(total length of the kept stacks). Returns 0, or
+   -1 with err set when out of memory. */
+int select_cum(const model *m, const uint8_t *keep, int64_t *cum, t2p_error *err);
+
 /* Compiles the spec's regular expressions and reports the first bad one
    (T2P_ERR_ARG), so that a front can refuse it before loading a trace.
    Returns 0 or -1 with err set. */

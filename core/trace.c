@@ -48,6 +48,8 @@ void trace_free(trace *t)
     free(t->tracks);
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
     vec_free(t->flows, t->cap_flows, sizeof *t->flows);
+    vec_free(t->mems, t->cap_mems, sizeof *t->mems);
+    vec_free(t->mem_totals, t->cap_mem_totals, sizeof *t->mem_totals);
     free(t);
 }
 

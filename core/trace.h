@@ -23,7 +23,7 @@ typedef struct trace_event {
     uint32_t name;  /* strtab id */
     uint32_t cat;   /* strtab id ("" when absent) */
     uint32_t track; /* index into trace->tracks */
-    uint32_t pad;
+    uint32_t ext;   /* args["External id"] + 1 when below 2^32 - 1, else 0 (none) */
 } trace_event;
 
 /* A process (pid) with its metadata. */
@@ -59,9 +59,29 @@ typedef struct trace_flow {
     char phase; /* 's' or 'f' */
 } trace_flow;
 
+/* One [memory] instant (profile_memory=True): an allocation or a free. 32 bytes. */
+typedef struct trace_mem {
+    int64_t ts;     /* ns, same base as events */
+    int64_t bytes;  /* > 0 allocated, < 0 freed */
+    uint64_t addr;  /* args.Addr; meaningful only with TRACE_MEM_ADDR */
+    uint32_t track; /* the (pid, tid) that wrote it */
+    int16_t device; /* TRACE_MEM_CPU, or the CUDA device index */
+    uint16_t flags; /* TRACE_MEM_* */
+} trace_mem;
+
+#define TRACE_MEM_CPU (-1)
+#define TRACE_MEM_ADDR 1u   /* the record has an Addr (PyTorch 1.10+) */
+#define TRACE_MEM_TOTALS 2u /* mem_totals holds its Total Allocated / Total Reserved */
+
+/* The caching allocator's totals right after a memory record. */
+typedef struct trace_mem_total {
+    int64_t allocated; /* "Total Allocated" */
+    int64_t reserved;  /* "Total Reserved", -1 when absent */
+} trace_mem_total;
+
 enum trace_skip {
     TRACE_SKIP_METADATA,      /* M: used, not timed */
-    TRACE_SKIP_INSTANT,       /* i / I / R */
+    TRACE_SKIP_INSTANT,       /* i / I / R, but the [memory] ones kept in mems */
     TRACE_SKIP_FLOW,          /* s t f */
     TRACE_SKIP_COUNTER,       /* C */
     TRACE_SKIP_OTHER_PHASE,   /* async, object and sample phases: legal, not timed */
@@ -99,10 +119,16 @@ typedef struct trace {
     size_t ncorrs;
     trace_flow *flows;
     size_t nflows;
+    trace_mem *mems;     /* [memory] instants, in file order */
+    size_t nmems;
+    trace_mem_total *mem_totals; /* parallel to mems; NULL when no record has totals */
     size_t cap_events, cap_corrs, cap_flows; /* allocation sizes, for trace_free */
+    size_t cap_mems, cap_mem_totals;
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;
+    bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
+    int64_t rank;         /* >= 0 when has_rank */
     bool has_window;      /* a Trace-category span gave the window */
     int64_t window_start; /* ns, same base as events */
     int64_t window_end;

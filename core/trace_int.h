@@ -96,9 +96,12 @@ void trace_yajl_done(trace_yajl *y);
 enum trace_key {
     K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
     /* inside args */
-    K_CORRELATION, K_LABELS, K_SORT_INDEX,
+    K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX,
+    K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     /* top level */
-    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO,
+    /* inside distributedInfo */
+    K_RANK
 };
 
 /* An open B event. The open B events of a track form a stack linked by prev;
@@ -109,6 +112,7 @@ struct trace_begin {
     uint32_t prev; /* the next older open B on the track (or next free slot), BEGIN_NONE */
     bool has_corr;
     uint64_t corr;
+    uint32_t ext;
 };
 
 /* The event being read. */
@@ -120,6 +124,11 @@ struct trace_cur {
     uint32_t arg_name, arg_labels;
     int64_t ts, dur, sort_index;
     uint64_t id, corr;
+    uint32_t ext; /* External id + 1, 0 none */
+    /* [memory] args */
+    bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
+    int64_t bytes, dev_type, dev_id, total_alloc, total_res;
+    uint64_t addr;
 };
 
 typedef struct trace_parser {
@@ -130,8 +139,9 @@ typedef struct trace_parser {
     int top;          /* 0 none yet, 'm' map, 'a' array, 's' scalar */
     int ev_depth;     /* depth of the events array, 0 when not inside it */
     bool in_event, in_args;
+    bool in_dist;     /* inside the top-level distributedInfo object */
     bool saw_events, saw_exec_graph, any_token, any_object;
-    enum trace_key top_key, key, args_key;
+    enum trace_key top_key, key, args_key, dist_key;
     struct trace_cur c;
     bool failed;      /* a callback set err and aborted */
     size_t trackcap, proccap;
@@ -147,7 +157,7 @@ typedef struct trace_parser {
     const char *memo_str[3];
     size_t memo_len[3];
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
-        s_process_sort, s_thread_sort;
+        s_process_sort, s_thread_sort, s_memory;
 } trace_parser;
 
 extern const yajl_callbacks trace_parse_callbacks;

@@ -112,7 +112,7 @@ static bool time_ok(int64_t ts)
 static void skip(trace_parser *L, enum trace_skip r);
 
 static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, uint32_t cat,
-                     uint32_t track, bool has_corr, uint64_t corr)
+                     uint32_t track, bool has_corr, uint64_t corr, uint32_t ext)
 {
     trace *t = L->t;
     if (dur > TIME_SUM_MAX - L->dur_sum) {
@@ -123,7 +123,7 @@ static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, ui
     if (vec_grow((void **)&t->events, &t->cap_events, t->nevents, sizeof *t->events) < 0)
         return fail_nomem(L);
     uint32_t idx = (uint32_t)t->nevents++;
-    t->events[idx] = (trace_event){ ts, dur, name, cat, track, 0 };
+    t->events[idx] = (trace_event){ ts, dur, name, cat, track, ext };
     t->complete_events++;
     if (has_corr) {
         if (vec_grow((void **)&t->corrs, &t->cap_corrs, t->ncorrs, sizeof *t->corrs) < 0)
@@ -136,6 +136,53 @@ static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, ui
 static void skip(trace_parser *L, enum trace_skip r)
 {
     L->t->skipped[r]++;
+}
+
+/* A [memory] instant: kept when it has a time, a size and a CPU or CUDA
+   device (what TensorBoard's memory view can name); skipped as an instant
+   otherwise. Early Kineto writes neither cat nor Addr nor the totals. */
+static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
+{
+    struct trace_cur *c = &L->c;
+    trace *t = L->t;
+    if (!c->has_ts || !c->has_bytes || !c->has_dev_type || (c->dev_type != 0 && c->dev_type != 1)) {
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
+    }
+    if (!c->ts_ok || !time_ok(c->ts)) {
+        skip(L, TRACE_SKIP_BAD_NUMBER);
+        return 1;
+    }
+    int16_t dev = TRACE_MEM_CPU;
+    if (c->dev_type == 1) {
+        if (c->dev_id < 0 || c->dev_id > INT16_MAX) {
+            skip(L, TRACE_SKIP_INSTANT);
+            return 1;
+        }
+        dev = (int16_t)c->dev_id;
+    }
+    uint32_t track = track_get(L, pid, tid);
+    if (track == UINT32_MAX)
+        return fail_nomem(L);
+    size_t i = t->nmems;
+    if (vec_grow((void **)&t->mems, &t->cap_mems, i, sizeof *t->mems) < 0)
+        return fail_nomem(L);
+    uint16_t flags = c->has_addr ? TRACE_MEM_ADDR : 0;
+    if (c->has_total_alloc || t->mem_totals) {
+        size_t had = t->cap_mem_totals;
+        if (vec_grow((void **)&t->mem_totals, &t->cap_mem_totals, i, sizeof *t->mem_totals) < 0)
+            return fail_nomem(L);
+        if (!had) /* the records before had none */
+            for (size_t k = 0; k < i; k++)
+                t->mem_totals[k] = (trace_mem_total){ -1, -1 };
+        t->mem_totals[i] = (trace_mem_total){ c->has_total_alloc ? c->total_alloc : -1,
+                                              c->has_total_res ? c->total_res : -1 };
+        if (c->has_total_alloc)
+            flags |= TRACE_MEM_TOTALS;
+    }
+    t->mems[i] = (trace_mem){ c->ts, c->bytes, c->has_addr ? c->addr : 0, track, dev, flags };
+    t->nmems++;
+    return 1;
 }
 
 static int finish_event(trace_parser *L)
@@ -183,7 +230,8 @@ static int finish_event(trace_parser *L)
                     return fail_nomem(L);
                 slot = (uint32_t)L->nbegins++;
             }
-            L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr };
+            L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr,
+                                                    c->ext };
             if (hmap_put(&L->open_top, track, slot) < 0) {
                 L->begins[slot].prev = L->free_begin;
                 L->free_begin = slot;
@@ -208,7 +256,8 @@ static int finish_event(trace_parser *L)
                 skip(L, TRACE_SKIP_NEGATIVE_DUR);
                 return 1;
             }
-            return add_event(L, b.ts, c->ts - b.ts, b.name, b.cat, track, b.has_corr, b.corr);
+            return add_event(L, b.ts, c->ts - b.ts, b.name, b.cat, track, b.has_corr, b.corr,
+                             b.ext);
         }
         if (!c->has_dur) {
             skip(L, TRACE_SKIP_MISSING_DUR);
@@ -232,7 +281,7 @@ static int finish_event(trace_parser *L)
             skip(L, TRACE_SKIP_WINDOW);
             return 1;
         }
-        return add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr);
+        return add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr, c->ext);
     }
     case 'M': {
         skip(L, TRACE_SKIP_METADATA);
@@ -272,6 +321,10 @@ static int finish_event(trace_parser *L)
         return 1;
     case 'i':
     case 'I':
+        if (name == L->s_memory)
+            return add_mem(L, pid, tid);
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
     case 'R':
         skip(L, TRACE_SKIP_INSTANT);
         return 1;
@@ -315,15 +368,30 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     switch (n) {
     case 4:
         if (!memcmp(k, "name", 4)) return K_NAME;
+        if (!memcmp(k, "Addr", 4)) return K_ADDR;
+        break;
+    case 5:
+        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
         break;
     case 6:
         if (!memcmp(k, "labels", 6)) return K_LABELS;
+        break;
+    case 9:
+        if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
         break;
     case 10:
         if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
         break;
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
+        if (!memcmp(k, "External id", 11) || !memcmp(k, "external id", 11)) return K_EXTERNAL_ID;
+        if (!memcmp(k, "Device Type", 11)) return K_DEV_TYPE;
+        break;
+    case 14:
+        if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
+        break;
+    case 15:
+        if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
         break;
     }
     return K_OTHER;
@@ -397,6 +465,12 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_CORRELATION:
             c->has_corr = num_parse_id(s, n, &c->corr);
             break;
+        case K_EXTERNAL_ID: {
+            /* kept as id + 1 in 32 bits (0: none); larger ids are not linked */
+            uint64_t x;
+            c->ext = num_parse_id(s, n, &x) && x < UINT32_MAX ? (uint32_t)x + 1 : 0;
+            break;
+        }
         case K_NAME:
             if (is_str && (c->arg_name = intern(L, s, n)) == STRTAB_NONE)
                 return 0;
@@ -408,8 +482,35 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_SORT_INDEX:
             c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
             break;
+        case K_BYTES:
+            c->has_bytes = num_parse_scaled(s, n, 0, &c->bytes);
+            break;
+        case K_ADDR:
+            c->has_addr = num_parse_id(s, n, &c->addr);
+            break;
+        case K_DEV_TYPE:
+            c->has_dev_type = num_parse_scaled(s, n, 0, &c->dev_type);
+            break;
+        case K_DEV_ID:
+            if (!num_parse_scaled(s, n, 0, &c->dev_id))
+                c->dev_id = -1;
+            break;
+        case K_TOTAL_ALLOC:
+            c->has_total_alloc = num_parse_scaled(s, n, 0, &c->total_alloc) && c->total_alloc >= 0;
+            break;
+        case K_TOTAL_RES:
+            c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
+            break;
         default:
             break;
+        }
+        return 1;
+    }
+    if (L->in_dist && d == 2) {
+        int64_t r;
+        if (L->dist_key == K_RANK && num_parse_scaled(s, n, 0, &r) && r >= 0) {
+            L->t->rank = r;
+            L->t->has_rank = true;
         }
         return 1;
     }
@@ -472,6 +573,9 @@ static int cb_start_map(void *ctx)
                   "\"traceEvents\" is an object, not an array of events");
         L->failed = true;
         return 0;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
+        L->in_dist = true;
+        L->dist_key = K_OTHER;
     }
     return 1;
 }
@@ -484,12 +588,16 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
         L->key = classify_event_key(k, n);
     } else if (L->in_args && d == L->ev_depth + 2) {
         L->args_key = classify_args_key(k, n);
+    } else if (L->in_dist && d == 2) {
+        L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
         if (n == 11 && !memcmp(k, "traceEvents", 11))
             L->top_key = K_TRACE_EVENTS;
         else if (n == 19 && !memcmp(k, "baseTimeNanoseconds", 19))
             L->top_key = K_BASE_NS;
+        else if (n == 15 && !memcmp(k, "distributedInfo", 15))
+            L->top_key = K_DIST_INFO;
         else if ((n == 5 && !memcmp(k, "nodes", 5)) || (n == 6 && !memcmp(k, "schema", 6)))
             L->saw_exec_graph = true;
     }
@@ -506,6 +614,8 @@ static int cb_end_map(void *ctx)
     } else if (L->in_event && d == L->ev_depth + 1) {
         L->in_event = false;
         r = finish_event(L);
+    } else if (L->in_dist && d == 2) {
+        L->in_dist = false;
     }
     L->depth--;
     return r;
@@ -567,7 +677,9 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
     L->s_process_sort = strtab_intern(t->strs, "process_sort_index", 18);
     L->s_thread_name = strtab_intern(t->strs, "thread_name", 11);
     L->s_thread_sort = strtab_intern(t->strs, "thread_sort_index", 17);
-    if (L->s_empty == STRTAB_NONE || L->s_trace == STRTAB_NONE || L->s_process_name == STRTAB_NONE ||
+    L->s_memory = strtab_intern(t->strs, "[memory]", 8);
+    if (L->s_memory == STRTAB_NONE ||
+        L->s_empty == STRTAB_NONE || L->s_trace == STRTAB_NONE || L->s_process_name == STRTAB_NONE ||
         L->s_process_labels == STRTAB_NONE || L->s_process_sort == STRTAB_NONE ||
         L->s_thread_name == STRTAB_NONE || L->s_thread_sort == STRTAB_NONE) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");

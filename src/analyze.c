@@ -12,29 +12,48 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/shortname.h"
+#include "core/steps.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
+#include "src/analyze_ranks.h"
+#include "src/analyze_steps.h"
 #include "src/cli.h"
 
 static const char analyze_usage[] =
     "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial]\n"
     "                           [--short-names] TRACE\n"
+    "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
     "       torch2pprof analyze [options] --base BASE TRACE\n"
     "\n"
     "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
+    "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
+    "the straggler, and the operations summed over ranks with min/median/max per rank.\n"
     "\n"
     "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
-    "                    (device = device_total)\n"
+    "                    (device = device_total); alloc_size, alloc_count, size_increase\n"
+    "                    sort the Memory section (profile_memory=True traces)\n"
     "  --json            one JSON object, times in integer nanoseconds\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial         load what a truncated trace holds instead of failing\n"
+    "  --partial         load what a truncated trace holds instead of failing;\n"
+    "                    with several traces, go on without those that fail\n"
+    "  --sort spread     (several traces) by max - min of the per-rank self time\n"
+    "  --jobs N          (several traces) load N at a time (default: one per core)\n"
     "  --short-names     show C++ names without return type, template arguments and\n"
     "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
+    "  --steps           only the Steps section: each ProfilerStep# split by role as\n"
+    "                    TensorBoard's Overview did, the average, the recommendations\n"
+    "  --step N|N-M      every figure for steps N to M alone: CPU events that start in\n"
+    "                    them, the GPU work they launched\n"
     "\n"
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
     "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
+    "  --per-step        divide each trace's figures by its number of kept steps first\n"
+    "  --base-step N --step M\n"
+    "                    compare step N (of BASE, or of TRACE without --base) with step M\n"
+    "                    of TRACE (N-M: a range of steps)\n"
     "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
     "                    delta_device_total, delta_pct\n"
     "\n"
@@ -60,7 +79,7 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
 }
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort, const shortnames *sn)
+                        enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
@@ -71,6 +90,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     for (int r = 0; r < TRACE_SKIP_N; r++)
         nskipped += tr->skipped[r];
     fprintf(f, "File:              %s\n", tr->path);
+    analyze_steps_scope_line(f, st);
     if (tr->truncated)
         fprintf(f, "WARNING:           truncated trace (%s); figures cover what was read\n",
                 tr->truncated_reason);
@@ -105,6 +125,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         }
         free(co);
     }
+    analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
     fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
@@ -159,7 +180,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        const shortnames *sn)
+                        const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -251,7 +272,9 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
                 (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    analyze_steps_json(f, st);
+    /* the caller adds "memory" and closes the object */
 }
 
 int cli_analyze(int argc, char **argv)
@@ -262,17 +285,24 @@ int cli_analyze(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "keep-steps", no_argument, NULL, 'k' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { "base", required_argument, NULL, 'B' },
         { "per-step", no_argument, NULL, 'P' },
+        { "base-step", required_argument, NULL, 'Q' },
         { "short-names", no_argument, NULL, 'S' },
+        { "steps", no_argument, NULL, 'T' },
+        { "step", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 }
     };
     analyze_compare_opts cmp = { 0 };
     size_t top = 20;
+    long jobs = 0;
     int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false, short_names = false;
+    bool json = false, partial = false, spread = false, short_names = false;
+    enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
+    analyze_steps_sel sel = { 0 };
     int c;
 
     optind = 1;
@@ -284,7 +314,16 @@ int cli_analyze(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 's':
+            if ((c = memory_sort_parse(optarg)) >= 0) {
+                msort = (enum memory_sort)c;
+                break;
+            }
             cmp.sort = optarg;
+            /* spread compares ranks: only the many-ranks report knows it */
+            if ((spread = !strcmp(optarg, "spread"))) {
+                sort = MODEL_SORT_SELF;
+                break;
+            }
             if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
                 sort = -1; /* a delta key: for --base, checked below */
                 break;
@@ -295,22 +334,58 @@ int cli_analyze(int argc, char **argv)
         case 'j': json = true; break;
         case 'k': mo.keep_steps = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
         case 'B': cmp.base_path = optarg; break;
         case 'P': cmp.per_step = true; break;
+        case 'Q': cmp.base_step = optarg; break;
         case 'S': short_names = true; break;
+        case 'T': sel.only = true; break;
+        case 'N': sel.spec = optarg; break;
         default:
             fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
                     analyze_usage);
             return EXIT_USAGE;
         }
     }
+    if (analyze_ranks_wanted(argc - optind, argv + optind)) {
+        if (short_names) {
+            fprintf(stderr, "torch2pprof analyze: --short-names takes one TRACE, not several "
+                            "or a directory\n");
+            return EXIT_USAGE;
+        }
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.spec || sel.only) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step, --step, --steps and delta "
+                            "sort keys take one TRACE, not several or a directory\n");
+            return EXIT_USAGE;
+        }
+        analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
+                                  .json = json, .partial = partial, .jobs = (unsigned)jobs,
+                                  .mo = mo };
+        return analyze_ranks(&ro, argc - optind, argv + optind);
+    }
     if (argc - optind != 1) {
-        fprintf(stderr, "torch2pprof analyze: expected one TRACE\n%s", analyze_usage);
+        fprintf(stderr, "torch2pprof analyze: expected a TRACE, several, or a directory\n%s",
+                analyze_usage);
+        return EXIT_USAGE;
+    }
+    if (spread) {
+        fprintf(stderr, "torch2pprof analyze: --sort spread compares ranks: give several "
+                        "traces or a directory\n");
         return EXIT_USAGE;
     }
 
-    if (cmp.base_path || cmp.per_step) {
+    if (cmp.base_path || cmp.per_step || cmp.base_step) {
+        cmp.step = sel.spec; /* --step M: TRACE's side */
         cmp.new_path = argv[optind];
         cmp.top = top;
         cmp.json = json;
@@ -333,26 +408,80 @@ int cli_analyze(int argc, char **argv)
         trace_free(tr);
         return EXIT_INPUT;
     }
+    t2p_error err;
+    steps *st = steps_build(m, &err);
+    if (!st) {
+        free(order);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
+    /* memory figures cover the whole trace, whatever step is selected */
+    memory *mem = memory_build(m, &err);
+    if (!mem) {
+        free(order);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return cli_fail(&err);
+    }
+    sel.st = st;
+    model *whole = m;
+    bool usage_error;
+    if (analyze_steps_select(&sel, &mo, &m, &usage_error) < 0) {
+        free(order);
+        memory_free(mem);
+        steps_free(st);
+        model_free(m);
+        trace_free(tr);
+        return usage_error ? EXIT_USAGE : EXIT_INPUT;
+    }
+    if (m != whole) {
+        uint32_t *o2 = realloc(order, (m->nops ? m->nops : 1) * sizeof *order);
+        if (!o2) {
+            fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+            free(order);
+            model_free(m);
+            m = whole;
+            sel.only = true; /* report what we have */
+        } else {
+            order = o2;
+        }
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     shortnames *sn = short_names ? shortname_new(m) : NULL;
     if (short_names && !sn) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+        memory_free(mem);
         free(order);
-        model_free(m);
+        steps_free(st);
+        if (m != whole)
+            model_free(m);
+        model_free(whole);
         trace_free(tr);
         return EXIT_INPUT;
     }
-    if (json)
-        report_json(stdout, m, order, nshow, sn);
-    else
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn);
+    if (sel.only) {
+        analyze_steps_only(stdout, &sel, json);
+    } else if (json) {
+        report_json(stdout, m, order, nshow, sn, &sel);
+        analyze_memory_json(stdout, mem, msort, top);
+        fputs("}\n", stdout);
+    } else {
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
+        analyze_memory_text(stdout, mem, st, msort, top);
+    }
     shortname_free(sn);
+    memory_free(mem);
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
     free(order);
-    model_free(m);
+    steps_free(st);
+    if (m != whole)
+        model_free(m);
+    model_free(whole);
     trace_free(tr);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -14,6 +14,7 @@
 #include "core/compare.h"
 #include "core/fmt.h"
 #include "core/pair.h"
+#include "core/steps.h"
 #include "src/cli.h"
 
 static void print_cell(FILE *f, const char *s, size_t len, size_t cols)
@@ -90,11 +91,27 @@ static char mark(enum compare_status s)
     return s == COMPARE_ADDED ? '+' : s == COMPARE_REMOVED ? '-' : ' ';
 }
 
-static void print_side(FILE *f, const char *what, const model *m, const compare_fig *busy,
+/* One side of the comparison: a trace, its whole model and steps, and the
+   model the figures come from: the whole one, or one scoped to steps
+   first..last (--base-step, --step). */
+struct side {
+    trace *tr;        /* owned unless shared (both steps from one trace) */
+    bool shared;
+    model *whole, *m; /* m == whole unless scoped; m owned apart then */
+    steps *st;        /* of the whole model */
+    const char *step; /* the step text (N or N-M), NULL for the whole trace */
+    size_t first, last;
+};
+
+static void print_side(FILE *f, const char *what, const struct side *sd, const compare_fig *busy,
                        uint64_t div)
 {
+    const model *m = sd->m;
     char a[64], b[64];
-    fprintf(f, "%-19s%s\n", what, m->tr->path);
+    fprintf(f, "%-19s%s", what, m->tr->path);
+    if (sd->step)
+        fprintf(f, ", step %s", sd->step);
+    fputc('\n', f);
     if (m->tr->truncated)
         fprintf(f, "%-19sWARNING: truncated trace (%s); figures cover what was read\n", "",
                 m->tr->truncated_reason);
@@ -105,8 +122,77 @@ static void print_side(FILE *f, const char *what, const model *m, const compare_
     fputc('\n', f);
 }
 
+/* How many steps a side's figures cover: its kept steps, the steps it is
+   scoped to, 0 without steps. */
+static size_t side_nsteps(const struct side *sd)
+{
+    if (sd->step)
+        return sd->last - sd->first + 1;
+    return sd->st->whole_trace ? 0 : sd->st->nkept;
+}
+
+/* A side's step figures: the average over its kept steps, or over the
+   steps it is scoped to (one step: that step's own); duration, the eight
+   roles, GPU busy as [0 .. STEPS_NROLES + 2). false when it has no steps. */
+static bool steps_avg(const struct side *sd, int64_t *v)
+{
+    const steps *s = sd->st;
+    if (s->whole_trace || !side_nsteps(sd))
+        return false;
+    if (!sd->step) {
+        v[0] = s->avg_duration_ns;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            v[1 + r] = s->avg_role_ns[r];
+        v[1 + STEPS_NROLES] = s->avg_gpu_busy_ns;
+        return true;
+    }
+    /* as steps.c averages: sums, then one integer division */
+    int64_t n = (int64_t)side_nsteps(sd);
+    for (int i = 0; i < STEPS_NROLES + 2; i++)
+        v[i] = 0;
+    for (size_t k = sd->first; k <= sd->last; k++) {
+        const steps_step *p = &s->steps[k];
+        v[0] += p->end - p->start;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            v[1 + r] += p->role_ns[r];
+        v[1 + STEPS_NROLES] += p->gpu_busy_ns;
+    }
+    for (int i = 0; i < STEPS_NROLES + 2; i++)
+        v[i] /= n;
+    return true;
+}
+
+static void steps_text(FILE *f, const struct side *sd)
+{
+    int64_t v[2][STEPS_NROLES + 2];
+    bool has[2] = { steps_avg(&sd[0], v[0]), steps_avg(&sd[1], v[1]) };
+    if (!has[0] && !has[1])
+        return;
+    char a[64], b[64], d[64];
+    if (sd[0].step || sd[1].step)
+        fprintf(f, "\nSteps (base %s%s, new %s%s)\n", sd[0].step ? "step " : "average of ",
+                sd[0].step ? sd[0].step : "kept steps", sd[1].step ? "step " : "average of ",
+                sd[1].step ? sd[1].step : "kept steps");
+    else
+        fprintf(f, "\nSteps average (over kept steps: base %zu, new %zu)\n", side_nsteps(&sd[0]),
+                side_nsteps(&sd[1]));
+    fprintf(f, "  %-16s %14s %14s %14s %8s\n", "", "Base ms", "New ms", "Delta ms", "Delta %");
+    for (int i = 0; i < STEPS_NROLES + 2; i++) {
+        const char *what = i == 0 ? "Step" : i == STEPS_NROLES + 1 ? "GPU busy"
+                                                                    : steps_role_title(i - 1);
+        fprintf(f, "  %-16s %14s %14s", what, has[0] ? fmt_ms(v[0][i], a, sizeof a) : "-",
+                has[1] ? fmt_ms(v[1][i], b, sizeof b) : "-");
+        if (has[0] && has[1]) {
+            fprintf(f, " %14s", sms(v[1][i] - v[0][i], d, sizeof d));
+            if (v[0][i])
+                fprintf(f, " %+8.1f", 100.0 * (double)(v[1][i] - v[0][i]) / (double)v[0][i]);
+        }
+        fputc('\n', f);
+    }
+}
+
 static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t nshow,
-                        const uint32_t *corder, enum compare_sort sort)
+                        const uint32_t *corder, enum compare_sort sort, const struct side *sd)
 {
     char a[64], b[64], d[64], e[64], g[64], h[64], k[64], l[64], p[64];
     bool gpu = c->base->gpu_events || c->new->gpu_events;
@@ -116,8 +202,8 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
         nadd += c->ops[i].status == COMPARE_ADDED;
         nrem += c->ops[i].status == COMPARE_REMOVED;
     }
-    print_side(f, "Base:", c->base, &c->base_busy, c->base_div);
-    print_side(f, "New:", c->new, &c->new_busy, c->new_div);
+    print_side(f, "Base:", &sd[0], &c->base_busy, c->base_div);
+    print_side(f, "New:", &sd[1], &c->new_busy, c->new_div);
     compare_fig db = compare_delta(&c->base_busy, &c->new_busy);
     fprintf(f, "Busy time:         %s ms -> %s ms: %s ms", fmt_ms(c->base_busy.self_ns, a, sizeof a),
             fmt_ms(c->new_busy.self_ns, b, sizeof b), sms(db.self_ns, d, sizeof d));
@@ -156,6 +242,8 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
                 fmt_ms(r->n.total_ns, l, sizeof l), sms(dl.total_ns, a, sizeof a));
     }
 
+    steps_text(f, sd);
+
     fprintf(f, "\nTop %zu operations by %s (+ only in new, - only in base)\n", nshow,
             compare_sort_name(sort));
     static const char *const otitles[] = { "Name", "Category", "Base calls", "New calls",
@@ -191,7 +279,7 @@ static void json_calls(FILE *f, double x)
     if (integral(x))
         fprintf(f, "%.0f", x);
     else
-        fprintf(f, "%.6g", x);
+        fprintf(f, "%.6f", x);
 }
 
 static void json_fig(FILE *f, const char *key, const compare_fig *x, bool cat)
@@ -226,9 +314,52 @@ static void json_row(FILE *f, const compare *c, const compare_row *r, bool cat)
     fputc('}', f);
 }
 
-static void json_side(FILE *f, const char *key, const model *m, const compare_fig *busy,
-                      uint64_t div)
+static void json_avg(FILE *f, const struct side *sd, const int64_t *v, bool has)
 {
+    if (!has) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"steps\":%zu,\"duration_ns\":%lld", side_nsteps(sd), (long long)v[0]);
+    for (int r = 0; r < STEPS_NROLES; r++)
+        fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)v[1 + r]);
+    fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)v[1 + STEPS_NROLES]);
+}
+
+/* "steps_average": {"base", "new", "delta"}: each side's averages over its
+   kept steps (null without steps), and new minus base when both have them */
+static void steps_json(FILE *f, const struct side *sd)
+{
+    int64_t v[3][STEPS_NROLES + 2];
+    bool has[2] = { steps_avg(&sd[0], v[0]), steps_avg(&sd[1], v[1]) };
+    if (!has[0] && !has[1]) {
+        fputs("null", f);
+        return;
+    }
+    for (int i = 0; i < STEPS_NROLES + 2; i++)
+        v[2][i] = v[1][i] - v[0][i];
+    fputs("{\"base\":", f);
+    json_avg(f, &sd[0], v[0], has[0]);
+    fputs(",\"new\":", f);
+    json_avg(f, &sd[1], v[1], has[1]);
+    fputs(",\"delta\":", f);
+    if (has[0] && has[1]) {
+        /* the delta of the step counts too */
+        fprintf(f, "{\"steps\":%lld,\"duration_ns\":%lld",
+                (long long)side_nsteps(&sd[1]) - (long long)side_nsteps(&sd[0]),
+                (long long)v[2][0]);
+        for (int r = 0; r < STEPS_NROLES; r++)
+            fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)v[2][1 + r]);
+        fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)v[2][1 + STEPS_NROLES]);
+    } else {
+        fputs("null", f);
+    }
+    fputc('}', f);
+}
+
+static void json_side(FILE *f, const char *key, const struct side *sd, const compare_fig *busy)
+{
+    const model *m = sd->m;
     fprintf(f, "\"%s\":{\"file\":", key);
     cli_json_string(f, m->tr->path, strlen(m->tr->path));
     fprintf(f, ",\"truncated\":%s,\"events\":%llu,\"complete_events\":%llu,\"busy_ns\":%lld,"
@@ -236,20 +367,25 @@ static void json_side(FILE *f, const char *key, const model *m, const compare_fi
             m->tr->truncated ? "true" : "false", (unsigned long long)m->tr->events_read,
             (unsigned long long)m->complete_events, (long long)busy->self_ns,
             (long long)busy->dev_self_ns);
-    if (div > 1)
-        fprintf(f, "%llu", (unsigned long long)div);
+    if (side_nsteps(sd))
+        fprintf(f, "%zu", side_nsteps(sd));
+    else
+        fputs("null", f);
+    fputs(",\"step\":", f);
+    if (sd->step)
+        cli_json_string(f, sd->step, strlen(sd->step));
     else
         fputs("null", f);
     fputc('}', f);
 }
 
 static void report_json(FILE *f, const compare *c, const uint32_t *order, size_t nshow,
-                        const uint32_t *corder, bool per_step)
+                        const uint32_t *corder, bool per_step, const struct side *sd)
 {
     fputs("{\"compare\":{", f);
-    json_side(f, "base", c->base, &c->base_busy, c->base_div);
+    json_side(f, "base", &sd[0], &c->base_busy);
     fputc(',', f);
-    json_side(f, "new", c->new, &c->new_busy, c->new_div);
+    json_side(f, "new", &sd[1], &c->new_busy);
     fprintf(f, ",\"per_step\":%s,\"ops\":[", per_step ? "true" : "false");
     for (size_t i = 0; i < nshow; i++) {
         if (i)
@@ -262,7 +398,9 @@ static void report_json(FILE *f, const compare *c, const uint32_t *order, size_t
             fputc(',', f);
         json_row(f, c, &c->cats[corder[i]], true);
     }
-    fputs("],\"steps_average\":null}}\n", f);
+    fputs("],\"steps_average\":", f);
+    steps_json(f, sd);
+    fputs("}}\n", f);
 }
 
 static void warn_truncated(const trace *tr)
@@ -270,6 +408,80 @@ static void warn_truncated(const trace *tr)
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
                 tr->path, tr->truncated_reason);
+}
+
+/* Scopes side sd to its step text: the whole model's steps give the event
+   mask, and the model is built again over those events. 0, or -1 after
+   printing why (rc set). */
+static int scope_side(struct side *sd, const model_opts *mo, int *rc)
+{
+    t2p_error err;
+    if (sd->st->whole_trace) {
+        fprintf(stderr, "torch2pprof analyze: %s: no ProfilerStep# steps to pick step %s from\n",
+                sd->tr->path, sd->step);
+        *rc = EXIT_USAGE;
+        return -1;
+    }
+    if (steps_parse_range(sd->st, sd->step, &sd->first, &sd->last, &err) < 0) {
+        fprintf(stderr, "torch2pprof analyze: %s: %s\n", sd->tr->path, err.reason);
+        *rc = EXIT_USAGE;
+        return -1;
+    }
+    unsigned char *mask = steps_mask(sd->st, sd->first, sd->last);
+    if (!mask) {
+        fprintf(stderr, "torch2pprof: out of memory\n");
+        return -1;
+    }
+    model_opts so = *mo;
+    so.keep = mask;
+    sd->m = model_build(sd->tr, &so, &err);
+    free(mask);
+    if (!sd->m) {
+        cli_fail(&err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Both sides' traces and whole models: two traces in parallel, or one
+   trace for both (steps of one trace). 0, or -1 after printing why. */
+static int load_sides(const analyze_compare_opts *o, struct side sd[2])
+{
+    t2p_error err;
+    if (!o->base_path) {
+        trace *tr = NULL;
+        model *m = cli_open(o->new_path, o->partial, &o->mo, &tr);
+        if (!m)
+            return -1;
+        sd[0] = (struct side){ .tr = tr, .whole = m, .m = m };
+        sd[1] = (struct side){ .tr = tr, .whole = m, .m = m, .shared = true };
+        return 0;
+    }
+    const char *paths[2] = { o->base_path, o->new_path };
+    pair_load_opts po = { .partial = o->partial, .mo = o->mo };
+    pair_side ps[2];
+    if (pair_load(paths, &po, ps, &err) < 0) {
+        cli_fail(&err);
+        return -1;
+    }
+    for (int s = 0; s < 2; s++)
+        sd[s] = (struct side){ .tr = ps[s].tr, .whole = ps[s].m, .m = ps[s].m };
+    return 0;
+}
+
+static void free_sides(struct side sd[2])
+{
+    for (int s = 0; s < 2; s++) {
+        steps_free(sd[s].st);
+        if (sd[s].m != sd[s].whole)
+            model_free(sd[s].m);
+    }
+    model_free(sd[0].whole);
+    if (sd[1].whole != sd[0].whole)
+        model_free(sd[1].whole);
+    trace_free(sd[0].tr);
+    if (!sd[1].shared)
+        trace_free(sd[1].tr);
 }
 
 int analyze_compare(const analyze_compare_opts *o)
@@ -282,22 +494,46 @@ int analyze_compare(const analyze_compare_opts *o)
                 o->sort);
         return EXIT_USAGE;
     }
-    if (o->per_step) {
-        fprintf(stderr, "torch2pprof analyze: --per-step needs the steps of both traces, "
-                        "which this build does not compute yet\n");
+    if (!o->base_path && !(o->base_step && o->step)) {
+        fprintf(stderr, "torch2pprof analyze: compare what? --base BASE, or --base-step N "
+                        "--step M for two steps of TRACE\n");
         return EXIT_USAGE;
     }
-    const char *paths[2] = { o->base_path, o->new_path };
-    pair_load_opts po = { .partial = o->partial, .mo = o->mo };
-    pair_side side[2];
-    t2p_error err;
-    if (pair_load(paths, &po, side, &err) < 0)
-        return cli_fail(&err);
+    struct side sd[2];
+    memset(sd, 0, sizeof sd);
+    if (load_sides(o, sd) < 0)
+        return EXIT_INPUT;
+    sd[0].step = o->base_step;
+    sd[1].step = o->step;
 
     int rc = EXIT_INPUT;
     uint32_t *order = NULL, *corder = NULL;
+    compare *c = NULL;
+    t2p_error err;
+    /* each side its own steps (of one model twice when both are from one trace) */
+    for (int s = 0; s < 2; s++) {
+        if (!(sd[s].st = steps_build(sd[s].whole, &err))) {
+            cli_fail(&err);
+            goto out;
+        }
+    }
+    for (int s = 0; s < 2; s++)
+        if (sd[s].step && scope_side(&sd[s], &o->mo, &rc) < 0)
+            goto out;
     compare_opts co = { 0 };
-    compare *c = compare_build(side[0].m, side[1].m, &co, &err);
+    if (o->per_step) {
+        /* a trace without ProfilerStep# is one step: its figures stay whole */
+        for (int s = 0; s < 2; s++) {
+            if (!sd[s].st->whole_trace && !side_nsteps(&sd[s])) {
+                fprintf(stderr, "torch2pprof analyze: %s: no kept step to divide by\n",
+                        sd[s].tr->path);
+                goto out;
+            }
+        }
+        co.base_div = side_nsteps(&sd[0]) ? side_nsteps(&sd[0]) : 1;
+        co.new_div = side_nsteps(&sd[1]) ? side_nsteps(&sd[1]) : 1;
+    }
+    c = compare_build(sd[0].m, sd[1].m, &co, &err);
     if (!c) {
         cli_fail(&err);
         goto out;
@@ -310,13 +546,14 @@ int analyze_compare(const analyze_compare_opts *o)
     }
     compare_sort_rows(c, c->ops, c->nops, (enum compare_sort)sort, false, order);
     compare_sort_rows(c, c->cats, c->ncats, (enum compare_sort)sort, false, corder);
-    size_t nshow = o->top == 0 || o->top > c->nops ? c->nops : (size_t)o->top;
+    size_t nshow = o->top == 0 || o->top > c->nops ? c->nops : o->top;
     if (o->json)
-        report_json(stdout, c, order, nshow, corder, o->per_step);
+        report_json(stdout, c, order, nshow, corder, o->per_step, sd);
     else
-        report_text(stdout, c, order, nshow, corder, (enum compare_sort)sort);
-    warn_truncated(side[0].tr);
-    warn_truncated(side[1].tr);
+        report_text(stdout, c, order, nshow, corder, (enum compare_sort)sort, sd);
+    warn_truncated(sd[0].tr);
+    if (!sd[1].shared)
+        warn_truncated(sd[1].tr);
     rc = EXIT_OK;
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -328,9 +565,6 @@ out:
     free(order);
     free(corder);
     compare_free(c);
-    for (int s = 0; s < 2; s++) {
-        model_free(side[s].m);
-        trace_free(side[s].tr);
-    }
+    free_sides(sd);
     return rc;
 }

@@ -12,6 +12,9 @@ typedef struct analyze_compare_opts {
     const char *sort;   /* a compare_sort name; NULL: delta_self */
     size_t top;         /* operations to list; 0: all */
     bool json, partial, per_step;
+    /* steps to compare (N or N-M): base_step of BASE (of TRACE when
+       base_path is NULL), step of TRACE; NULL: the whole trace */
+    const char *base_step, *step;
     model_opts mo;
 } analyze_compare_opts;
 

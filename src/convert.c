@@ -10,15 +10,19 @@
 #include "core/fmt.h"
 #include "core/model.h"
 #include "core/pprof.h"
+#include "core/ranks.h"
 #include "core/select.h"
 #include "core/shortname.h"
 #include "src/cli.h"
 #include "src/convert_compare.h"
+#include "src/convert_ranks.h"
+#include "src/convert_steps.h"
 
 static const char convert_usage[] =
     "usage: torch2pprof convert [--keep-steps] [--partial] [--focus RE] [--ignore RE]\n"
     "                           [--thread RE] [--short-names] TRACE OUT.pb.gz\n"
     "       torch2pprof TRACE OUT.pb.gz\n"
+    "       torch2pprof convert [OPTIONS] [--jobs N] DIR|TRACE... OUT.pb.gz\n"
     "       torch2pprof convert [options] --base BASE TRACE OUT.pb.gz\n"
     "\n"
     "Write a pprof profile of a PyTorch profiler trace, for go tool pprof.\n"
@@ -26,13 +30,24 @@ static const char convert_usage[] =
     "time = their self time (so flat = self, cum = time on the stack, total = self\n"
     "time summed over every thread and stream, which is not wall time),\n"
     "device_time = GPU time launched there. Labels: thread, pid, tid; device and\n"
-    "stream on GPU work (go tool pprof -tagfocus thread=stream).\n"
+    "stream on GPU work (go tool pprof -tagfocus thread=stream); rank when the trace\n"
+    "gives one (distributedInfo.rank, or rank-3, rank3, rank_3, worker3 in its name);\n"
+    "step: the ProfilerStep# a call belongs to (go tool pprof -tagfocus step=1011).\n"
+    "Several traces, or a directory of them (one per rank of a job): one profile,\n"
+    "every sample labelled with its rank (go tool pprof -tagfocus rank=3).\n"
     "\n"
     "  --focus RE      keep only stacks with a frame matching RE (POSIX extended)\n"
     "  --ignore RE     drop stacks with a frame matching RE\n"
     "  --thread RE     keep only stacks of threads or streams whose label matches RE\n"
     "  --keep-steps    keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial       load what a truncated trace holds instead of failing\n"
+    "  --no-memory     time sample types only, even when the trace has [memory] events\n"
+    "                  (which otherwise add alloc_objects, alloc_space, inuse_objects,\n"
+    "                  inuse_space with a device label, as Go heap profiles)\n"
+    "  --step N|N-M    only steps N to M: CPU events that start in them, the GPU work\n"
+    "                  they launched\n"
+    "  --partial       load what a truncated trace holds instead of failing;\n"
+    "                  with several traces, go on without those that fail\n"
+    "  --jobs N        (several traces) load N at a time (default: one per core)\n"
     "  --short-names   function names without return type, template arguments and\n"
     "                  parameters, as HTA's use_short_name (the full name stays as the\n"
     "                  system name)\n"
@@ -50,17 +65,21 @@ int cli_convert(int argc, char **argv)
         { "ignore", required_argument, NULL, 'i' },
         { "thread", required_argument, NULL, 't' },
         { "keep-steps", no_argument, NULL, 'k' },
+        { "no-memory", no_argument, NULL, 'M' },
         { "partial", no_argument, NULL, 'p' },
+        { "jobs", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { "short-names", no_argument, NULL, 'S' },
         { "base", required_argument, NULL, 'B' },
+        { "step", required_argument, NULL, 'N' },
         { NULL, 0, NULL, 0 }
     };
     select_spec sel;
-    const char *base = NULL;
+    const char *base = NULL, *step = NULL;
     model_opts mo = { 0 };
-    bool partial = false, selecting = false, short_names = false;
-    const char *comments[4];
+    bool partial = false, selecting = false, short_names = false, no_memory = false;
+    long jobs = 0;
+    const char *comments[5];
     char cbuf[3][600];
     size_t ncomments = 0;
     t2p_error err;
@@ -75,17 +94,30 @@ int cli_convert(int argc, char **argv)
         case 'i': sel.ignore_re = optarg; break;
         case 't': sel.thread_re = optarg; break;
         case 'k': mo.keep_steps = true; break;
+        case 'M': no_memory = true; break;
         case 'p': partial = true; break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof convert: --jobs wants a number from 1 to 4096, "
+                                "not '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 'S': short_names = true; break;
         case 'h': fputs(convert_usage, stdout); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'N': step = optarg; break;
         default:
             fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
                     convert_usage);
             return EXIT_USAGE;
         }
     }
-    if (argc - optind != 2) {
+    bool many = convert_ranks_wanted(argc - optind, argv + optind);
+    if (argc - optind != 2 && !many) {
         fprintf(stderr, "torch2pprof convert: expected TRACE and OUT.pb.gz\n%s", convert_usage);
         return EXIT_USAGE;
     }
@@ -107,6 +139,22 @@ int cli_convert(int argc, char **argv)
     }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
+    if (step && (many || base)) {
+        fprintf(stderr, "torch2pprof convert: --step takes one TRACE, without --base\n");
+        return EXIT_USAGE;
+    }
+    if (many) {
+        if (base || step) {
+            fprintf(stderr, "torch2pprof convert: --base and --step take one TRACE, not "
+                            "several or a directory\n");
+            return EXIT_USAGE;
+        }
+        convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
+                                  .ncomments = ncomments, .partial = partial,
+                                  .jobs = (unsigned)jobs, .mo = mo,
+                                  .short_names = short_names };
+        return convert_ranks(&ro, argc - optind, argv + optind);
+    }
 
     if (base && short_names) {
         fprintf(stderr, "torch2pprof convert: --short-names does not go with --base yet\n");
@@ -125,6 +173,15 @@ int cli_convert(int argc, char **argv)
     int rc = EXIT_INPUT;
     uint8_t *keep = NULL;
     shortnames *sn = NULL;
+    memory *mem = NULL;
+    convert_steps cs;
+    bool usage_error;
+    if (convert_steps_prepare(&cs, &m, &mo, step, &usage_error) < 0) {
+        rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
+        goto out;
+    }
+    if (cs.comment[0])
+        comments[ncomments++] = cs.comment;
     if (selecting) {
         keep = select_nodes(m, &sel, &err);
         if (!keep) {
@@ -136,8 +193,16 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "torch2pprof: %s: out of memory\n", in);
         goto out;
     }
+    /* a trace with [memory] records gets the heap sample types too */
+    if (tr->nmems && !no_memory && !(mem = memory_build(m, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    int64_t rank = ranks_trace_rank(tr);
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
-                      .ncomments = ncomments, .short_names = sn };
+                      .ncomments = ncomments, .short_names = sn,
+                      .has_rank = rank >= 0, .rank = rank,
+                      .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         /* OUT naming the trace is an output error (2), like any other file
@@ -155,6 +220,10 @@ int cli_convert(int argc, char **argv)
         fputs(" (self time over all tracks)", stdout);
     if (m->gpu_events)
         printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    if (mem)
+        printf(", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
+               (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
+               (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
     putchar('\n');
     if (tr->truncated)
         fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
@@ -165,9 +234,11 @@ int cli_convert(int argc, char **argv)
         rc = EXIT_INPUT;
     }
 out:
+    memory_free(mem);
     shortname_free(sn);
     free(keep);
     model_free(m);
+    convert_steps_done(&cs);
     trace_free(tr);
     return rc;
 }

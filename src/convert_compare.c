@@ -7,11 +7,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fmt.h"
 #include "core/pair.h"
 #include "core/pprof.h"
+#include "core/ranks.h"
 #include "src/cli.h"
+#include "src/convert_steps.h"
 
 int convert_compare(const convert_compare_opts *o)
 {
@@ -19,20 +22,34 @@ int convert_compare(const convert_compare_opts *o)
     pair_load_opts lo = { .partial = o->partial, .mo = o->mo };
     pair_side side[2];
     uint8_t *keep[2] = { NULL, NULL };
+    convert_steps cs[2];
     t2p_error err;
     int rc = EXIT_INPUT;
+    bool usage_error;
 
+    memset(cs, 0, sizeof cs);
     if (pair_load(paths, &lo, side, &err) < 0)
         return cli_fail(&err);
+    /* the step labels a single trace's convert gives, for the same reason as
+       the rank label below */
+    for (int s = 0; s < 2; s++)
+        if (convert_steps_prepare(&cs[s], &side[s].m, &o->mo, NULL, &usage_error) < 0)
+            goto out;
     for (int s = 0; s < 2 && o->sel; s++)
         if (!(keep[s] = select_nodes(side[s].m, o->sel, &err))) {
             cli_fail(&err);
             goto out;
         }
     pprof_opts po[2];
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
+        /* the rank label a single trace's convert gives, so the diff stays
+           what pprof -diff_base makes of the two converts */
+        int64_t rank = ranks_trace_rank(side[s].m->tr);
         po[s] = (pprof_opts){ .keep = keep[s], .tool_version = PACKAGE_VERSION,
-                              .comments = o->comments, .ncomments = o->ncomments };
+                              .comments = o->comments, .ncomments = o->ncomments,
+                              .has_rank = rank >= 0, .rank = rank,
+                              .step_labels = cs[s].labels, .nsteps = cs[s].nlabels };
+    }
     pprof_summary sum;
     if (pprof_write_diff(side[0].m, &po[0], side[1].m, &po[1], o->out_path, &sum, &err) < 0) {
         cli_fail(&err);
@@ -59,6 +76,7 @@ out:
     for (int s = 0; s < 2; s++) {
         free(keep[s]);
         model_free(side[s].m);
+        convert_steps_done(&cs[s]);
         trace_free(side[s].tr);
     }
     return rc;

@@ -17,8 +17,11 @@
 #include <unistd.h>
 
 #include "core/model.h"
+#include "core/steps.h"
+#include "core/ranks.h"
 #include "core/trace.h"
 #include "src/args.h"
+#include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/view.h"
 
@@ -32,19 +35,26 @@
 #define SAMPLE_TRACE "alexnet_train.json.gz"
 
 static const char usage[] =
-    "usage: torch2pprof-tui [--view ops|categories|tree|threads] [--sort KEY] [--top N] [TRACE]\n"
+    "usage: torch2pprof-tui [--view ops|categories|tree|threads|steps|ranks|allranks] [--sort KEY]\n"
+    "                       [--top N] [TRACE]\n"
+    "       torch2pprof-tui [options] [--jobs N] DIR | TRACE TRACE...\n"
     "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
+    "       torch2pprof-tui [options] --base BASE TRACE\n"
     "\n"
     "Explore a PyTorch profiler trace: operators, categories, the call tree, threads.\n"
     "Without TRACE, opens the sample trace that ships with torch2pprof.\n"
+    "A directory or several traces are the ranks of one job, loaded in parallel: the\n"
+    "Ranks view lists them (Enter shows one rank in every view), All ranks merges them.\n"
     "\n"
-    "  --view V          the first view: ops (default), categories, tree, threads\n"
+    "  --view V          the first view: ops (default), categories, tree, threads, steps\n"
+    "                    (steps is the default for a trace with two or more ProfilerStep#)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "  --top N           list only the first N operators (0: all)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
     "  --strict          refuse a truncated trace (by default it opens what was read,\n"
     "                    under a warning banner)\n"
     "  --partial         accepted for symmetry with torch2pprof; the default here\n"
+    "  --jobs N          with several traces: load N at a time (default: one per core)\n"
     "  --replay KEYS     no terminal: apply KEYS to the view and print the time of each key\n"
     "                    (<Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc>\n"
     "                    <BS> <Tab> <BTab> <F1> <Space> <lt>; other characters are themselves;\n"
@@ -52,6 +62,9 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
+    "  --base BASE       compare TRACE with BASE: every view shows both\n"
+    "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
+    "                    figures between new, base and delta; e exports the diff profile\n"
     "\n"
     "Press ? in the explorer for the keys. NO_COLOR disables colours.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input error or not a terminal, 130 cancelled.\n";
@@ -172,6 +185,76 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
         return EXIT_CANCEL;
     }
     return EXIT_OK;
+}
+
+/* The ranks of one job: every trace of a directory, or several traces,
+   loaded on a pool of threads (core/ranks). The first loaded rank's model
+   is the one shown first; files that fail are listed in the Ranks view. */
+static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo, unsigned jobs,
+                      bool draw, ranks_job **out, trace **tr, model **m)
+{
+    t2p_error err;
+    char msg[1200];
+    ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
+    if (!j) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        return EXIT_INPUT;
+    }
+    if (draw) {
+        char what[600];
+        snprintf(what, sizeof what, "%zu traces (%s%s)", j->nfiles, args[0], nargs > 1 ? ", ..." : "");
+        draw_progress(what, 0, 0, 0, 0, "Loading");
+    }
+    ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo,
+                           .cancel = &got_signal };
+    int lrc = ranks_load(j, &lo, &err);
+    if (got_signal) {
+        draw_close();
+        fprintf(stderr, "torch2pprof-tui: loading cancelled\n");
+        ranks_free(j);
+        return EXIT_CANCEL;
+    }
+    if (lrc < 0 || j->nloaded == 0) {
+        draw_close();
+        if (j->nloaded == 0)
+            for (size_t i = 0; i < j->nfiles; i++)
+                fprintf(stderr, "torch2pprof-tui: %s\n",
+                        error_format(&j->files[i].err, msg, sizeof msg));
+        else
+            fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        ranks_free(j);
+        return EXIT_INPUT;
+    }
+    *out = j;
+    *tr = j->files[0].tr;
+    *m = j->files[0].m;
+    return EXIT_OK;
+}
+
+/* TRACE alone, or with --base both at once and their comparison for the views */
+static int open_traces(const char *base, const char *path, bool partial, const model_opts *mo,
+                       bool draw, trace **tr, model **m, tui_cmp *tc, view_opts *vo)
+{
+    if (!base)
+        return load(path, partial, mo, draw, tr, m);
+    int rc = tui_cmp_load(base, path, partial, mo, draw, &got_signal, tc);
+    if (rc == EXIT_OK) {
+        *tr = tc->side[1].tr;
+        *m = tc->side[1].m;
+        vo->cmp = tc->c;
+    }
+    return rc;
+}
+
+static void close_traces(trace *tr, model *m, tui_cmp *tc)
+{
+    if (tc->c) {
+        tui_cmp_done(tc);
+        return;
+    }
+    model_free(m);
+    trace_free(tr);
 }
 
 /* ---------------------------------------------------------------- replay */
@@ -304,13 +387,19 @@ int main(int argc, char **argv)
         { "size", required_argument, NULL, 'z' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        { "jobs", required_argument, NULL, 'J' },
+        { "base", required_argument, NULL, 'B' },
         { NULL, 0, NULL, 0 }
     };
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
+    const char *base = NULL;
+    tui_cmp tc = { 0 };
     model_opts mo = { 0 };
     /* an explorer shows what a killed job left, under a banner, rather than nothing */
     bool partial = true, print = false;
     char *script = NULL;
+    long jobs = 0;
+    bool view_given = false;
     int rw = 120, rh = 40;
     int c;
     double t_start = now_s();
@@ -321,12 +410,23 @@ int main(int argc, char **argv)
         switch (c) {
         case 'v':
             if ((c = view_by_name(optarg)) < 0) {
-                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads)\n",
+                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks)\n",
                         optarg);
                 return EXIT_USAGE;
             }
             vo.tab = (enum view_tab)c;
+            view_given = true;
             break;
+        case 'J': {
+            char *end;
+            jobs = strtol(optarg, &end, 10);
+            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
+                fprintf(stderr, "torch2pprof-tui: --jobs wants a number from 1 to 4096, not '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        }
         case 's':
             if ((c = args_sort("torch2pprof-tui", optarg)) < 0)
                 return EXIT_USAGE;
@@ -359,41 +459,54 @@ int main(int argc, char **argv)
             break;
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
+        case 'B': base = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
             return EXIT_USAGE;
         }
     }
-    if (argc - optind > 1) {
-        fprintf(stderr, "torch2pprof-tui: expected at most one TRACE\n%s", usage);
-        return EXIT_USAGE;
-    }
+    bool many = argc - optind > 1 || (argc - optind == 1 && ranks_is_dir(argv[optind]));
     const char *path = optind < argc ? argv[optind] : find_sample();
 
     trace *tr = NULL;
     model *m = NULL;
     view *v = NULL;
+    ranks_job *job = NULL;
     int rc;
 
+    if (many && base) {
+        fprintf(stderr, "torch2pprof-tui: --base compares two traces: give one TRACE with it\n");
+        return EXIT_USAGE;
+    }
+    if (many && !view_given)
+        vo.tab = VIEW_RANKS;
     if (script) {
-        rc = load(path, partial, &mo, false, &tr, &m);
+        rc = many ? load_ranks(argc - optind, argv + optind, partial, &mo, (unsigned)jobs, false,
+                               &job, &tr, &m)
+                  : open_traces(base, path, partial, &mo, false, &tr, &m, &tc, &vo);
         if (rc != EXIT_OK) {
             free(script);
             return rc;
         }
         printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - t_start) * 1e3,
                tr->nevents, m->nnodes, m->nmnodes);
+        if (!view_given && !many && !base && steps_count(m) >= 2)
+            vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
         v = view_new(m, &vo);
         if (!v) {
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
             rc = EXIT_INPUT;
         } else {
+            if (job)
+                view_attach_ranks(v, job);
             rc = replay(v, script, print, rw, rh, t_start);
         }
         free(script);
         view_free(v);
-        model_free(m);
-        trace_free(tr);
+        if (job)
+            ranks_free(job);
+        else
+            close_traces(tr, m, &tc);
         return rc;
     }
 
@@ -424,20 +537,28 @@ int main(int argc, char **argv)
                 getenv("TERM") ? getenv("TERM") : "");
         return EXIT_INPUT;
     }
-    rc = load(path, partial, &mo, true, &tr, &m);
+    rc = many ? load_ranks(argc - optind, argv + optind, partial, &mo, (unsigned)jobs, true, &job,
+                           &tr, &m)
+              : open_traces(base, path, partial, &mo, true, &tr, &m, &tc, &vo);
     if (rc != EXIT_OK)
         return rc;
+    if (!view_given && !many && !base && steps_count(m) >= 2)
+        vo.tab = VIEW_STEPS;
     v = view_new(m, &vo);
     if (!v) {
         draw_close();
         fprintf(stderr, "torch2pprof-tui: out of memory\n");
         rc = EXIT_INPUT;
     } else {
+        if (job)
+            view_attach_ranks(v, job);
         rc = loop(v);
         draw_close();
     }
     view_free(v);
-    model_free(m);
-    trace_free(tr);
+    if (job)
+        ranks_free(job);
+    else
+        close_traces(tr, m, &tc);
     return rc;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check torch2pprof's figures against the independent oracle (and PyTorch's own table).
 
-usage: check_analyze.py TOOL TRACE [EXPECTED.json]
+usage: check_analyze.py [--step N|N-M] TOOL TRACE [EXPECTED.json]
 
 Runs `TOOL analyze --json -top 0 TRACE` and compares
   (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
@@ -16,6 +16,8 @@ Runs `TOOL analyze --json -top 0 TRACE` and compares
       other: PyTorch subtracts their plain sum, we subtract their union), or EXPECTED
       marks it async_calls / async_parent_calls (PyTorch gives async events self 0 and
       leaves them out of its tree; the trace cannot show which events were async).
+With --step, both sides are scoped to those steps: `TOOL analyze --step SPEC` against
+the oracle's own scoping (oracle.step_kept), all the figures of (a).
 If the oracle says TRACE is not a timing trace, the tool must refuse it (exit != 0).
 
 Exit 0 if all match, 1 on any mismatch, 77 (automake SKIP) if TOOL does not exist.
@@ -32,7 +34,17 @@ import oracle  # noqa: E402
 MAX_SHOWN = 20
 
 
+def tool_windows(tool, trace):
+    """The tool's step windows in absolute ns (for GPU events without a launch)."""
+    p = subprocess.run([tool, "analyze", "--steps", "--json", trace], stdout=subprocess.PIPE)
+    d = json.loads(p.stdout)
+    return [(d["base_ns"] + st["start_ns"], d["base_ns"] + st["end_ns"]) for st in d["steps"]]
+
+
 def main(argv):
+    step = None
+    if len(argv) > 2 and argv[0] == "--step":
+        step, argv = argv[1], argv[2:]
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
@@ -43,12 +55,13 @@ def main(argv):
         return 77
 
     try:
-        fig = oracle.analyze(trace)
+        scope = (step, tool_windows(tool, trace)) if step else None
+        fig = oracle.analyze(trace, scope=scope)
     except oracle.NotATrace as e:
         fig = None
         why = str(e)
 
-    cmd = [tool, "analyze", "--json", "-top", "0", trace]
+    cmd = [tool, "analyze", "--json", "-top", "0"] + (["--step", step] if step else []) + [trace]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if fig is None:
         if p.returncode != 0:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check `torch2pprof convert` through go tool pprof against `torch2pprof analyze`.
 
-usage: check_convert.py TOOL TRACE [--http]
+usage: check_convert.py TOOL TRACE [--http] [--step N]
 
 Converts TRACE, then reads the profile with `go tool pprof` (never with our
 own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
@@ -20,6 +20,10 @@ own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
   - -traces and -tagfocus=thread=stream run without complaint;
   - with --http: `-http=127.0.0.1:PORT -no_browser` serves its top, flame
     graph and peek pages.
+With --step N both commands run with --step N (every check above then holds for
+the step's scope), and the whole trace's profile filtered by pprof's own
+-tagfocus step=N keeps exactly what convert --step N writes (time, samples and
+device_time per function).
 If analyze refuses TRACE, convert must refuse it too.
 
 Exit 0 if all match, 1 on any mismatch, 77 (automake SKIP) if go or TOOL is
@@ -91,7 +95,18 @@ def top(go, env, profile, index, extra=()):
     return rows, total
 
 
-def check_http(go, env, profile, bad):
+def check_http(go, env, profile, bad, tries=5):
+    # a random port may be taken (other tests run at once): try another
+    for _ in range(tries - 1):
+        mine = []
+        check_http_once(go, env, profile, mine)
+        if not any("address already in use" in b for b in mine):
+            bad.extend(mine)
+            return
+    check_http_once(go, env, profile, bad)
+
+
+def check_http_once(go, env, profile, bad):
     port = random.randint(20000, 60000)
     cmd = [go, "tool", "pprof", "-no_browser", "-http=127.0.0.1:%d" % port, profile]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
@@ -123,6 +138,12 @@ def check_http(go, env, profile, bad):
 def main(argv):
     http = "--http" in argv
     argv = [a for a in argv if a != "--http"]
+    step = None
+    if "--step" in argv:
+        i = argv.index("--step")
+        step = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    scope = ["--step", step] if step else []
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -143,9 +164,9 @@ def main(argv):
     out = os.path.join(tmp, "out.pb.gz")
     bad = []
     try:
-        a = subprocess.run([tool, "analyze", "--json", "-top", "0", trace],
+        a = subprocess.run([tool, "analyze", "--json", "-top", "0"] + scope + [trace],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        c = subprocess.run([tool, "convert", trace, out], stdout=subprocess.PIPE,
+        c = subprocess.run([tool, "convert"] + scope + [trace, out], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         if a.returncode != 0:
             if c.returncode == 0 or os.path.exists(out):
@@ -216,7 +237,8 @@ def main(argv):
         sel = os.path.join(tmp, "sel.pb.gz")
         focus, ignore, thread = "^aten::", "ackward|zero_", "^thread"
         c = subprocess.run([tool, "convert", "--focus", focus, "--ignore", ignore, "--thread",
-                            thread, trace, sel], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            thread] + scope + [trace, sel], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
         if c.returncode != 0:
             bad.append("convert with a selection exited %d" % c.returncode)
         else:
@@ -228,6 +250,25 @@ def main(argv):
                 if a_ != b_:
                     bad.append("%s: selection by convert keeps %d, by pprof %d" % (index, a_, b_))
 
+        if step:
+            # the whole trace's profile, filtered by pprof on the step label
+            whole = os.path.join(tmp, "whole.pb.gz")
+            c = subprocess.run([tool, "convert", trace, whole], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            if c.returncode != 0:
+                bad.append("convert of the whole trace exited %d" % c.returncode)
+            else:
+                for index in ("time", "samples", "device_time"):
+                    # pprof's total stays the unfiltered one: compare the flats
+                    mine, _ = top(go, env, out, index)
+                    theirs, _ = top(go, env, whole, index, ["-tagfocus=step=" + step])
+                    tm = sum(v[0] for v in mine.values())
+                    tt = sum(v[0] for v in theirs.values())
+                    if tm != tt or {k: v[0] for k, v in mine.items() if v[0]} != \
+                            {k: v[0] for k, v in theirs.items() if v[0]}:
+                        bad.append("%s: convert --step %s total %d, whole profile with "
+                                   "-tagfocus step=%s %d (or per function)" % (
+                                       index, step, tm, step, tt))
         for args in (["-traces"], ["-tagfocus=thread=stream", "-top"], ["-peek", "."]):
             cmd, p = pprof(go, env, args, out)
             if p.returncode != 0:

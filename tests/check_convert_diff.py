@@ -55,8 +55,9 @@ def parse_raw(text):
         if not m:
             raise SystemExit("check_convert_diff: odd sample line %r" % body[n])
         labels = ""
-        if n + 1 < len(body) and not re.match(r"\s*[-\d ]+: ", body[n + 1]):
-            labels = body[n + 1].strip()
+        # string labels on one line, numeric ones (rank:[0 rank]) on the next
+        while n + 1 < len(body) and not re.match(r"\s*[-\d ]+: ", body[n + 1]):
+            labels += (" " if labels else "") + body[n + 1].strip()
             n += 1
         stack = tuple(locs[x] for x in m.group(2).split())
         samples.append((tuple(m.group(1).split()), stack, labels))

@@ -92,6 +92,21 @@ if [ -f "$W/plain/torch2pprof" ] && "$tool" convert --help >/dev/null 2>&1; then
     vg 2 convert "$src/data/cnn_train_cpu.json.gz" "$W/nodir/out.pb.gz"
     vg 2 convert "$W/cut.json" "$W/out3.pb.gz"
 fi
+# several ranks: the worker threads, the merged ops and the merged profile
+vg 0 analyze --json --top 0 --jobs 2 "$src/data/alexnet_train.json.gz" \
+    "$src/data/cnn_train_cpu.json.gz" "$src/tests/fixtures/lstm_train.json.gz"
+vg 0 analyze --partial "$src/data/alexnet_train.json.gz" "$W/cut.json" \
+    "$src/data/cnn_train_cpu.json.gz"
+vg 2 analyze "$src/data/alexnet_train.json.gz" "$src/data/alexnet_train.json.gz"
+vg 0 convert --focus conv "$src/data/alexnet_train.json.gz" "$src/data/cnn_train_cpu.json.gz" \
+    "$W/ranks.pb.gz"
+# comparing: two loads on two threads, the diff profile, two steps of one trace
+vg 0 analyze --json --top 0 --base "$src/data/alexnet_train.json.gz" "$src/data/cnn_train_cpu.json.gz"
+vg 0 convert --base "$src/data/alexnet_train.json.gz" "$src/data/cnn_train_cpu.json.gz" "$W/diff.pb.gz"
+vg 2 analyze --base "$W/cut.json" "$src/data/cnn_train_cpu.json.gz"
+if [ -f "$shared/traces/ns_resolution_rank0.pt.trace.json.gz" ]; then
+    vg 0 analyze --per-step --base-step 101 --step 102-103 "$shared/traces/ns_resolution_rank0.pt.trace.json.gz"
+fi
 
 # ---- 3. fuzz smoke ----
 step "fuzz smoke, ${fuzz_seconds} s"

@@ -25,9 +25,12 @@ Rules (docs/trace-format.md):
   the latest start, then shortest dur, then latest order.
 * self = dur - length of the union of the direct children's intervals.
 * Op key (name, cat or "").
+* Early Kineto's category spellings (Operator, Runtime, Kernel, Memcpy, Memset, Python)
+  are read as cpu_op, cuda_runtime, kernel, gpu_memcpy, gpu_memset, python_function.
 * GPU (docs/trace-format.md "CPU to GPU"): GPU events = cat kernel / gpu_memcpy /
   gpu_memset (and an accelerator's mtia_ccp_events); launches = cat cuda_runtime /
-  cuda_driver (and mtia_runtime); linked by args.correlation
+  cuda_driver (and mtia_runtime, any *_runtime); categories compared lower-cased;
+  linked by args.correlation
   (an integer, or a string of digits / 0x hex); the first launch in file order with a
   correlation wins.  The launching op = the launch's parent (nesting rule), or the launch
   itself when it has none.  device_self_ns(op) += dur of each GPU event it launched.
@@ -137,8 +140,14 @@ def shown_text(v):
     return v if isinstance(v, str) else str(v)
 
 
-GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events")
-LAUNCH_CATS = ("cuda_runtime", "cuda_driver", "mtia_runtime")
+# Categories compare lower-cased, as TensorBoard's plugin did: early Kineto
+# (PyTorch 1.8-1.9) wrote Kernel, Memcpy, Memset, Runtime, Operator.
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "mtia_ccp_events")
+LAUNCH_CATS = ("cuda_runtime", "runtime", "cuda_driver", "mtia_runtime", "xpu_runtime",
+               "privateuse1_runtime", "glow_runtime")
+# and the tables show early Kineto's spellings by their modern names
+MODERN = {"Operator": "cpu_op", "Runtime": "cuda_runtime", "Kernel": "kernel",
+          "Memcpy": "gpu_memcpy", "Memset": "gpu_memset", "Python": "python_function"}
 
 
 def correlation(e):
@@ -160,7 +169,48 @@ def correlation(e):
 
 
 # ------------------------------------------------------------------ analysis
-def analyze(path, slow=False):
+def step_kept(ops, first_launch, is_gpu_event, scope):
+    """The events a --step scope counts (steps.md's scoping rule, computed here
+    on its own): scope = (spec "N" or "N-M", windows), windows being the
+    tool's device-side step windows [start, end) in absolute ns, in time
+    order, used only for GPU events without a launch.  A CPU event belongs to
+    the step whose ProfilerStep#N event [ts, ts+dur) holds its start; a GPU
+    event to the step of its launch, else to the window holding its start."""
+    spec, windows = scope
+    steps = sorted((t for t in ops if t["name"].startswith("ProfilerStep#") and
+                    t["cat"].lower() in ("cpu_op", "user_annotation", "gpu_user_annotation")),
+                   key=lambda t: (t["ts"], t["order"]))
+    labels = [t["name"].split("#", 1)[1] for t in steps]
+    a, _, b = spec.partition("-")
+    first, last = labels.index(a), labels.index(b or a)
+
+    def holder(ts, spans):
+        best = None
+        for i, (s0, s1) in enumerate(spans):
+            if s0 <= ts < s1:
+                best = i                    # the latest-starting window holding ts
+        return best
+
+    host = [(t["ts"], t["end"]) for t in steps]
+    kept = set()
+    for t in ops:
+        if is_gpu_event(t):
+            launch = first_launch.get(t["corr"]) if t["corr"] is not None else None
+            if launch is not None and not is_gpu_event(launch):
+                i = holder(launch["ts"], host)
+            else:
+                i = holder(t["ts"], windows)
+        else:
+            i = holder(t["ts"], host)
+        if i is not None and first <= i <= last:
+            kept.add(id(t))
+    return kept
+
+
+def analyze(path, slow=False, scope=None):
+    """The figures of the trace at path; with scope (see step_kept), of the
+    events of those steps alone: they nest with every event of the trace, but
+    only they count; callers outside the scope appear with no calls."""
     events, base = load_events(path)
     skipped = {}
 
@@ -230,6 +280,8 @@ def analyze(path, slow=False):
 
     window = [t for t in timed if t["cat"] == "Trace"]
     ops = [t for t in timed if t["cat"] != "Trace"]
+    for t in ops:
+        t["cat"] = MODERN.get(t["cat"], t["cat"])
 
     # ---- nesting, per track
     by_track = {}
@@ -278,14 +330,32 @@ def analyze(path, slow=False):
     dev_self, dev_total, gpu = {}, {}, {"events": 0, "ns": 0, "un_events": 0, "un_ns": 0}
     first_launch = {}
     for t in ops:                            # "timed" order: file order of the events
-        if t["cat"] in LAUNCH_CATS and t["corr"] is not None:
+        if t["cat"].lower() in LAUNCH_CATS and t["corr"] is not None:
             first_launch.setdefault(t["corr"], t)
+    work_tracks = {t["track"] for t in ops if t["cat"].lower() in GPU_CATS}
+
+    def device_row(track):
+        lab = labels.get(track[0], "")
+        return (lab != "" and not lab.startswith("CPU")) or track in work_tracks
+
+    def is_gpu_event(t):
+        return t["cat"].lower() in GPU_CATS or device_row(t["track"])
+
+    every = ops
+    if scope is not None:
+        keep = step_kept(ops, first_launch, is_gpu_event, scope)
+        ops = [t for t in ops if id(t) in keep]
+        by_track = {k: [t for t in evs if id(t) in keep] for k, evs in by_track.items()}
+        by_track = {k: evs for k, evs in by_track.items() if evs}
+        window = []
     for g in ops:
-        if g["cat"] not in GPU_CATS:
+        if g["cat"].lower() not in GPU_CATS:
             continue
         gpu["events"] += 1
         gpu["ns"] += g["dur"]
         launch = first_launch.get(g["corr"]) if g["corr"] is not None else None
+        if launch is not None and scope is not None and id(launch) not in keep:
+            launch = None                   # outside the scope: as if not in the window
         if launch is None:
             gpu["un_events"] += 1
             gpu["un_ns"] += g["dur"]
@@ -337,7 +407,7 @@ def analyze(path, slow=False):
 
     streams = []
     for track, evs in by_track.items():
-        work = [t for t in evs if t["cat"] in GPU_CATS]
+        work = [t for t in evs if t["cat"].lower() in GPU_CATS]
         if not work:
             continue
         busy = gap = 0
@@ -398,6 +468,20 @@ def analyze(path, slow=False):
         c["count"] += 1
         c["self_ns"] += t["self"]
         c["total_ns"] += t["dur"]
+
+    # callers outside the scope: on the stacks of counted events, with no calls
+    if scope is not None:
+        for t in ops:
+            a = t["up"]
+            while a is not None:
+                k = op_key(a)
+                if k not in agg:
+                    agg[k] = {"name": k[0], "category": k[1], "count": 0, "self_ns": 0,
+                              "total_ns": 0, "min_ns": 0, "max_ns": 0, "overlap": False,
+                              "pytorch_self_ns": 0, "cum_ns": cum.get(k, 0),
+                              "device_self_ns": dev_self.get(k, 0),
+                              "device_total_ns": dev_total.get(k, 0)}
+                a = a["up"]
 
     # the Trace span, widened to cover every op (a step may lie outside it)
     span = window + ops

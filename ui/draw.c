@@ -12,7 +12,14 @@
 
 #include "core/fmt.h"
 
-enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR };
+enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
+       PAIR_BETTER, PAIR_ROLE0 };
+
+/* The Steps view's role letters and their colours, in role order: Kernel,
+   Memcpy, Memset, Communication, Runtime, DataLoader, CPU Exec, Other. */
+static const char role_letters[] = "KMSCRDPO";
+static const short role_colours[] = { COLOR_GREEN, COLOR_CYAN, COLOR_BLUE, COLOR_RED,
+                                      COLOR_YELLOW, COLOR_MAGENTA, COLOR_WHITE, COLOR_BLACK };
 
 static bool opened;
 static bool colour;
@@ -40,6 +47,10 @@ int draw_open(bool no_color)
         init_pair(PAIR_GPU, COLOR_MAGENTA, -1);
         init_pair(PAIR_STATUS, COLOR_YELLOW, -1);
         init_pair(PAIR_BAR, COLOR_BLACK, COLOR_GREEN);
+        init_pair(PAIR_WORSE, COLOR_RED, -1);   /* comparing: slower */
+        init_pair(PAIR_BETTER, COLOR_GREEN, -1); /* comparing: faster */
+        for (int r = 0; r < 8; r++)
+            init_pair((short)(PAIR_ROLE0 + r), r == 7 ? COLOR_WHITE : COLOR_BLACK, role_colours[r]);
     }
     return 0;
 }
@@ -129,9 +140,23 @@ static attr_t style_attr(enum view_style st)
     case VIEW_STYLE_HEADER: return attr_of(PAIR_HEAD, A_REVERSE) | A_BOLD;
     case VIEW_STYLE_CURSOR: return attr_of(PAIR_SEL, A_REVERSE);
     case VIEW_STYLE_ROW_GPU: return attr_of(PAIR_GPU, A_BOLD);
+    case VIEW_STYLE_ROW_WORSE: return attr_of(PAIR_WORSE, A_NORMAL);
+    case VIEW_STYLE_ROW_BETTER: return attr_of(PAIR_BETTER, A_NORMAL);
     case VIEW_STYLE_STATUS: return attr_of(PAIR_STATUS, A_BOLD);
     case VIEW_STYLE_KEYS: return attr_of(PAIR_TITLE, A_REVERSE);
     default: return A_NORMAL;
+    }
+}
+
+/* Repaints the role letters of a bar on line y in their colours (the
+   letters stay: a copy of the screen still reads without colour). */
+static void colour_bar(int y, int x0, int w)
+{
+    for (int x = x0; x < x0 + w && x < COLS; x++) {
+        chtype ch = mvinch(y, x) & A_CHARTEXT;
+        const char *p = ch ? strchr(role_letters, (int)ch) : NULL;
+        if (p && *p)
+            mvaddch(y, x, ch | COLOR_PAIR(PAIR_ROLE0 + (int)(p - role_letters)));
     }
 }
 
@@ -148,6 +173,9 @@ void draw_screen(view *v)
         enum view_style st;
         view_screen_line(v, y, buf, sizeof buf, &st);
         line(y, buf, style_attr(st));
+        int x0, w;
+        if (colour && view_bar_span(v, y, &x0, &w))
+            colour_bar(y, x0, w);
         if (st == VIEW_STYLE_FOOTER || st == VIEW_STYLE_STATUS)
             footw = (int)fmt_width(buf, strlen(buf));
     }

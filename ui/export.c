@@ -2,6 +2,7 @@
    there is none) written to pprof beside the user, never over a file. */
 #include "config.h"
 
+#include "ui/cmp.h"
 #include "ui/view_impl.h"
 
 #include <errno.h>
@@ -33,6 +34,9 @@ int view_export(view *v)
     char msg[1200];
     uint8_t *keep = NULL;
     bool all = !scope_active(v->scope);
+
+    if (v->cmp) /* comparing: e writes the diff profile, from whichever view */
+        return cmp_export(v);
 
     error_clear(&err);
     if (!all && !(keep = export_mask(v, &err))) {

@@ -11,6 +11,8 @@
 
 #define TREE KEYS_VIEW(VIEW_TREE)
 #define TABLES (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS) | KEYS_VIEW(VIEW_THREADS))
+#define RANKS (KEYS_VIEW(VIEW_RANKS) | KEYS_VIEW(VIEW_ALLRANKS))
+#define DRILL (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS))
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -23,6 +25,15 @@ static const key_def table[] = {
     { VK_ENTER, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
     { VK_RIGHT, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
     { 'l', ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_RANKS),
+      "on a rank: every view shows that rank; on (all ranks): the All ranks view",
+      "Enter show rank", 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_ALLRANKS),
+      "on an operator: every view shows the rank holding its max, filtered to it",
+      "Enter worst rank", 0 },
+    { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_STEPS),
+      "on a step: every view shows that step alone (Esc: the whole trace again)",
+      "Enter scope to step", 0 },
     { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
     { VK_LEFT, ACT_CLOSE, 0, TREE, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
@@ -48,14 +59,21 @@ static const key_def table[] = {
     { 'G', ACT_END, 0, KEYS_ALL, "last row", NULL, 0 },
     { '<', ACT_SORT_PREV, 0, KEYS_ALL, "sort by the previous column", "</> sort", 0 },
     { '>', ACT_SORT_NEXT, 0, KEYS_ALL, "sort by the next column", NULL, 0 },
-    { 'r', ACT_REVERSE, 0, KEYS_ALL, "reverse the sort", "r reverse", TABLES },
+    { 'r', ACT_REVERSE, 0, KEYS_ALL, "reverse the sort", "r reverse",
+      TABLES | RANKS | KEYS_VIEW(VIEW_STEPS) },
     { '/', ACT_SEARCH, 0, KEYS_ALL, "incremental search", "/ search", 0 },
     { 'n', ACT_NEXT_MATCH, 0, KEYS_ALL, "next match", NULL, 0 },
     { 'N', ACT_PREV_MATCH, 0, KEYS_ALL, "previous match", NULL, 0 },
     { '\\', ACT_FILTER, 0, KEYS_ALL, "keep rows whose name holds text (Enter applies, Esc clears)",
       "\\ filter", 0 },
+    { '[', ACT_STEP_PREV, 0, KEYS_ALL, "every view shows the previous step (the last one from the whole trace)",
+      "[/] step", KEYS_VIEW(VIEW_STEPS) },
+    { ']', ACT_STEP_NEXT, 0, KEYS_ALL, "every view shows the next step (the first one from the whole trace)",
+      NULL, 0 },
     { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the current scope to pprof (NAME.pb.gz, never overwrites)",
       "e export", 0 },
+    { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
+      NULL, 0 },
     { 0, ACT_NONE, 0, 0, NULL, NULL, 0 }
 };
 

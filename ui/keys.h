@@ -27,6 +27,10 @@ enum key_act {
     /* trees */
     ACT_OPEN, ACT_CLOSE, ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_SUBTREE, ACT_EXPAND_ALL,
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
+    /* comparing (--base) */
+    ACT_CMP_FIGS,
+    /* steps: from every view */
+    ACT_STEP_PREV, ACT_STEP_NEXT,
     ACT_N
 };
 

@@ -4,6 +4,7 @@
    prints them. */
 #include "config.h"
 
+#include "ui/cmp.h"
 #include "ui/view_impl.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 static int layout(view *v, const col **out, int *namew)
 {
-    const struct view_ops *o = view_ops_of(v->tab);
+    const struct view_ops *o = v->ops[v->tab];
     return cols_layout(o->cols, v->width, v->gpu, o->namecap, out, namew);
 }
 
@@ -24,7 +25,14 @@ static void title(view *v, cols_line *l)
 {
     const model *m = v->m;
     char a[32], b[32], c[32], d[32], e[32], tmp[1200];
-    size_t o = (size_t)snprintf(tmp, sizeof tmp, "%s%s | window %s ms | CPU time %s ms (%.2fx window, all threads)",
+    if (v->cmp) {
+        cmp_title(v, tmp, sizeof tmp);
+        cols_cell(l, tmp, strlen(tmp), v->width, false);
+        return;
+    }
+    /* a scoped model (a step) says so first */
+    size_t o = (size_t)snprintf(tmp, sizeof tmp, "%s%s%s%s | window %s ms | CPU time %s ms (%.2fx window, all threads)",
+             m->scope_note, m->scope_note[0] ? " | " : "",
              m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
              fmt_ms(m->cpu_ns, b, sizeof b),
              m->window_ns ? (double)m->cpu_ns / (double)m->window_ns : 0.0);
@@ -68,11 +76,11 @@ static void tabs(view *v, cols_line *l)
     size_t o = 0;
     for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, i == (int)v->tab ? "[%d %s] " : " %d %s  ",
-                              i + 1, view_ops_of((enum view_tab)i)->label);
+                              i + 1, v->ops[i]->label);
     if (o < sizeof tmp)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(v->sort),
                               view_sort_arrow(v));
-    const struct view_ops *vo = view_ops_of(v->tab);
+    const struct view_ops *vo = v->ops[v->tab];
     if (vo->tabinfo && o < sizeof tmp)
         vo->tabinfo(v, tmp + o, sizeof tmp - o);
     cols_cell(l, tmp, strlen(tmp), v->width, false);
@@ -94,9 +102,9 @@ static void colheader(view *v, cols_line *l)
     cols_pad_to(l, v->width);
 }
 
-static void body(view *v, size_t i, cols_line *l, bool *gpu)
+static void body(view *v, size_t i, cols_line *l, bool *gpu, enum view_style *style)
 {
-    const struct view_ops *o = view_ops_of(v->tab);
+    const struct view_ops *o = v->ops[v->tab];
     const col *cols[COLS_MAX];
     int namew;
     int k = layout(v, cols, &namew);
@@ -110,6 +118,8 @@ static void body(view *v, size_t i, cols_line *l, bool *gpu)
         o->cell(v, id, cols[c], namew, l);
     }
     *gpu = o->gpu && o->gpu(v, id);
+    if (style)
+        *style = o->style ? o->style(v, id) : *gpu ? VIEW_STYLE_ROW_GPU : VIEW_STYLE_ROW;
     cols_pad_to(l, v->width);
 }
 
@@ -117,7 +127,7 @@ void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu)
 {
     cols_line l;
     cols_line_init(&l, buf, size);
-    body(v, i, &l, gpu);
+    body(v, i, &l, gpu, NULL);
 }
 
 static void footer(view *v, cols_line *l)
@@ -173,8 +183,9 @@ void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *s
             *style = VIEW_STYLE_EMPTY;
             return;
         }
-        body(v, i, &l, &gpu);
-        *style = i == v->cur[v->tab] ? VIEW_STYLE_CURSOR : gpu ? VIEW_STYLE_ROW_GPU : VIEW_STYLE_ROW;
+        body(v, i, &l, &gpu, style);
+        if (i == v->cur[v->tab])
+            *style = VIEW_STYLE_CURSOR;
     } else if (y == bottom) {
         *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
         footer(v, &l);
@@ -184,12 +195,35 @@ void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *s
     }
 }
 
+bool view_bar_span(view *v, int y, int *x0, int *w)
+{
+    int bottom = VIEW_CHROME_TOP + v->page;
+    if (y < VIEW_CHROME_TOP || y >= bottom || v->mode == VIEW_MODE_HELP ||
+        v->top[v->tab] + (size_t)(y - VIEW_CHROME_TOP) >= view_nrows(v))
+        return false;
+    const col *cols[COLS_MAX];
+    int namew, x = 0;
+    if (!v->ops[v->tab]->bar_col)
+        return false;
+    int k = layout(v, cols, &namew);
+    for (int c = 0; c < k; c++) {
+        int cw = cols[c]->name ? namew : cols[c]->width;
+        if (v->ops[v->tab]->bar_col == cols[c]->id + 1) {
+            *x0 = x;
+            *w = cw;
+            return true;
+        }
+        x += cw + 1; /* the space between cells */
+    }
+    return false;
+}
+
 const char *view_help_line(view *v, size_t i)
 {
     if (!v->nhelp) {
         const char *labels[VIEW_NTABS];
         for (int k = 0; k < VIEW_NTABS; k++)
-            labels[k] = view_ops_of((enum view_tab)k)->label;
+            labels[k] = v->ops[k]->label;
         keys_help(labels, VIEW_NTABS, v->help, sizeof v->help);
         for (char *p = v->help; *p && v->nhelp < sizeof v->help_lines / sizeof *v->help_lines;) {
             char *e = strchr(p, '\n');

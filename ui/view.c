@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "ui/cmp.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
 static const struct view_ops *const views[VIEW_NTABS] = { VIEW_LIST(VIEW_ENTRY) };
@@ -32,7 +33,7 @@ int view_by_name(const char *name)
 
 static const struct view_ops *cur_ops(const view *v)
 {
-    return views[v->tab];
+    return v->ops[v->tab];
 }
 
 void *view_state(view *v, enum view_tab tab)
@@ -280,13 +281,15 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 
 /* ---------------------------------------------------------------- life */
 
-static void close_all(view *v)
+/* freeing: the view goes, so do the states that outlive a model change */
+static void close_all(view *v, bool freeing)
 {
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (views[k]->close)
-            views[k]->close(v);
+        if (v->ops[k]->close && (freeing || !v->ops[k]->keeps_state))
+            v->ops[k]->close(v);
     for (int k = 0; k < VIEW_NTABS; k++)
-        v->state[k] = NULL;
+        if (freeing || !v->ops[k]->keeps_state)
+            v->state[k] = NULL;
     scope_free(v->scope);
     v->scope = NULL;
 }
@@ -298,10 +301,11 @@ static int open_all(view *v)
     if (!v->scope)
         return -1;
     for (int k = 0; k < VIEW_NTABS; k++)
-        if (views[k]->open && views[k]->open(v) < 0)
+        if (v->ops[k]->open && !v->state[k] && v->ops[k]->open(v) < 0)
             return -1;
     for (int k = 0; k < VIEW_NTABS; k++) {
-        v->cur[k] = v->top[k] = 0;
+        if (!v->ops[k]->keeps_state)
+            v->cur[k] = v->top[k] = 0;
         v->rows[k].n = 0;
     }
     v->order_gen++;
@@ -319,6 +323,12 @@ view *view_new(const model *m, const view_opts *o)
     v->tab = o ? o->tab : VIEW_OPS;
     v->sort = o ? o->sort : MODEL_SORT_SELF;
     v->top_ops = o ? o->top : 0;
+    for (int k = 0; k < VIEW_NTABS; k++)
+        v->ops[k] = views[k];
+    if (o && o->cmp) {
+        v->cmp = o->cmp;
+        cmp_install(v);
+    }
     if (open_all(v) < 0) {
         view_free(v);
         return NULL;
@@ -329,7 +339,7 @@ view *view_new(const model *m, const view_opts *o)
 
 int view_set_model(view *v, const model *m)
 {
-    close_all(v);
+    close_all(v, false);
     v->m = m;
     v->mode = VIEW_MODE_NORMAL;
     v->status[0] = '\0';
@@ -343,7 +353,7 @@ void view_free(view *v)
 {
     if (!v)
         return;
-    close_all(v);
+    close_all(v, true);
     for (int k = 0; k < VIEW_NTABS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
@@ -623,7 +633,15 @@ static int key_apply(view *v, int key)
         view_clamp(v);
         return VIEW_DRAW_ALL;
     }
-    return generic_action(v, act, arg);
+    int r = generic_action(v, act, arg);
+    if (r == 0 || (act == ACT_BACK && r == (VIEW_DRAW_BODY | VIEW_DRAW_FOOTER)))
+        for (int k = 0; k < VIEW_NTABS; k++)
+            if (v->ops[k]->global) {
+                int g = v->ops[k]->global(v, act, arg);
+                if (g >= 0)
+                    return g;
+            }
+    return r;
 }
 
 int view_key(view *v, int key)

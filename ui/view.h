@@ -15,6 +15,8 @@
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
      draw.c       the terminal (the only file that calls curses)
+     cmp.c, view_cmp_*.c  comparing two traces (--base): every view's
+                  twin, put in place by view_new from view_opts.cmp
 
    How to add a view (say "steps"):
      1. Write ui/view_steps.c: its columns (a col array), its sort keys, and
@@ -52,11 +54,15 @@
 
 /* Every view, in tab order: X(ENUM_SUFFIX, file_suffix). View `name` is
    ui/view_name.c and fills `const struct view_ops view_name_ops`. */
-#define VIEW_LIST(X) \
-    X(OPS, ops)      \
-    X(CATS, cats)    \
-    X(TREE, tree)    \
-    X(THREADS, threads)
+#define VIEW_LIST(X)     \
+    X(OPS, ops)          \
+    X(CATS, cats)        \
+    X(TREE, tree)        \
+    X(THREADS, threads)  \
+    X(STEPS, steps)      \
+    X(RANKS, ranks)      \
+    X(ALLRANKS, allranks) \
+    X(MEMORY, memory)
 
 #define VIEW_ENUM(E, n) VIEW_##E,
 enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS };
@@ -86,6 +92,8 @@ enum view_style {
     VIEW_STYLE_HEADER,   /* column titles */
     VIEW_STYLE_ROW,      /* a body row */
     VIEW_STYLE_ROW_GPU,  /* a body row of GPU work */
+    VIEW_STYLE_ROW_WORSE,  /* comparing: a row that got slower (red) */
+    VIEW_STYLE_ROW_BETTER, /* comparing: a row that got faster (green) */
     VIEW_STYLE_CURSOR,   /* the body row under the cursor */
     VIEW_STYLE_EMPTY,    /* a body row past the last one */
     VIEW_STYLE_FOOTER,   /* prompt, or the selected row's full name */
@@ -96,12 +104,17 @@ enum view_style {
 #define VIEW_CHROME 6
 
 typedef struct view view;
+struct compare;
 
 typedef struct view_opts {
     enum view_tab tab;
     enum model_sort sort;
     const char *export_dir; /* NULL: "." */
     size_t top;             /* list only the first top operators; 0: all */
+    /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
+       become their compare twins (ui/cmp.h) over this, whose new model is
+       m; NULL: one trace. Must outlive the view. */
+    const struct compare *cmp;
 } view_opts;
 
 /* A view over m (which must outlive it). NULL when out of memory. */
@@ -122,6 +135,10 @@ int view_key(view *v, int key);
 /* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
    buf, and how it is to be painted. In help mode use view_help_line. */
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
+/* The display columns [*x0, *x0 + *w) of screen line y that hold a bar of
+   role letters (the Steps view's, view_ops.bar_col): the terminal
+   paints each letter in its role's colour. false when line y has none. */
+bool view_bar_span(view *v, int y, int *x0, int *w);
 /* Help screen lines; NULL after the last. */
 const char *view_help_line(view *v, size_t i);
 
@@ -153,6 +170,13 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 /* Writes the scope to pprof in the export dir (never overwriting) and sets
    the status line. Returns 0 or -1. (ui/export.c) */
 int view_export(view *v);
+
+/* The ranks of a job opened together (ui/view_ranks.c): the Ranks view lists
+   them and Enter on one points every view at its model; the All ranks view
+   shows their operators merged. j is not owned and outlives v; the view's
+   model must be one of j's. Without it the Ranks view shows the one trace. */
+struct ranks_job;
+void view_attach_ranks(view *v, const struct ranks_job *j);
 
 /* Pushes a scope entry and shows the tree of its stacks, as Enter and f
    do: for tests and scripts. */

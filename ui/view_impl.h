@@ -51,6 +51,9 @@ struct view_ops {
     void (*cell)(view *v, uint32_t id, const col *c, int namew, cols_line *l);
     /* optional: the row is GPU work (painted apart) */
     bool (*gpu)(view *v, uint32_t id);
+    /* optional: how the row is painted (VIEW_STYLE_ROW, _ROW_GPU, _ROW_WORSE,
+       _ROW_BETTER), instead of what gpu says */
+    enum view_style (*style)(view *v, uint32_t id);
     /* optional: the view's own handling of an action (ui/keys.h) before the
        generic one: VIEW_DRAW_* bits or VIEW_QUIT, or -1 to leave it to
        the generic actions */
@@ -64,6 +67,17 @@ struct view_ops {
     /* optional: after every key while the view is shown (to remember
        what the cursor is on before the rows change shape) */
     void (*after_key)(view *v);
+    /* optional: actions the view answers from every view, after the shown
+       view's own and the generic ones left them (the Steps view's [ and ],
+       and Esc once no focus is left to pop): like action */
+    int (*global)(view *v, enum key_act act, int arg);
+    /* its state outlives view_set_model (only view_free closes it): for a
+       view that owns the models it points the view at; its rebuild sees
+       the new v->m */
+    bool keeps_state;
+    /* optional: 1 + the id of its column of role letters (K M S C R D P O),
+       which the terminal paints in the roles' colours (view_bar_span) */
+    int bar_col;
     /* optional: what Esc must restore when a focus is left from this view,
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
@@ -83,6 +97,10 @@ typedef struct view_back {
 
 struct view {
     const model *m;
+    const struct view_ops *ops[VIEW_NTABS]; /* the views shown: the standard ones, or
+                                               the compare twins (ui/cmp.c) */
+    const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
+    int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
     size_t top_ops;         /* --top: 0 for all */
 
@@ -108,6 +126,7 @@ struct view {
     size_t nhelp;
     struct view_keyed *kbuf; /* sort keys */
     size_t kcap;
+    const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
 };
 
 const struct view_ops *view_ops_of(enum view_tab tab);

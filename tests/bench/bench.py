@@ -7,7 +7,15 @@ analyze, convert and the TUI's headless key replay side by side, several
 rounds interleaved so that machine noise hits them alike. Prints medians,
 ratios to the floor and peak RSS (from wait4), and checks the targets.
 BENCH_RUNS (default 5) sets the rounds; BENCH_SCALE10=1 adds the 10x run.
+compare (analyze --base of the benchmark trace and a copy of it: two loads in
+parallel) must take at most 1.3x analyze's time and 2x its peak RSS.
+ranks: 8 ranks of one job (../shared/tools/make-ranks.py on ns_resolution_rank0,
+rank 3 stretched 1.2x, then each scaled by scale-trace.py to the benchmark
+trace's size: 8 x 274 MB of JSON); analyze DIR must take at most 4.5x the time
+of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
+BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
 """
+import json
 import os
 import statistics
 import subprocess
@@ -15,6 +23,8 @@ import sys
 import time
 
 TARGETS = {"analyze": 1.3, "convert": 1.5, "tui-first-screen": 1.5}
+COMPARE_TIME_X, COMPARE_RSS_X = 1.3, 2.0  # analyze --base against analyze
+RANKS_TIME_X, RANKS_RSS_X = 4.5, 8.0  # analyze of 8 ranks against analyze of one
 RSS_LIMIT_MB = 120
 KEY_LIMIT_MS = 30.0
 # every kind of key the issue times: view switches, sort changes, expand all,
@@ -49,6 +59,53 @@ def scaled_trace(shared, out, name, copies):
     return path
 
 
+def ranks_job(shared, out, copies, n=8, slow=3, factor="1.2"):
+    """N ranks by make-ranks.py, each COPIES copies long, built once into out/."""
+    job = os.path.join(out, f"ranks{n}x{copies}")
+    if os.path.isdir(job):
+        return job
+    print(f"bench: building {n} ranks of {copies} copies of ns_resolution_rank0...", flush=True)
+    tmp = job + ".build"
+    subprocess.check_call(["rm", "-rf", tmp])
+    small = os.path.join(tmp, "small")
+    subprocess.check_call([sys.executable, os.path.join(shared, "tools", "make-ranks.py"),
+                           os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz"),
+                           small, str(n), str(slow), factor])
+    ranks = os.path.join(tmp, "job")
+    os.makedirs(ranks)
+    for r in range(n):
+        subprocess.check_call([sys.executable, os.path.join(shared, "tools", "scale-trace.py"),
+                               os.path.join(small, f"rank-{r}.json.gz"),
+                               os.path.join(ranks, f"rank-{r}.json.gz"), str(copies)])
+    os.rename(ranks, job)  # the directory holds the rank files only
+    subprocess.check_call(["rm", "-rf", tmp])
+    return job
+
+
+def bench_ranks(tool, shared, out, runs):
+    """analyze of a job's 8 ranks against analyze of one of them."""
+    job = ranks_job(shared, out, int(os.environ.get("BENCH_RANKS_COPIES", "20")))
+    one_cmd = [tool, "analyze", os.path.join(job, "rank-0.json.gz")]
+    all_cmd = [tool, "analyze", job]
+    one, all_ = [], []
+    for _ in range(runs):
+        one.append(run(one_cmd))
+        all_.append(run(all_cmd))
+    j = os.path.join(out, "ranks.json")
+    with open(j, "w") as f:
+        run([tool, "analyze", "--json", "-top", "1", job], out=f)
+    straggler = json.load(open(j))["straggler"]
+    t1, tn = statistics.median(w for w, _ in one), statistics.median(w for w, _ in all_)
+    m1, mn = max(m for _, m in one), max(m for _, m in all_)
+    good = tn / t1 <= RANKS_TIME_X and mn / m1 <= RANKS_RSS_X and straggler == 3
+    size = sum(os.path.getsize(os.path.join(job, x)) for x in os.listdir(job)) / 1e6
+    print(f"\nranks: {job} (8 ranks, {size:.0f} MB gzip)")
+    print(f"  analyze one rank {t1:.3f} s, {m1:.0f} MB; analyze all 8 {tn:.3f} s, {mn:.0f} MB")
+    print(f"  {tn / t1:.2f}x the time (target {RANKS_TIME_X}), {mn / m1:.2f}x the peak RSS "
+          f"(target {RANKS_RSS_X}), straggler {straggler} (want 3) {'ok' if good else 'MISSED'}")
+    return good
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
@@ -64,11 +121,15 @@ def main():
     tool = os.path.join(build, "torch2pprof")
     tui = os.path.join(build, "torch2pprof-tui")
     pb = os.path.join(out, "big.pb.gz")
+    big_b = os.path.join(out, "big-base.json.gz")  # a second file: two loads, two page-cache reads
+    if not os.path.exists(big_b):
+        subprocess.check_call(["cp", big, big_b])
 
     cmds = {
         "floor": [floor, big],
         "analyze": [tool, "analyze", big],
         "convert": [tool, "convert", big, pb],
+        "compare": [tool, "analyze", "--base", big_b, big],
     }
     have_tui = os.path.exists(tui)
     times = {k: [] for k in cmds}
@@ -113,6 +174,12 @@ def main():
             mark += " RSS MISSED"
             ok = False
         print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {mark}")
+    cx = statistics.median(times["compare"]) / statistics.median(times["analyze"])
+    rx = rss["compare"] / rss["analyze"] if rss["analyze"] else 0
+    good = cx <= COMPARE_TIME_X and rx <= COMPARE_RSS_X
+    ok &= good
+    print(f"{'compare':18} {cx:.2f}x analyze's time (target {COMPARE_TIME_X}), "
+          f"{rx:.2f}x its peak RSS (target {COMPARE_RSS_X}) {'ok' if good else 'MISSED'}")
     if first_screen:
         med = statistics.median(first_screen)
         ratio = med / fmed
@@ -137,6 +204,9 @@ def main():
         ok &= good
         print(f"\n10x: analyze {statistics.median(w for w, _ in r10):.2f} s = {ratio:.2f}x the 1x run "
               f"(target 10.5), peak RSS {peak:.0f} MB (target 1024) {'ok' if good else 'MISSED'}")
+
+    if os.environ.get("BENCH_RANKS", "1") != "0":
+        ok &= bench_ranks(tool, shared, out, runs)
 
     print("\nbench:", "every target met" if ok else "SOME TARGETS MISSED")
     return 0 if ok else 1

@@ -19,6 +19,17 @@ if [ -d "$S" ]; then
     chk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz"
     chk "$S/cupti_profiler.json.gz" "$S/triton_example.json.gz"
     chk "$S/nccl_relative_time.json.gz" "$S/mtia_inference_rank0.json.gz"
+    # --per-step: each side divided by its kept steps (5 and 1, 6 and 3, none and 3)
+    chk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/amd_mi250_train.json.gz" --per-step
+    chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --per-step
+    chk "$F/mlp_nested.json.gz" "$S/nccl_relative_time.json.gz" --per-step
+    # steps: two of one trace (TRACE alone), and one of each of two traces
+    ns="$S/ns_resolution_rank0.pt.trace.json.gz"
+    chk "$ns" "$ns" --steps 102 104
+    chk "$ns" "$ns" --steps 101 105
+    chk "$S/sampled_rank0_noflows.json.gz" "$S/sampled_rank0_noflows.json.gz" --steps 551 552
+    chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --steps 6 5
+    chk "$ns" "$ns" --steps 101-102 103-105 --per-step
 else
     echo "note: $S not found; shared traces not compared"
 fi
@@ -46,6 +57,29 @@ print("ok: compare text report: %d rows with their marks and signed deltas" % le
 PYEOF
 rm -f cmp.out cmp.json
 
+# Mistakes: exit 1 for usage, 2 for inputs, and a message that names the culprit.
+expect() { # expect CODE TEXT ARGS...
+    want=$1 text=$2; shift 2
+    "$tool" "$@" >/dev/null 2>cmp.err
+    rc=$?
+    if [ $rc -ne "$want" ] || ! grep -qF -- "$text" cmp.err; then
+        echo "FAIL: torch2pprof $*: exit $rc (want $want), stderr: $(cat cmp.err)"; fail=1
+    else
+        echo "ok: torch2pprof $* -> exit $rc, names '$text'"
+    fi
+}
+expect 2 no-such-base.json analyze --base "$F/no-such-base.json" "$F/cnn_train.json.gz"
+expect 2 no-such-new.json analyze --base "$F/cnn_train.json.gz" "$F/no-such-new.json"
+expect 1 "unknown sort key" analyze --sort bogus --base "$F/cnn_train.json.gz" "$F/cnn_train.json.gz"
+expect 1 "needs --base" analyze --sort delta_self "$F/cnn_train.json.gz"
+expect 1 "compare what" analyze --base-step 1 "$F/cnn_train.json.gz"
+expect 1 "no ProfilerStep" analyze --base-step 1 --step 2 "$F/cnn_train.json.gz"
+expect 2 "refusing to overwrite" convert --base "$F/cnn_train.json.gz" "$F/mlp_nested.json.gz" "$F/mlp_nested.json.gz"
+if [ -d "$S" ]; then
+    expect 1 "999" analyze --base-step 101 --step 999 "$S/ns_resolution_rank0.pt.trace.json.gz"
+fi
+rm -f cmp.err
+
 # convert --base: the profile go tool pprof -proto -diff_base writes from our
 # two single-trace profiles, as go tool pprof reads it back.
 if command -v go >/dev/null 2>&1; then
@@ -56,7 +90,9 @@ if command -v go >/dev/null 2>&1; then
     dchk "$top_srcdir/data/alexnet_train.json.gz" "$top_srcdir/data/cnn_train_cpu.json.gz"
     if [ -d "$S" ]; then
         dchk "$S/ns_resolution_rank0.pt.trace.json.gz" "$S/sampled_rank0_noflows.json.gz"
-        dchk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz" -- --focus aten:: --keep-steps
+        # --no-memory: tb_resnet50 has [memory] events, amd_mi250 none; pprof
+        # diffs only profiles with the same sample types
+        dchk "$S/tb_resnet50_w0.json.gz" "$S/amd_mi250_train.json.gz" -- --focus aten:: --keep-steps --no-memory
     fi
     rm -rf "$work"
 else

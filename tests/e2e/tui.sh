@@ -204,6 +204,46 @@ T resize-window -t "$cur" -x 120 -y 40 2>/dev/null
 check "survives a 24x5 terminal and comes back" "[1 Ops]" 5
 keys q; check "q exits 0 after the resizes" "EXIT=0" 10
 
+# ---- a training trace opens on Steps; Enter scopes every view to a step,
+# ] goes to the next one keeping the view, e exports the step (its pprof
+# total is analyze --step's busy time), Esc returns to the whole trace
+steps_trace="$SHARED/traces/ns_resolution_rank0.pt.trace.json.gz"
+if [ -e "$steps_trace" ]; then
+    start "'$tui' '$steps_trace'; echo EXIT=\$?"
+    check "opens on Steps (5 ProfilerStep#)" "[5 Steps]"
+    check "the average row" "average"
+    check "the legend" "legend: K Kernel"
+    # the bar's letters in their roles' colours: kernels on green (SGR 42)
+    esc=$(printf '\033')
+    T capture-pane -e -p -t "$cur" | grep -q "${esc}\[42mKKK" && ok "the bar is coloured by role" \
+        || bad "no coloured bar (K on green)"
+    keys Enter; check "Enter scopes to step 101" "Step 101 |"
+    keys 1; check "Ops of step 101" "[1 Ops]"
+    keys ']'; check "] shows step 102, staying on Ops" "Step 102 |"
+    screen | grep -qF "[1 Ops]" && ok "] keeps the view" || bad "] left the Ops view"
+    keys e
+    if wait_for "exported" 20; then
+        f3="$work/ns_resolution_rank0.pb.gz"
+        want=$("$cli" analyze --json --step 102 "$steps_trace" | field 'd["busy_ns"]')
+        if [ $have_go = 1 ]; then
+            got=$(pprof_total "$f3")
+            [ "$got" = "$want" ] && ok "step export total $got ns = analyze --step 102 busy" \
+                || bad "step export total '$got' != $want"
+        fi
+    else bad "e did not export the step"; fi
+    keys Escape; check "Esc returns to the whole trace" "every view shows the whole trace"
+    keys q; check "q exits 0 from a step" "EXIT=0" 10
+    # NO_COLOR: the same letters, no colour
+    start "NO_COLOR=1 '$tui' '$steps_trace'; echo EXIT=\$?"
+    check "NO_COLOR: opens on Steps" "[5 Steps]"
+    if T capture-pane -e -p -t "$cur" | grep -q "${esc}\[4[0-7]m"; then bad "NO_COLOR: the bar is coloured"
+    else ok "NO_COLOR: letters, no colour"; fi
+    screen | grep -q "KKKK" && ok "NO_COLOR: the bar's letters stay" || bad "NO_COLOR: no bar letters"
+    keys q; check "q exits 0" "EXIT=0" 10
+else
+    echo "note: $steps_trace missing: Steps view not checked"
+fi
+
 # ---- Ctrl-C quits from the table and restores the terminal
 start "'$tui' '$trace'; echo EXIT=\$?"
 check "started again" "[1 Ops]"

@@ -19,6 +19,7 @@
 
 #include "core/fmt.h"
 #include "core/model.h"
+#include "core/memory.h"
 #include "core/pprof.h"
 #include "core/select.h"
 #include "core/trace.h"
@@ -102,6 +103,21 @@ static void exercise(const model *m)
     for (size_t i = 0; i < m->nstreams; i++)
         trace_track_label(tr, m->streams[i].track, label, sizeof label);
     fmt_ms(m->window_ns, num, sizeof num);
+    t2p_error err;
+    memory *mem = memory_build(m, &err);
+    if (mem) {
+        int64_t col[16];
+        uint32_t *mi = malloc((mem->nops ? mem->nops : 1) * sizeof *mi);
+        for (size_t d = 0; d < mem->ndevices; d++) {
+            memory_curve(mem, (uint32_t)d, m->window_start, m->window_end + 1, col, 16);
+            if (mi)
+                memory_sort_ops(mem, (enum memory_sort)(d % MEMORY_SORT_N), (uint32_t)d, mi);
+        }
+        free(mi);
+        memory_free(mem);
+    } else if (err.kind != T2P_ERR_NOMEM && err.kind != T2P_ERR_ARG) {
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

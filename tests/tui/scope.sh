@@ -29,7 +29,7 @@ for idx, op in enumerate(ops[:8]):
     if names.count(name) > 1:
         continue   # pprof merges functions of one name; the focus is one op
     keys = " ".join(["j"] * idx + ["<Enter>", "1"])
-    out = subprocess.run([build + "/torch2pprof-tui", "--replay", keys, "--print",
+    out = subprocess.run([build + "/torch2pprof-tui", "--view", "ops", "--replay", keys, "--print",
                           "--size", "260x%d" % (len(ops) + 12), trace],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     screen = [l for l in out if not re.match(r"(load|first-screen|key|max-key) ", l)]
@@ -80,8 +80,8 @@ print("ok: %s: %d focuses, every op's self and cum as go tool pprof reads them" 
 ntracks = len(json.load(open(tmp + "/a.json"))["threads"])
 for i in range(ntracks):
     keys = " ".join(["4"] + ["j"] * i + ["<Enter>"])
-    out = subprocess.run([build + "/torch2pprof-tui", "--replay", keys, "--print", "--size",
-                          "300x12", trace], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([build + "/torch2pprof-tui", "--view", "threads", "--replay", keys,
+                          "--print", "--size", "300x12", trace], capture_output=True, text=True, check=True).stdout
     m = re.search(r"\u203a track (.*) \| its self time ([0-9.]+) ms", out)
     if not m:
         sys.exit("%s: track %d: no track scope in the header:\n%s" % (trace, i, out))

@@ -109,6 +109,17 @@ static void test_compare_ops(void **state)
     assert_int_equal(compare_sort_parse("delta"), COMPARE_SORT_DELTA_SELF);
     assert_int_equal(compare_sort_parse("nope"), -1);
 
+    /* tracks: (1,1) in both, (1,2) only in new; busy = self time */
+    assert_int_equal(c->nthreads, 2);
+    int both = c->threads[0].status == COMPARE_BOTH ? 0 : 1;
+    assert_int_equal(c->threads[both].status, COMPARE_BOTH);
+    assert_true(c->threads[both].b.calls == 4 && c->threads[both].n.calls == 3);
+    assert_int_equal(c->threads[both].b.self_ns, 110000);
+    assert_int_equal(c->threads[both].n.self_ns, 150000);
+    assert_int_equal(c->threads[1 - both].status, COMPARE_ADDED);
+    assert_true(c->threads[1 - both].n.calls == 1);
+    assert_int_equal(c->threads[1 - both].n.self_ns, 10000);
+
     assert_int_equal(c->ncats, 1);
     assert_int_equal(c->cats[0].status, COMPARE_BOTH);
     assert_int_equal(c->cats[0].b.self_ns, 110000);

@@ -6,6 +6,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/model.h"
+#include "core/select.h"
 #include "core/trace.h"
 #include "tests/unit/unit.h"
 
@@ -109,6 +111,41 @@ static void test_cum_vs_stacks(void **state)
             assert_int_equal(differ, 2);
         free(cum);
         free(stamp);
+        model_free(m);
+        trace_free(tr);
+    }
+}
+
+/* select_cum: the whole trace gives the model's cum; a selection, the cum
+   of the kept stacks only. */
+static void test_select_cum(void **state)
+{
+    (void)state;
+    t2p_error err;
+    for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
+        trace *tr;
+        model *m = open_model(traces[t], &tr);
+        if (!m)
+            continue;
+        int64_t *cum = malloc((m->nops + 1) * sizeof *cum);
+        assert_int_equal(select_cum(m, NULL, cum, &err), 0);
+        for (size_t o = 0; o < m->nops; o++)
+            assert_int_equal(cum[o], m->ops[o].cum_ns);
+        if (t == 0) {
+            /* recursion.json, stacks through aten::mul: [sum, sum, mul], 10 us */
+            select_spec s;
+            select_init(&s);
+            s.focus_re = "^aten::mul$";
+            uint8_t *keep = select_nodes(m, &s, &err);
+            assert_int_equal(select_cum(m, keep, cum, &err), 0);
+            for (size_t o = 0; o < m->nops; o++) {
+                const char *n = model_op_name(m, (uint32_t)o), *c = model_op_cat(m, (uint32_t)o);
+                bool on = !strcmp(c, "cpu_op") && (!strcmp(n, "aten::sum") || !strcmp(n, "aten::mul"));
+                assert_int_equal(cum[o], on ? 10000 : 0);
+            }
+            free(keep);
+        }
+        free(cum);
         model_free(m);
         trace_free(tr);
     }
@@ -279,6 +316,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cum_by_hand),
         cmocka_unit_test(test_cum_vs_stacks),
+        cmocka_unit_test(test_select_cum),
         cmocka_unit_test(test_window_covers_events),
         cmocka_unit_test(test_window_triton),
         cmocka_unit_test(test_device_ops_vs_tree),

@@ -214,7 +214,7 @@ static void test_cats_and_threads(void **state)
     }
     assert_true(any_gpu);
     view_key(v, VK_TAB);
-    assert_int_equal(view_current(v), VIEW_OPS);
+    assert_int_equal(view_current(v), (VIEW_THREADS + 1) % VIEW_NTABS);
     view_key(v, VK_BTAB);
     assert_int_equal(view_current(v), VIEW_THREADS);
     close_fixture(f);

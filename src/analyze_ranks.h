@@ -1,0 +1,28 @@
+/* torch2pprof analyze over several ranks: the Ranks table, the straggler and
+   the operators merged across ranks (text or --json). */
+#ifndef T2P_ANALYZE_RANKS_H
+#define T2P_ANALYZE_RANKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+
+typedef struct analyze_ranks_opts {
+    size_t top;           /* operations to list; 0: every one */
+    enum model_sort sort;
+    bool spread;          /* --sort spread: by max - min of the per-rank self time */
+    bool json, partial;
+    unsigned jobs;        /* --jobs; 0: one per core */
+    model_opts mo;
+} analyze_ranks_opts;
+
+/* Whether analyze's operands call for the many-ranks report: several
+   operands, or a directory. */
+bool analyze_ranks_wanted(int nargs, char **args);
+
+/* Loads and reports on the files and directories args[0..nargs). Returns the
+   exit code. */
+int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args);
+
+#endif

@@ -1,0 +1,164 @@
+/* analyze's Steps section (see src/analyze_steps.h). */
+#include "config.h"
+
+#include "src/analyze_steps.h"
+
+#include <string.h>
+
+#include "core/fmt.h"
+#include "src/cli.h"
+
+static const char *role_head[STEPS_NROLES] = {
+    "Kernel", "Memcpy", "Memset", "Comm", "Runtime", "DataLdr", "CPU Exec", "Other"
+};
+
+static void row(FILE *f, const char *name, const char *mark, int64_t start, int64_t dur,
+                const int64_t *roles, int64_t busy, bool gpu)
+{
+    char a[64], b[64];
+    fprintf(f, "%-12s%-2s %11s %11s", name, mark, start == INT64_MIN ? "" : fmt_ms(start, a, sizeof a),
+            fmt_ms(dur, b, sizeof b));
+    for (int r = 0; r < STEPS_NROLES; r++)
+        fprintf(f, " %10s", fmt_ms(roles[r], a, sizeof a));
+    fprintf(f, " %7s\n", gpu ? fmt_pct(busy, dur, a, sizeof a) : "-");
+}
+
+int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m,
+                         bool *usage_error)
+{
+    t2p_error err;
+    *usage_error = false;
+    if (!sel->spec)
+        return 0;
+    if (steps_parse_range(sel->st, sel->spec, &sel->first, &sel->last, &err) < 0) {
+        fprintf(stderr, "torch2pprof analyze: --step: %s\n", err.reason);
+        *usage_error = true;
+        return -1;
+    }
+    model *sm = steps_scope(sel->st, sel->first, sel->last, mo, &err);
+    if (!sm) {
+        cli_fail(&err);
+        return -1;
+    }
+    *m = sm;
+    return 0;
+}
+
+void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel)
+{
+    char a[64], b[64], l[200];
+    if (!sel->spec)
+        return;
+    const steps *s = sel->st;
+    const steps_step *x = &s->steps[sel->first], *y = &s->steps[sel->last];
+    fprintf(f, "Scope:             step%s %s (window %s to %s ms from the trace's start; CPU "
+               "events that start in it, GPU work they launched)\n",
+            sel->first == sel->last ? "" : "s",
+            steps_range_label(s, sel->first, sel->last, l, sizeof l),
+            fmt_ms(x->start - s->m->window_start, a, sizeof a),
+            fmt_ms(y->end - s->m->window_start, b, sizeof b));
+}
+
+void analyze_steps_text(FILE *f, const analyze_steps_sel *sel)
+{
+    const steps *s = sel->st;
+    const model *m = s->m;
+    size_t lo = sel->spec ? sel->first : 0, hi = sel->spec ? sel->last + 1 : s->nsteps;
+    if (!s->whole_trace) {
+        bool gpu = m->gpu_events > 0;
+        fprintf(f, "\nSteps (ms; the window split by role, TensorBoard's Overview rules)\n");
+        fprintf(f, "%-14s %11s %11s", "Step", "Start ms", "Dur ms");
+        for (int r = 0; r < STEPS_NROLES; r++)
+            fprintf(f, " %10s", role_head[r]);
+        fprintf(f, " %7s\n", "GPU %");
+        size_t dropped = 0;
+        for (size_t i = lo; i < hi; i++) {
+            const steps_step *st = &s->steps[i];
+            char name[64];
+            snprintf(name, sizeof name, "%s", steps_label(s, i));
+            dropped += !st->kept;
+            row(f, name, st->kept ? "" : " *", st->start - m->window_start, st->end - st->start,
+                st->role_ns, st->gpu_busy_ns, gpu);
+        }
+        if (s->nkept && !sel->spec)
+            row(f, "average", "", INT64_MIN, s->avg_duration_ns, s->avg_role_ns,
+                s->avg_gpu_busy_ns, gpu);
+        if (dropped)
+            fprintf(f, "* dropped from the average: the profiler stopped before its GPU work ran\n");
+    }
+    if (s->nrecs && !sel->spec) {
+        fprintf(f, "\nRecommendations\n");
+        for (size_t i = 0; i < s->nrecs; i++)
+            fprintf(f, "- [%s] %s\n", s->recs[i].id, s->recs[i].text);
+    }
+}
+
+static void roles_json(FILE *f, const int64_t *roles)
+{
+    for (int r = 0; r < STEPS_NROLES; r++)
+        fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)roles[r]);
+}
+
+void analyze_steps_json(FILE *f, const analyze_steps_sel *sel)
+{
+    const steps *s = sel->st;
+    if (sel->spec) {
+        char l[200];
+        steps_range_label(s, sel->first, sel->last, l, sizeof l);
+        fputs(",\"scope\":{\"steps\":", f);
+        cli_json_string(f, l, strlen(l));
+        fprintf(f, ",\"start_ns\":%lld,\"end_ns\":%lld}", (long long)s->steps[sel->first].start,
+                (long long)s->steps[sel->last].end);
+    }
+    fputs(",\"steps\":[", f);
+    size_t lo = sel->spec ? sel->first : 0, hi = sel->spec ? sel->last + 1 : s->nsteps;
+    for (size_t i = lo; !s->whole_trace && i < hi; i++) {
+        const steps_step *st = &s->steps[i];
+        const char *label = steps_label(s, i);
+        fputs(i > lo ? ",{\"step\":" : "{\"step\":", f);
+        cli_json_string(f, label, strlen(label));
+        fprintf(f, ",\"start_ns\":%lld,\"end_ns\":%lld,\"duration_ns\":%lld", (long long)st->start,
+                (long long)st->end, (long long)(st->end - st->start));
+        roles_json(f, st->role_ns);
+        fprintf(f, ",\"gpu_busy_ns\":%lld,\"cpu_ns\":%lld,\"kept\":%s", (long long)st->gpu_busy_ns,
+                (long long)st->cpu_ns, st->kept ? "true" : "false");
+        fprintf(f, ",\"overlap\":{\"computation_ns\":%lld,\"communication_ns\":%lld,"
+                   "\"overlap_ns\":%lld,\"other_ns\":%lld}}",
+                (long long)st->overlap.computation_ns, (long long)st->overlap.communication_ns,
+                (long long)st->overlap.overlap_ns, (long long)st->overlap.other_ns);
+    }
+    fputs("],\"steps_average\":", f);
+    if (s->whole_trace || !s->nkept) {
+        fputs("null", f);
+    } else {
+        fprintf(f, "{\"steps\":%zu,\"duration_ns\":%lld", s->nkept, (long long)s->avg_duration_ns);
+        roles_json(f, s->avg_role_ns);
+        fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)s->avg_gpu_busy_ns);
+    }
+    fputs(",\"recommendations\":[", f);
+    for (size_t i = 0; i < s->nrecs; i++) {
+        fprintf(f, "%s{\"id\":\"%s\",\"text\":", i ? "," : "", s->recs[i].id);
+        cli_json_string(f, s->recs[i].text, strlen(s->recs[i].text));
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+void analyze_steps_only(FILE *f, const analyze_steps_sel *sel, bool json)
+{
+    const trace *tr = sel->st->m->tr;
+    if (!json) {
+        fprintf(f, "File:              %s\n", tr->path);
+        analyze_steps_scope_line(f, sel);
+        if (sel->st->whole_trace)
+            fprintf(f, "\nNo ProfilerStep# in this trace: no steps to show.\n");
+        analyze_steps_text(f, sel);
+        return;
+    }
+    fputs("{\"file\":", f);
+    cli_json_string(f, tr->path, strlen(tr->path));
+    fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld", (long long)tr->base_ns,
+            (long long)sel->st->m->window_start);
+    analyze_steps_json(f, sel);
+    fputs("}\n", f);
+}

@@ -1,0 +1,157 @@
+/* torch2pprof convert DIR|TRACE... OUT: each rank's profile is built on the
+   worker that loaded it (then its model is dropped), labelled rank=N, and the
+   pieces are merged in rank order into one profile. */
+#include "config.h"
+
+#include "src/convert_ranks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "core/pprof.h"
+#include "core/pprof_merge.h"
+#include "core/ranks.h"
+#include "core/shortname.h"
+#include "src/cli.h"
+
+bool convert_ranks_wanted(int nargs, char **args)
+{
+    return nargs > 2 || (nargs == 2 && ranks_is_dir(args[0]));
+}
+
+/* In a worker: this rank's profile, packed, into f->out. */
+static int pack_rank(ranks_file *f, const model *m, void *ctx, t2p_error *err)
+{
+    const convert_ranks_opts *o = ctx;
+    uint8_t *keep = NULL;
+    if (o->sel) {
+        keep = select_nodes(m, o->sel, err);
+        if (!keep)
+            return -1;
+    }
+    shortnames *sn = NULL;
+    if (o->short_names && !(sn = shortname_new(m))) {
+        free(keep);
+        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+        return -1;
+    }
+    pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
+                      .rank = f->rank, .short_names = sn };
+    uint8_t *buf;
+    size_t len;
+    int rc = pprof_merge_pack(m, &po, &buf, &len, err);
+    free(keep);
+    shortname_free(sn);
+    if (rc < 0)
+        return -1;
+    f->out = buf;
+    f->out_len = len;
+    return 0;
+}
+
+int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
+{
+    const char *out = args[nargs - 1];
+    t2p_error err;
+    int rc = EXIT_INPUT;
+    pprof_merge *pm = NULL;
+    ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs - 1, &err);
+    if (!j)
+        return cli_fail(&err);
+    /* before hours of loading: OUT must not be one of the traces */
+    for (size_t i = 0; i < j->nfiles; i++)
+        if (pprof_same_file(j->files[i].path, out)) {
+            fprintf(stderr, "torch2pprof: %s: is one of the traces being converted: "
+                            "refusing to overwrite it\n", out);
+            goto out;
+        }
+    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
+                           .on_model = pack_rank, .ctx = (void *)o };
+    if (ranks_load(j, &lo, &err) < 0) {
+        cli_fail(&err);
+        goto out;
+    }
+    char buf[1200];
+    for (size_t i = 0; i < j->nfiles; i++) {
+        const ranks_file *f = &j->files[i];
+        if (f->loaded && f->truncated)
+            fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
+                    f->path, f->truncated_reason);
+        else if (!f->loaded)
+            fprintf(stderr, o->partial ? "torch2pprof: warning: %s; left out (--partial)\n"
+                                       : "torch2pprof: %s\n",
+                    error_format(&f->err, buf, sizeof buf));
+    }
+    if (j->nfailed && !o->partial) {
+        fprintf(stderr, "torch2pprof: %zu of %zu traces failed to load "
+                        "(--partial goes on without them)\n", j->nfailed, j->nfiles);
+        goto out;
+    }
+    if (!j->nloaded) {
+        fprintf(stderr, "torch2pprof: no trace loaded\n");
+        goto out;
+    }
+    pm = pprof_merge_new();
+    if (!pm) {
+        fprintf(stderr, "torch2pprof: out of memory\n");
+        goto out;
+    }
+    int64_t busy = 0, gpu = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        ranks_file *f = &j->files[i];
+        if (pprof_merge_add(pm, f->out, f->out_len, f->path, &err) < 0) {
+            cli_fail(&err);
+            goto out;
+        }
+        free(f->out); /* merged: the piece is no longer needed */
+        f->out = NULL;
+        busy += f->st.busy_ns;
+        gpu += f->st.gpu_events;
+    }
+    char line[200];
+    const char *comments[8];
+    size_t nc = 0;
+    snprintf(line, sizeof line, "%zu ranks, each sample labelled rank=N (-tagfocus rank=3)",
+             j->nloaded);
+    comments[nc++] = line;
+    for (size_t i = 0; i < o->ncomments && nc < 8; i++)
+        comments[nc++] = o->comments[i];
+    char mapping[64];
+    snprintf(mapping, sizeof mapping, "%zu ranks", j->nloaded);
+    const char **paths = malloc(j->nfiles * sizeof *paths);
+    if (!paths) {
+        fprintf(stderr, "torch2pprof: out of memory\n");
+        goto out;
+    }
+    for (size_t i = 0; i < j->nfiles; i++)
+        paths[i] = j->files[i].path;
+    pprof_summary sum;
+    int wrc = pprof_merge_write(pm, out, mapping, comments, nc, paths, j->nfiles, &sum, &err);
+    free(paths);
+    if (wrc < 0) {
+        cli_fail(&err);
+        goto out;
+    }
+    char a[64], b[64], d[64];
+    printf("wrote %s: %zu ranks, %zu samples, %zu locations, %zu functions, %zu strings, "
+           "total %s ms", out, j->nloaded, sum.samples, sum.locations, sum.functions,
+           sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
+    if (o->sel)
+        printf(" (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
+    else
+        fputs(" (self time over all tracks)", stdout);
+    if (gpu)
+        printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    putchar('\n');
+    rc = EXIT_OK;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torch2pprof: cannot write the summary\n");
+        rc = EXIT_INPUT;
+    }
+out:
+    pprof_merge_free(pm);
+    ranks_free(j);
+    return rc;
+}

@@ -1,0 +1,8 @@
+#!/bin/sh
+# analyze and convert over one job's ranks (a directory or several traces),
+# checked by tests/check_ranks.py against single-file analyze, tests/oracle.py
+# and go tool pprof. The ranks are made in a temp dir from a shared trace.
+set -u
+py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found"; exit 77; }
+exec "$py" "$top_srcdir/tests/check_ranks.py" "$top_builddir/torch2pprof" "$SHARED"

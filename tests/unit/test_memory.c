@@ -1,0 +1,294 @@
+/* Unit tests of core/memory.c and the loader's [memory] records, on hand-made
+   traces whose figures are worked out by hand below (times in us in the trace). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/memory.h"
+#include "core/model.h"
+#include "core/trace.h"
+#include "tests/unit/unit.h"
+
+struct fix {
+    char *path;
+    trace *tr;
+    model *m;
+    memory *mem;
+};
+
+static void load(struct fix *f, const char *text)
+{
+    t2p_error err;
+    f->path = unit_write_tmp(text);
+    f->tr = trace_load(f->path, NULL, &err);
+    assert_non_null(f->tr);
+    f->m = model_build(f->tr, NULL, &err);
+    assert_non_null(f->m);
+    f->mem = memory_build(f->m, &err);
+    assert_non_null(f->mem);
+}
+
+static void done(struct fix *f)
+{
+    memory_free(f->mem);
+    model_free(f->m);
+    trace_free(f->tr);
+    unlink(f->path);
+    free(f->path);
+}
+
+static uint32_t op_index(const model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nops; i++)
+        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
+            return (uint32_t)i;
+    fail_msg("no op %s", name);
+    return MODEL_NONE;
+}
+
+static const memory_stat *op_stat(const struct fix *f, const char *name, uint32_t dev)
+{
+    return memory_op_stat(f->mem, op_index(f->m, name), dev);
+}
+
+#define MEM(pid, tid, ts, bytes, addr, more)                                                  \
+    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":" #pid ",\"tid\":" #tid        \
+    ",\"ts\":" #ts ",\"args\":{\"Bytes\":" #bytes ",\"Addr\":" #addr more "}},"
+#define CPU ",\"Device Type\":0,\"Device Id\":-1"
+#define GPU0 ",\"Device Type\":1,\"Device Id\":0"
+
+/* Thread (1,1):   outer [0,100)
+                     a [10,40)
+                       a [20,30)       (recursion: a inside a)
+                     b [40,60)         (starts where the first a ends)
+                     z [70,70)         (zero length: never holds a record)
+   Thread (1,2):   c [0,50)
+
+   CPU records (Addr, Bytes at ts):
+     ts 5    +100 @1  -> outer
+     ts 25   +10  @2  -> inner a
+     ts 40   +20  @3  -> b (40 is past the first a: [10,40) is half-open)
+     ts 45   -100 @1  -> b; frees the ts-5 block: lifetime 40 us
+     ts 70   +7   @4  -> outer (z holds nothing)
+     ts 80   -5   @9  -> outer; a block allocated before the window
+     ts 150  +1   @5  -> thread (1,1)'s root: after outer
+     ts 10   +50  @6 on (1,2) -> c; later freed by (1,1)?  no: stays live
+   GPU0 records with totals (Total Allocated, Total Reserved):
+     ts 12  +1000 @1 (1000, 2048) -> outer a (outer-level a)
+     ts 22  +500  @2 (1500, 2048) -> inner a
+     ts 26  -1000 @1 (500, 2048)  -> inner a
+     ts 50  +300  @1 (800, 4096)  -> b  (address @1 reused on GPU0)
+   Same addresses on CPU and GPU0 never match across devices. */
+static const char trace_text[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":20},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":0},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":50},"
+    MEM(1, 1, 5, 100, 1, CPU)
+    MEM(1, 1, 25, 10, 2, CPU)
+    MEM(1, 1, 40, 20, 3, CPU)
+    MEM(1, 1, 45, -100, 1, CPU)
+    MEM(1, 1, 70, 7, 4, CPU)
+    MEM(1, 1, 80, -5, 9, CPU)
+    MEM(1, 1, 150, 1, 5, CPU)
+    MEM(1, 2, 10, 50, 6, CPU)
+    MEM(1, 1, 12, 1000, 1, GPU0 ",\"Total Allocated\":1000,\"Total Reserved\":2048")
+    MEM(1, 1, 22, 500, 2, GPU0 ",\"Total Allocated\":1500,\"Total Reserved\":2048")
+    MEM(1, 1, 26, -1000, 1, GPU0 ",\"Total Allocated\":500,\"Total Reserved\":2048")
+    MEM(1, 1, 50, 300, 1, GPU0 ",\"Total Allocated\":800,\"Total Reserved\":4096")
+    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"not memory\",\"pid\":1,\"tid\":1,\"ts\":1}"
+    "]}";
+
+static void test_memory_figures(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, trace_text);
+    const trace *tr = f.tr;
+    assert_int_equal(tr->nmems, 12);
+    assert_int_equal(tr->skipped[TRACE_SKIP_INSTANT], 1);
+    assert_non_null(tr->mem_totals);
+    assert_int_equal(tr->mems[0].ts, 5000);
+    assert_int_equal(tr->mems[3].bytes, -100);
+    assert_int_equal(tr->mems[8].device, 0);
+    assert_int_equal(tr->mems[0].device, TRACE_MEM_CPU);
+    assert_int_equal(tr->mem_totals[0].allocated, -1);
+    assert_int_equal(tr->mem_totals[9].allocated, 1500);
+
+    const memory *mem = f.mem;
+    assert_int_equal(mem->ndevices, 2);
+    const memory_device *cpu = &mem->devices[0], *gpu = &mem->devices[1];
+    assert_string_equal(cpu->name, "CPU");
+    assert_string_equal(gpu->name, "GPU0");
+
+    /* CPU: running sums in time order: 100 (ts5), 150 (ts10 on thread 2),
+       160, 180, 80, 87, 82, 83: peak 180 at ts 40, in b */
+    assert_false(cpu->has_totals);
+    assert_int_equal(cpu->peak_bytes, 180);
+    assert_int_equal(cpu->peak_ns, 40000);
+    assert_int_equal(f.m->nodes[cpu->peak_node].op, op_index(f.m, "b"));
+    assert_int_equal(cpu->reserved_at_peak, -1);
+    assert_int_equal(cpu->allocs, 6);
+    assert_int_equal(cpu->frees, 2);
+    assert_int_equal(cpu->matched, 1);
+    assert_int_equal(cpu->lifetime_ns, 40000);
+    assert_int_equal(cpu->live_allocs_at_end, 5);            /* @2 @3 @4 @5 @6 */
+    assert_int_equal(cpu->live_bytes_at_end, 10 + 20 + 7 + 1 + 50);
+    assert_int_equal(cpu->unmatched_frees, 1);
+    assert_int_equal(cpu->unmatched_free_bytes, 5);
+    assert_int_equal(cpu->unattributed, 1);                  /* ts 150 */
+
+    /* GPU0: the peak is the largest Total Allocated, 1500 at ts 22 in inner a */
+    assert_true(gpu->has_totals);
+    assert_int_equal(gpu->peak_bytes, 1500);
+    assert_int_equal(gpu->peak_ns, 22000);
+    assert_int_equal(gpu->reserved_at_peak, 2048);
+    assert_int_equal(gpu->matched, 1);                       /* @1 ts12 -> ts26 */
+    assert_int_equal(gpu->lifetime_ns, 14000);
+    assert_int_equal(gpu->live_allocs_at_end, 2);            /* @2, @1 again */
+    assert_int_equal(gpu->live_bytes_at_end, 800);
+    assert_int_equal(gpu->unmatched_frees, 0);
+
+    /* operators on CPU */
+    const memory_stat *s = op_stat(&f, "outer", 0);
+    assert_non_null(s);
+    assert_int_equal(s->self_alloc_count, 2);   /* ts5, ts70 */
+    assert_int_equal(s->self_alloc_bytes, 107);
+    assert_int_equal(s->self_increase_bytes, 102);
+    assert_int_equal(s->alloc_count, 4);        /* + a's 10, b's 20 */
+    assert_int_equal(s->alloc_bytes, 137);
+    assert_int_equal(s->increase_bytes, 32);    /* 107-5 + 10 + 20-100 */
+    s = op_stat(&f, "a", 0);                    /* both calls: 10 at ts 25, counted once */
+    assert_int_equal(s->self_alloc_count, 1);
+    assert_int_equal(s->alloc_count, 1);
+    assert_int_equal(s->alloc_bytes, 10);
+    s = op_stat(&f, "b", 0);
+    assert_int_equal(s->self_alloc_bytes, 20);
+    assert_int_equal(s->self_increase_bytes, -80);
+    assert_null(op_stat(&f, "z", 0));
+    s = op_stat(&f, "c", 0);
+    assert_int_equal(s->self_alloc_bytes, 50);
+    assert_int_equal(s->live_bytes, 50);
+
+    /* operators on GPU0: the outer a holds 1000, the inner 500 - 1000 */
+    s = op_stat(&f, "a", 1);
+    assert_int_equal(s->self_alloc_count, 2);
+    assert_int_equal(s->self_alloc_bytes, 1500);
+    assert_int_equal(s->self_increase_bytes, 500);
+    assert_int_equal(s->alloc_bytes, 1500);
+    assert_int_equal(s->increase_bytes, 500);
+    s = op_stat(&f, "outer", 1);
+    assert_int_equal(s->self_alloc_count, 0);
+    assert_int_equal(s->alloc_bytes, 1800);
+
+    /* nodes: outer > a > a on GPU0 */
+    uint32_t outer = MODEL_NONE, a1 = MODEL_NONE, a2 = MODEL_NONE;
+    for (size_t i = 0; i < f.m->nnodes; i++) {
+        const model_node *nd = &f.m->nodes[i];
+        if (nd->op == op_index(f.m, "outer"))
+            outer = (uint32_t)i;
+        else if (nd->op == op_index(f.m, "a") && nd->depth == 2)
+            a1 = (uint32_t)i;
+        else if (nd->op == op_index(f.m, "a") && nd->depth == 3)
+            a2 = (uint32_t)i;
+    }
+    assert_true(outer != MODEL_NONE && a1 != MODEL_NONE && a2 != MODEL_NONE);
+    s = memory_node_stat(mem, false, a1, 1);
+    assert_int_equal(s->self_alloc_bytes, 1000);
+    assert_int_equal(s->alloc_bytes, 1500);
+    s = memory_node_stat(mem, false, a2, 1);
+    assert_int_equal(s->self_alloc_bytes, 500);
+    assert_int_equal(s->increase_bytes, -500);
+    s = memory_node_stat(mem, true, f.m->node_merged[outer], 0);
+    assert_int_equal(s->alloc_bytes, 137);
+    s = memory_node_stat(mem, true, 0, 0); /* the merged root: every CPU record */
+    assert_int_equal(s->alloc_count, 6);
+    assert_int_equal(s->increase_bytes, 83);
+
+    /* sorting by allocation size, GPU rows first */
+    uint32_t idx[64];
+    assert_true(mem->nops <= 64);
+    size_t n = memory_sort_ops(mem, MEMORY_SORT_ALLOC_SIZE, 1, idx);
+    assert_int_equal(n, 3); /* outer 1800, a 1500, b 300 */
+    assert_int_equal(mem->ops[idx[0]].op, op_index(f.m, "outer"));
+    assert_int_equal(mem->ops[idx[1]].op, op_index(f.m, "a"));
+    assert_int_equal(mem->ops[idx[2]].op, op_index(f.m, "b"));
+    assert_int_equal(mem->ops[idx[3]].device, 0);
+    assert_int_equal(memory_sort_parse("size_increase"), MEMORY_SORT_SIZE_INCREASE);
+    assert_int_equal(memory_sort_parse("self"), -1);
+
+    /* the curve over [0,100) in 10 slices: GPU0 levels 1000 (ts12) 1500 (22)
+       500 (26) 800 (50) */
+    int64_t col[10];
+    assert_int_equal(memory_curve(mem, 1, 0, 100000, col, 10), 4);
+    int64_t want[10] = { -1, 1000, 1500, 500, 500, 800, 800, 800, 800, 800 };
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(col[i], want[i]);
+    done(&f);
+}
+
+/* Early Kineto: no cat, no Addr, no totals; tid written as a string on the
+   operators and as a number on the memory records: the same track. */
+static void test_memory_early_kineto(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, "{\"traceEvents\":["
+             "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::empty\",\"pid\":7,"
+             "\"tid\":\"7\",\"ts\":10,\"dur\":5},"
+             "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,\"tid\":7,\"ts\":12,"
+             "\"args\":{\"Device Type\":1,\"Device Id\":3,\"Bytes\":64}},"
+             "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,\"tid\":7,\"ts\":20,"
+             "\"args\":{\"Device Type\":1,\"Device Id\":3,\"Bytes\":-64}},"
+             "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":7,\"tid\":7,\"ts\":21,"
+             "\"args\":{\"Device Type\":5,\"Device Id\":0,\"Bytes\":8}}"
+             "]}");
+    assert_int_equal(f.tr->nmems, 2);
+    assert_null(f.tr->mem_totals);
+    assert_int_equal(f.mem->ndevices, 1);
+    const memory_device *v = &f.mem->devices[0];
+    assert_string_equal(v->name, "GPU3");
+    assert_false(v->has_addr);
+    assert_int_equal(v->peak_bytes, 64);
+    assert_int_equal(v->live_bytes_at_end, 0); /* allocated - freed */
+    const memory_stat *s = op_stat(&f, "aten::empty", 0);
+    assert_int_equal(s->self_alloc_bytes, 64);
+    assert_int_equal(s->self_increase_bytes, 64);
+    assert_int_equal(v->unattributed, 1);
+    done(&f);
+}
+
+static void test_memory_none(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, "[{\"ph\":\"X\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1}]");
+    assert_int_equal(f.mem->ndevices, 0);
+    assert_int_equal(f.mem->nops, 0);
+    assert_null(memory_op_stat(f.mem, 0, 0));
+    int64_t col[3];
+    assert_int_equal(memory_curve(f.mem, 0, 0, 10, col, 3), 0);
+    done(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_figures),
+        cmocka_unit_test(test_memory_early_kineto),
+        cmocka_unit_test(test_memory_none),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

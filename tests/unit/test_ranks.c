@@ -1,0 +1,237 @@
+/* Unit tests of core/ranks.c: ranks from traces, names and positions, the
+   figures across ranks on hand-made traces worked out by hand (times in us in
+   the traces, ns below), and the errors of a job's inputs. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/ranks.h"
+
+static char dir[64];
+
+static void put(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void rm_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void mk_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/t2p-ranks-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void test_name_rank(void **state)
+{
+    (void)state;
+    assert_int_equal(ranks_name_rank("rank-3.json.gz"), 3);
+    assert_int_equal(ranks_name_rank("/x/rank3.1234.pt.trace.json.gz"), 3);
+    assert_int_equal(ranks_name_rank("rank_3.json"), 3);
+    assert_int_equal(ranks_name_rank("worker3.pt.trace.json"), 3);
+    assert_int_equal(ranks_name_rank("worker_12.json"), 12);
+    assert_int_equal(ranks_name_rank("job_Rank-5.json"), 5);
+    assert_int_equal(ranks_name_rank("host1_rank10_step2.json"), 10);
+    assert_int_equal(ranks_name_rank("frank3.json"), -1);
+    assert_int_equal(ranks_name_rank("/d/rank7/trace.json"), -1); /* the file's name, not its folder */
+    assert_int_equal(ranks_name_rank("tb_resnet50_w0.json.gz"), -1);
+    assert_int_equal(ranks_name_rank("rank-.json"), -1);
+    assert_true(ranks_is_trace_name("a.json"));
+    assert_true(ranks_is_trace_name("a.pt.trace.json.gz"));
+    assert_false(ranks_is_trace_name("a.json.bak"));
+    assert_false(ranks_is_trace_name("notes.txt"));
+}
+
+static void test_median(void **state)
+{
+    (void)state;
+    int64_t none[1] = { 0 };
+    assert_int_equal(ranks_median(none, 0), 0);
+    int64_t one[] = { 5 };
+    assert_int_equal(ranks_median(one, 1), 5);
+    int64_t two[] = { 4, 1 };
+    assert_int_equal(ranks_median(two, 2), 2); /* 2.5 rounded down */
+    int64_t three[] = { 3, 1, 2 };
+    assert_int_equal(ranks_median(three, 3), 2);
+    int64_t big[] = { INT64_MAX, INT64_MAX - 2 };
+    assert_int_equal(ranks_median(big, 2), INT64_MAX - 1);
+}
+
+/* rank 0 by name; rank 1 by distributedInfo over its name; rank 2 by a
+   distributedInfo that comes after traceEvents, with GPU work on two streams */
+static const char *const job[][2] = {
+    { "worker0.json",
+      "{\"traceEvents\":["
+      "{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":5}]}" },
+    { "rank-0.json",
+      "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":1,\"pg_config\":[{\"ranks\":[7]}]},"
+      "\"traceEvents\":["
+      "{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+      "{\"ph\":\"X\",\"name\":\"b\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":3}]}" },
+    { "z.json",
+      "{\"traceEvents\":["
+      "{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":30},"
+      "{\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10},"
+      "{\"ph\":\"X\",\"name\":\"k\",\"cat\":\"kernel\",\"pid\":0,\"tid\":8,\"ts\":5,\"dur\":7}],"
+      "\"distributedInfo\":{\"rank\":2}}" },
+};
+
+static const ranks_op *find_op(const ranks_job *j, const char *name)
+{
+    for (size_t i = 0; i < j->nops; i++)
+        if (!strcmp(strtab_str(j->strs, j->ops[i].name), name))
+            return &j->ops[i];
+    return NULL;
+}
+
+static void test_job(void **state)
+{
+    (void)state;
+    mk_dir();
+    for (size_t i = 0; i < 3; i++)
+        put(job[i][0], job[i][1]);
+    put("notes.txt", "not a trace name: left out");
+    put(".hidden.json", "a temp file: left out");
+    t2p_error err;
+    const char *args[] = { dir };
+    ranks_job *j = ranks_open(args, 1, &err);
+    assert_non_null(j);
+    assert_int_equal(j->nfiles, 3);
+    ranks_load_opts lo = { .jobs = 2, .keep_models = true };
+    assert_int_equal(ranks_load(j, &lo, &err), 0);
+    assert_int_equal(j->nloaded, 3);
+    assert_int_equal(j->nfailed, 0);
+
+    const char *names[] = { "worker0.json", "rank-0.json", "z.json" };
+    enum ranks_from from[] = { RANKS_FROM_NAME, RANKS_FROM_TRACE, RANKS_FROM_TRACE };
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(j->files[i].rank, (int64_t)i);
+        assert_int_equal(j->files[i].from, from[i]);
+        assert_non_null(strstr(j->files[i].path, names[i]));
+        assert_non_null(j->files[i].m);
+    }
+    /* busy = self of every event: 20, 10, 30 + 10 + 7 */
+    assert_int_equal(j->files[0].st.busy_ns, 20000);
+    assert_int_equal(j->files[1].st.busy_ns, 10000);
+    assert_int_equal(j->files[2].st.busy_ns, 47000);
+    assert_int_equal(j->files[2].st.cpu_ns, 30000);
+    assert_int_equal(j->files[2].st.gpu_busy_ns, 12000); /* [0,10] u [5,12] */
+    assert_int_equal(j->files[0].st.gpu_busy_ns, 0);
+    assert_false(j->by_steps);
+    assert_int_equal(j->median_ns, 20000);
+    assert_int_equal(j->straggler, 2);
+    assert_true(j->flagged);
+    assert_true(j->files[2].st.skew > 1.349 && j->files[2].st.skew < 1.351);
+    assert_true(j->files[1].st.skew > -0.501 && j->files[1].st.skew < -0.499);
+
+    /* a: self 15, 7, 30; b: 5, 3, absent */
+    const ranks_op *a = find_op(j, "a"), *b = find_op(j, "b"), *k = find_op(j, "k");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(k);
+    assert_int_equal(a->calls, 3);
+    assert_int_equal(a->self_ns, 52000);
+    assert_int_equal(a->total_ns, 60000);
+    assert_int_equal(a->min_ns, 7000);
+    assert_int_equal(a->median_ns, 15000);
+    assert_int_equal(a->max_ns, 30000);
+    assert_int_equal(a->max_rank, 2);
+    assert_int_equal(b->min_ns, 0);
+    assert_int_equal(b->median_ns, 3000);
+    assert_int_equal(b->max_ns, 5000);
+    assert_int_equal(b->max_rank, 0);
+    assert_int_equal(k->calls, 2);
+    assert_int_equal(k->max_rank, 2);
+
+    uint32_t order[8];
+    assert_true(j->nops <= 8);
+    ranks_sort_ops(j, MODEL_SORT_SELF, true, order); /* spread: a 23, k 17, b 5 */
+    assert_ptr_equal(&j->ops[order[0]], a);
+    assert_ptr_equal(&j->ops[order[1]], k);
+    assert_ptr_equal(&j->ops[order[2]], b);
+    ranks_sort_ops(j, MODEL_SORT_NAME, false, order);
+    assert_ptr_equal(&j->ops[order[0]], a);
+    ranks_free(j);
+    rm_dir();
+}
+
+static void test_failures(void **state)
+{
+    (void)state;
+    mk_dir();
+    t2p_error err;
+    const char *args[] = { dir };
+    assert_null(ranks_open(args, 1, &err)); /* empty */
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    assert_non_null(strstr(err.reason, "no trace files"));
+
+    put(job[0][0], job[0][1]);
+    put("rank-5.json", "[{\"ph\":\"X\", \"ts\": 1,");
+    ranks_job *j = ranks_open(args, 1, &err);
+    assert_non_null(j);
+    assert_int_equal(ranks_load(j, NULL, &err), 0);
+    assert_int_equal(j->nloaded, 1);
+    assert_int_equal(j->nfailed, 1);
+    assert_false(j->files[1].loaded); /* failed files last */
+    assert_int_equal(j->files[1].rank, 5);
+    assert_int_not_equal(j->files[1].err.kind, T2P_OK);
+    assert_int_equal(j->straggler, 0);
+    assert_false(j->flagged);
+    ranks_free(j);
+
+    /* two files of rank 1: one by distributedInfo, one by name */
+    char path[256];
+    snprintf(path, sizeof path, "%s/rank-5.json", dir);
+    unlink(path);
+    put("rank-1.json", job[0][1]);
+    put("other.json", job[1][1]);
+    j = ranks_open(args, 1, &err);
+    assert_non_null(j);
+    assert_int_equal(ranks_load(j, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    assert_non_null(strstr(err.reason, "rank 1"));
+    assert_true(strstr(err.file, "rank-1.json") || strstr(err.reason, "rank-1.json"));
+    assert_true(strstr(err.file, "other.json") || strstr(err.reason, "other.json"));
+    ranks_free(j);
+
+    const char *missing[] = { "/nonexistent/t2p/rank-0.json" };
+    j = ranks_open(missing, 1, &err);
+    assert_non_null(j); /* a named file is loaded, and fails there */
+    assert_int_equal(ranks_load(j, NULL, &err), 0);
+    assert_int_equal(j->nfailed, 1);
+    assert_int_equal(j->files[0].err.kind, T2P_ERR_IO);
+    ranks_free(j);
+    rm_dir();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_name_rank),
+        cmocka_unit_test(test_median),
+        cmocka_unit_test(test_job),
+        cmocka_unit_test(test_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

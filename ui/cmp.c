@@ -1,0 +1,209 @@
+#include "config.h"
+
+#include "ui/cmp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt.h"
+#include "core/pprof.h"
+#include "core/steps.h"
+
+void cmp_install(view *v)
+{
+    v->ops[VIEW_OPS] = &view_cmp_ops_ops;
+    v->ops[VIEW_CATS] = &view_cmp_cats_ops;
+    v->ops[VIEW_TREE] = &view_cmp_tree_ops;
+    v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
+}
+
+compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
+{
+    switch (v->cmp_fig) {
+    case CMP_FIG_BASE: return *b;
+    case CMP_FIG_DELTA: return compare_delta(b, n);
+    default: return *n;
+    }
+}
+
+static const char *dms(int64_t ns, char *buf, size_t size)
+{
+    char t[40];
+    fmt_ms(ns, t, sizeof t);
+    bool zero = !strcmp(t, "0.000") || !strcmp(t, "-0.000");
+    snprintf(buf, size, "%s%s", ns > 0 && !zero ? "+" : "", zero ? "0.000" : t);
+    return buf;
+}
+
+void cmp_cell_dms(cols_line *l, int64_t ns, int width)
+{
+    char s[64];
+    dms(ns, s, sizeof s);
+    cols_cell(l, s, strlen(s), width, true);
+}
+
+static bool integral(double x)
+{
+    return x == floor(x) && fabs(x) < 9e15;
+}
+
+static void count_cell(cols_line *l, double n, int width, bool sign)
+{
+    char t[48], s[64];
+    if (integral(n)) {
+        fmt_count((uint64_t)fabs(n), t, sizeof t);
+        snprintf(s, sizeof s, "%s%s", n < 0 ? "-" : sign && n > 0 ? "+" : "", t);
+    } else {
+        snprintf(s, sizeof s, sign ? "%+.2f" : "%.2f", n);
+    }
+    cols_cell(l, s, strlen(s), width, true);
+}
+
+void cmp_cell_dcount(cols_line *l, double n, int width)
+{
+    count_cell(l, n, width, true);
+}
+
+void cmp_cell_count(cols_line *l, double n, int width)
+{
+    count_cell(l, n, width, false);
+}
+
+void cmp_cell_dpct(cols_line *l, enum compare_status st, const compare_fig *b,
+                   const compare_fig *n, int width)
+{
+    char s[48];
+    if (st == COMPARE_ADDED || (b->self_ns == 0 && n->self_ns != 0))
+        snprintf(s, sizeof s, "new");
+    else if (st == COMPARE_REMOVED)
+        snprintf(s, sizeof s, "gone");
+    else if (b->self_ns == 0)
+        snprintf(s, sizeof s, "0.0");
+    else
+        snprintf(s, sizeof s, "%+.1f", compare_delta_pct(b, n));
+    cols_cell(l, s, strlen(s), width, true);
+}
+
+void cmp_cell_name(cols_line *l, enum compare_status st, const char *s, size_t len, int width)
+{
+    cols_put(l, st == COMPARE_ADDED ? "+ " : st == COMPARE_REMOVED ? "- " : "  ", 2);
+    cols_cell(l, s, len, width - 2, false);
+}
+
+enum view_style cmp_style(int64_t delta)
+{
+    return delta > 0 ? VIEW_STYLE_ROW_WORSE : delta < 0 ? VIEW_STYLE_ROW_BETTER : VIEW_STYLE_ROW;
+}
+
+enum compare_sort cmp_sort_of(enum model_sort s)
+{
+    switch (s) {
+    case MODEL_SORT_TOTAL: return COMPARE_SORT_DELTA_TOTAL;
+    case MODEL_SORT_CALLS: return COMPARE_SORT_DELTA_CALLS;
+    case MODEL_SORT_NAME: return COMPARE_SORT_NAME;
+    case MODEL_SORT_AVG: return COMPARE_SORT_DELTA_PCT;
+    case MODEL_SORT_DEVICE_SELF: return COMPARE_SORT_DELTA_DEVICE_SELF;
+    case MODEL_SORT_DEVICE_TOTAL: return COMPARE_SORT_DELTA_DEVICE_TOTAL;
+    default: return COMPARE_SORT_DELTA_SELF;
+    }
+}
+
+static const char *const fig_names[CMP_FIG_N] = { "new", "base", "delta" };
+
+int cmp_export(view *v)
+{
+    const compare *c = v->cmp;
+    const char *np = c->new->tr->path;
+    const char *slash = strrchr(np, '/');
+    char stem[600];
+    snprintf(stem, sizeof stem, "%.*s-diff", (int)strcspn(slash ? slash + 1 : np, "."),
+             slash ? slash + 1 : np);
+    char *path = pprof_free_path(view_export_dir(v), stem);
+    if (!path) {
+        view_status_set(v, "out of memory choosing the file name");
+        return -1;
+    }
+    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
+                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
+    pprof_summary sum;
+    t2p_error err;
+    int rc = 0;
+    /* the step labels convert --base gives: each side's model again, with
+       its steps' calls apart */
+    const model *side[2] = { c->base, c->new };
+    model *grouped[2] = { NULL, NULL };
+    steps *st[2] = { NULL, NULL };
+    const char **labels[2] = { NULL, NULL };
+    for (int k = 0; k < 2; k++) {
+        if (!(st[k] = steps_build(side[k], &err)))
+            goto fail;
+        if (st[k]->whole_trace)
+            continue;
+        if (!(grouped[k] = steps_grouped(st[k], &side[k]->opts, &err)))
+            goto fail;
+        if (!(labels[k] = steps_labels(st[k]))) {
+            error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
+            goto fail;
+        }
+        side[k] = grouped[k];
+        o[k].step_labels = labels[k];
+        o[k].nsteps = st[k]->nsteps;
+    }
+    if (pprof_write_diff(side[0], &o[0], side[1], &o[1], path, &sum, &err) < 0) {
+    fail:
+        char msg[1200];
+        view_status_set(v, "export failed: %s", error_format(&err, msg, sizeof msg));
+        rc = -1;
+    } else {
+        char a[32];
+        view_status_set(v, "wrote %s: %s minus base, time %s ms net (go tool pprof -top %s)",
+                        path, np, fmt_ms(sum.total_ns, a, sizeof a), path);
+    }
+    for (int k = 0; k < 2; k++) {
+        free(labels[k]);
+        model_free(grouped[k]);
+        steps_free(st[k]);
+    }
+    free(path);
+    return rc;
+}
+
+int cmp_action(view *v, enum key_act act)
+{
+    switch (act) {
+    case ACT_CMP_FIGS:
+        v->cmp_fig = (v->cmp_fig + 1) % CMP_FIG_N;
+        view_status_set(v, "figures: %s (Δ columns always new minus base)", fig_names[v->cmp_fig]);
+        return VIEW_DRAW_ALL;
+    case ACT_EXPORT:
+        cmp_export(v);
+        return VIEW_DRAW_FOOTER;
+    case ACT_DRILL:
+    case ACT_FOCUS:
+        view_status_set(v, "comparing: no focus (\\ filters by name)");
+        return VIEW_DRAW_FOOTER;
+    case ACT_MERGE:
+        view_status_set(v, "comparing: the tree is merged across tracks");
+        return VIEW_DRAW_FOOTER;
+    default:
+        return -1;
+    }
+}
+
+void cmp_tabinfo(view *v, char *buf, size_t size)
+{
+    snprintf(buf, size, " (by |Δ|)  figures: %s (b)", fig_names[v->cmp_fig]);
+}
+
+void cmp_title(const view *v, char *buf, size_t size)
+{
+    const compare *c = v->cmp;
+    char a[32], b[32], d[64];
+    compare_fig db = compare_delta(&c->base_busy, &c->new_busy);
+    dms(db.self_ns, d, sizeof d);
+    snprintf(buf, size, "%s vs base %s | busy %s ms -> %s ms (%s ms)", c->new->tr->path,
+             c->base->tr->path, fmt_ms(c->base_busy.self_ns, a, sizeof a),
+             fmt_ms(c->new_busy.self_ns, b, sizeof b), d);
+}

@@ -1,0 +1,56 @@
+/* The explorer comparing two traces (torch2pprof-tui --base BASE TRACE):
+   the Ops, Categories, Tree and Threads views are replaced by their compare
+   twins (ui/view_cmp_ops.c, _cats.c, _tree.c, _threads.c), which read one
+   core/compare. This file holds what the three share: the figures shown
+   (new, base or delta: key b), signed delta cells, the row colour (slower
+   red, faster green), the title line and the export of the diff profile. */
+#ifndef T2P_UI_CMP_H
+#define T2P_UI_CMP_H
+
+#include "core/compare.h"
+#include "ui/view_impl.h"
+
+extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
+    view_cmp_threads_ops;
+
+/* What the figure columns show; b cycles through them. */
+enum cmp_fig { CMP_FIG_NEW, CMP_FIG_BASE, CMP_FIG_DELTA, CMP_FIG_N };
+
+/* Puts the compare views in v->ops (view_new does, given view_opts.cmp). */
+void cmp_install(view *v);
+
+/* The figures a row shows under the current mode. */
+compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n);
+
+/* A signed cell: "+1.234", "-0.250", "0.000" (ms) or "+3", "-1", "0" (calls). */
+void cmp_cell_dms(cols_line *l, int64_t ns, int width);
+void cmp_cell_dcount(cols_line *l, double n, int width);
+void cmp_cell_count(cols_line *l, double n, int width);
+/* Δ self as a % of base self: "+12.5", "new" (only in new), "gone" (only in base). */
+void cmp_cell_dpct(cols_line *l, enum compare_status st, const compare_fig *b,
+                   const compare_fig *n, int width);
+/* The name cell with its status mark: "+ name" (only in new), "- name" (only in base). */
+void cmp_cell_name(cols_line *l, enum compare_status st, const char *s, size_t len, int width);
+
+/* Slower (the delta is positive) red, faster green. */
+enum view_style cmp_style(int64_t delta);
+
+/* The core/compare sort for a view's model_sort: figures sort by |delta|. */
+enum compare_sort cmp_sort_of(enum model_sort s);
+
+/* e: TRACE minus BASE, as convert --base writes it, into the export
+   directory, never overwriting; the status line says what was written.
+   Returns 0 or -1. */
+int cmp_export(view *v);
+
+/* The actions every compare view shares: b, e, and refusing a focus.
+   -1 for the others. */
+int cmp_action(view *v, enum key_act act);
+
+/* ", showing new (b: base, delta)" after the sort on the tab line. */
+void cmp_tabinfo(view *v, char *buf, size_t size);
+
+/* The title line: both traces and their busy times. */
+void cmp_title(const view *v, char *buf, size_t size);
+
+#endif
