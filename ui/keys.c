@@ -34,7 +34,7 @@ static const key_def table[] = {
     { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_STEPS),
       "on a step: every view shows that step alone (Esc: the whole trace again)",
       "Enter scope to step", 0 },
-    { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "on an operator or a category: the Tree of every stack through it",
+    { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
     { VK_LEFT, ACT_CLOSE, 0, TREE, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
     { 'h', ACT_CLOSE, 0, TREE, "collapse, or go to the parent", NULL, 0 },

@@ -17,6 +17,11 @@ struct scope {
     scope_mask mask[2]; /* [0] per-track nodes, [1] merged */
     int64_t busy;
     uint32_t busy_gen;
+    /* figures in the scope (scope_ops ...) */
+    scope_fig *fops, *fcats, *ftracks;
+    uint32_t figs_gen;
+    uint32_t *op_cat;  /* per op: its category's index */
+    uint8_t *outer;    /* per node: no ancestor has the same op (NULL until needed) */
 };
 
 /* Writes to every page of a fresh allocation: a focus must not pay for
@@ -35,6 +40,7 @@ static void mask_done(scope_mask *k)
     free(k->scum);
     free(k->sdev);
     free(k->bits);
+    free(k->scalls);
     memset(k, 0, sizeof *k);
 }
 
@@ -47,8 +53,10 @@ static int mask_alloc(scope_mask *k, size_t n)
     k->scum = malloc(n * sizeof *k->scum);
     k->sdev = malloc(n * sizeof *k->sdev);
     k->bits = malloc(n * sizeof *k->bits);
-    if (!k->shown || !k->sel || !k->scum || !k->sdev || !k->bits)
+    k->scalls = malloc(n * sizeof *k->scalls);
+    if (!k->shown || !k->sel || !k->scum || !k->sdev || !k->bits || !k->scalls)
         return -1;
+    prefault(k->scalls, n * sizeof *k->scalls);
     prefault(k->shown, n);
     prefault(k->sel, n);
     prefault(k->scum, n * sizeof *k->scum);
@@ -80,6 +88,11 @@ void scope_free(scope *s)
     mask_done(&s->mask[0]);
     mask_done(&s->mask[1]);
     free(s->op_hit);
+    free(s->fops);
+    free(s->fcats);
+    free(s->ftracks);
+    free(s->op_cat);
+    free(s->outer);
     free(s);
 }
 
@@ -129,6 +142,14 @@ bool scope_name_passes(const scope *s, const char *name)
     return !s->filter[0] || strstr(name, s->filter) != NULL;
 }
 
+bool scope_per_track(const scope *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->e[i].kind == SCOPE_NODE || s->e[i].kind == SCOPE_TRACK)
+            return true;
+    return false;
+}
+
 bool scope_active(const scope *s)
 {
     return s->n > 0 || s->filter[0];
@@ -149,6 +170,8 @@ static bool kind_hit(const model *m, bool merged, const model_node *nodes, const
     case SCOPE_CAT: return m->ops[nd->op].cat == m->cats[e->id].name;
     case SCOPE_NODE: return merged ? i == m->node_merged[e->id] : i == e->id;
     case SCOPE_MNODE: return merged ? i == e->id : m->node_merged[i] == e->id;
+    case SCOPE_TRACK:
+        return !merged && (nd->track == e->id || (nd->gpu && nd->stream == e->id));
     }
     return false;
 }
@@ -193,6 +216,7 @@ static void mask_compute(scope *s, scope_mask *k, bool merged)
         k->sel[i] = k->shown[i] = sel;
         k->scum[i] = sel ? nd->self_ns : 0;
         k->sdev[i] = sel ? nd->dev_leaf_ns : 0;
+        k->scalls[i] = 0;
         busy += k->scum[i];
     }
     s->busy = busy;
@@ -201,8 +225,11 @@ static void mask_compute(scope *s, scope_mask *k, bool merged)
         uint32_t p = nodes[i].parent;
         if (p == MODEL_NONE)
             continue;
+        if (k->shown[i])
+            k->scalls[i] += nodes[i].calls;
         k->scum[p] += k->scum[i];
         k->sdev[p] += k->sdev[i];
+        k->scalls[p] += k->scalls[i];
         k->shown[p] |= k->shown[i];
     }
 }
@@ -232,6 +259,13 @@ void scope_entry_text(const scope *s, const scope_entry *e, char *buf, size_t si
     case SCOPE_CAT: snprintf(buf, size, "category %s", trace_str(m->tr, m->cats[e->id].name)); break;
     case SCOPE_NODE: snprintf(buf, size, "%s (one track)", model_op_name(m, m->nodes[e->id].op)); break;
     case SCOPE_MNODE: snprintf(buf, size, "%s (this stack)", model_op_name(m, m->mnodes[e->id].op)); break;
+    case SCOPE_TRACK: {
+        const trace *tr = m->tr;
+        char lab[256];
+        trace_track_label(tr, e->id, lab, sizeof lab);
+        snprintf(buf, size, "track %s", lab);
+        break;
+    }
     }
 }
 
@@ -267,4 +301,120 @@ uint8_t *scope_keep(scope *s)
     for (size_t i = 0; i < m->nnodes; i++)
         keep[i] = m->nodes[i].parent == MODEL_NONE ? 0 : k->active ? k->sel[i] : 1;
     return keep;
+}
+
+/* ---------------------------------------------------------------- figures */
+
+static int figs_alloc(scope *s)
+{
+    const model *m = s->m;
+    if (s->fops)
+        return 0;
+    s->fops = malloc((m->nops ? m->nops : 1) * sizeof *s->fops);
+    s->fcats = malloc((m->ncats ? m->ncats : 1) * sizeof *s->fcats);
+    s->ftracks = malloc((m->ntracks ? m->ntracks : 1) * sizeof *s->ftracks);
+    s->op_cat = malloc((m->nops ? m->nops : 1) * sizeof *s->op_cat);
+    s->outer = malloc(m->nnodes ? m->nnodes : 1);
+    if (!s->fops || !s->fcats || !s->ftracks || !s->op_cat || !s->outer) {
+        free(s->fops);
+        free(s->fcats);
+        free(s->ftracks);
+        free(s->op_cat);
+        free(s->outer);
+        s->fops = s->fcats = s->ftracks = NULL;
+        s->op_cat = NULL;
+        s->outer = NULL;
+        return -1;
+    }
+    for (size_t o = 0; o < m->nops; o++) {
+        s->op_cat[o] = 0;
+        for (size_t c = 0; c < m->ncats; c++)
+            if (m->cats[c].name == m->ops[o].cat) {
+                s->op_cat[o] = (uint32_t)c;
+                break;
+            }
+    }
+    /* outermost frames of their op on their stack: cum counts a stack once */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        uint8_t out = nd->parent != MODEL_NONE;
+        for (uint32_t p = nd->parent; out && p != MODEL_NONE; p = m->nodes[p].parent)
+            if (m->nodes[p].op == nd->op && m->nodes[p].parent != MODEL_NONE)
+                out = 0;
+        s->outer[i] = out;
+    }
+    return 0;
+}
+
+/* One pass over the per-track nodes under the scope's mask. */
+static int figs_compute(scope *s)
+{
+    const model *m = s->m;
+    const scope_mask *k = scope_mask_of(s, false);
+    if (!k || !k->active || figs_alloc(s) < 0)
+        return -1;
+    if (s->figs_gen == s->gen)
+        return 0;
+    memset(s->fops, 0, m->nops * sizeof *s->fops);
+    memset(s->fcats, 0, m->ncats * sizeof *s->fcats);
+    memset(s->ftracks, 0, m->ntracks * sizeof *s->ftracks);
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (!k->shown[i] || nd->parent == MODEL_NONE)
+            continue;
+        scope_fig *f = &s->fops[nd->op];
+        f->calls += nd->calls;
+        f->total_ns += k->scum[i];
+        if (s->outer[i])
+            f->cum_ns += k->scum[i];
+        f->dev_total_ns += k->sdev[i]; /* each GPU event once: at its leaf */
+        scope_fig *t = &s->ftracks[nd->track];
+        t->calls += nd->calls;
+        if (!k->sel[i])
+            continue;
+        f->self_ns += nd->self_ns;
+        f->dev_self_ns += nd->dev_self_ns;
+        f->dev_events += nd->dev_events;
+        t->self_ns += nd->self_ns;
+        if (nd->dev_events) {
+            uint32_t on = nd->stream != MODEL_NONE ? nd->stream : nd->track;
+            s->ftracks[on].dev_total_ns += nd->dev_leaf_ns;
+            s->ftracks[on].dev_events += nd->dev_events;
+        }
+    }
+    for (size_t o = 0; o < m->nops; o++) {
+        scope_fig *c = &s->fcats[s->op_cat[o]];
+        const scope_fig *f = &s->fops[o];
+        c->calls += f->calls;
+        c->self_ns += f->self_ns;
+        c->total_ns += f->total_ns;
+        c->cum_ns += f->cum_ns;
+        c->dev_self_ns += f->dev_self_ns;
+        c->dev_total_ns += f->dev_total_ns;
+        c->dev_events += f->dev_events;
+    }
+    s->figs_gen = s->gen;
+    return 0;
+}
+
+const scope_fig *scope_ops(scope *s)
+{
+    return figs_compute(s) < 0 ? NULL : s->fops;
+}
+
+const scope_fig *scope_cats(scope *s)
+{
+    return figs_compute(s) < 0 ? NULL : s->fcats;
+}
+
+const scope_fig *scope_tracks(scope *s)
+{
+    return figs_compute(s) < 0 ? NULL : s->ftracks;
+}
+
+uint32_t scope_op_cat(scope *s, uint32_t op)
+{
+    if (figs_alloc(s) < 0)
+        return 0;
+    return s->op_cat[op];
 }

@@ -22,7 +22,8 @@ enum scope_kind {
     SCOPE_OP,    /* stacks through an operator (Enter in Ops) */
     SCOPE_CAT,   /* stacks through any operator of a category (Enter in Categories) */
     SCOPE_NODE,  /* stacks at or below a per-track node (f in the per-track tree) */
-    SCOPE_MNODE  /* stacks at or below a merged node (f in the merged tree) */
+    SCOPE_MNODE, /* stacks at or below a merged node (f in the merged tree) */
+    SCOPE_TRACK  /* stacks on a track, and GPU work that ran on it (Enter in Threads) */
 };
 
 typedef struct scope_entry {
@@ -40,6 +41,8 @@ typedef struct scope_mask {
     uint8_t *sel;    /* the stack ending at the node is selected */
     int64_t *scum;   /* self time of the selected stacks at or below the node */
     int64_t *sdev;   /* device time of the selected stacks at or below */
+    uint64_t *scalls; /* calls of the shown nodes at or below the node (a root: the
+                         scope's calls on its track) */
     uint32_t *bits;  /* scratch: which entries the stack to each node passes */
     uint32_t gen;    /* the scope_gen it was computed for */
 } scope_mask;
@@ -63,6 +66,10 @@ const char *scope_filter(const scope *s);
 /* Whether a name passes the filter (true without one). */
 bool scope_name_passes(const scope *s, const char *name);
 
+/* Whether an entry can only be told in the per-track trees (a per-track
+   node, a track): the merged tree then selects nothing. */
+bool scope_per_track(const scope *s);
+
 /* Whether there is any entry or filter. */
 bool scope_active(const scope *s);
 /* Bumped on every change. */
@@ -74,6 +81,29 @@ const scope_mask *scope_mask_of(scope *s, bool merged);
 
 /* Self time of the scope's stacks (the model's busy time without a scope). */
 int64_t scope_busy(scope *s);
+
+/* The figures of an operator, category or track within the scope, from
+   the per-track call trees: calls of the frames on the scope's stacks,
+   self time of the selected stacks ending at the op, total (the selected
+   time at or below its frames, recursion counted again as PyTorch does),
+   cum (the same counting each stack once: pprof's cum), device figures
+   likewise. For a track: calls its frames' calls, self_ns its CPU time in
+   the scope, dev_total_ns the GPU time of the scope's stacks that ran on
+   it (a stream), dev_events their count. */
+typedef struct scope_fig {
+    uint64_t calls;
+    int64_t self_ns, total_ns, cum_ns, dev_self_ns, dev_total_ns;
+    uint64_t dev_events;
+} scope_fig;
+
+/* Per op (model->ops order), per category (model->cats) and per track
+   (model->tracks): NULL when the scope is empty (the model's figures hold)
+   or out of memory. Computed once per scope change, in one pass. */
+const scope_fig *scope_ops(scope *s);
+const scope_fig *scope_cats(scope *s);
+const scope_fig *scope_tracks(scope *s);
+/* The category index of op (for views that group ops). */
+uint32_t scope_op_cat(scope *s, uint32_t op);
 
 /* One entry as text: "aten::mm", "category cuda", ... */
 void scope_entry_text(const scope *s, const scope_entry *e, char *buf, size_t size);

@@ -18,24 +18,32 @@ static int layout(view *v, const col **out, int *namew)
     return cols_layout(o->cols, v->width, v->gpu, o->namecap, out, namew);
 }
 
+/* Each figure named for what it is: the window (wall time), the CPU time
+   summed over the threads (more than the window when threads overlap),
+   the GPU's busy time (some stream at work). */
 static void title(view *v, cols_line *l)
 {
     const model *m = v->m;
-    char a[32], b[32], c[32], d[32], tmp[1200];
+    char a[32], b[32], c[32], d[32], e[32], tmp[1200];
     if (v->cmp) {
         cmp_title(v, tmp, sizeof tmp);
         cols_cell(l, tmp, strlen(tmp), v->width, false);
         return;
     }
     /* a scoped model (a step) says so first */
-    snprintf(tmp, sizeof tmp, "%s%s%s%s | window %s ms | busy %s ms | events %s | tracks %s",
-             m->scope_note, m->scope_note[0] ? " | " : "", m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
-             fmt_ms(m->busy_ns, b, sizeof b), fmt_count(m->complete_events, c, sizeof c),
-             fmt_count(m->tracks_with_events, d, sizeof d));
-    if (v->gpu) {
-        size_t o = strlen(tmp);
-        snprintf(tmp + o, sizeof tmp - o, " | GPU %s ms", fmt_ms(m->gpu_ns, a, sizeof a));
-    }
+    size_t o = (size_t)snprintf(tmp, sizeof tmp, "%s%s%s%s | window %s ms | CPU time %s ms (%.2fx window, all threads)",
+             m->scope_note, m->scope_note[0] ? " | " : "",
+             m->tr->path, m->tr->truncated ? " (truncated)" : "", fmt_ms(m->window_ns, a, sizeof a),
+             fmt_ms(m->cpu_ns, b, sizeof b),
+             m->window_ns ? (double)m->cpu_ns / (double)m->window_ns : 0.0);
+    if (v->gpu && o < sizeof tmp)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, " | GPU busy %s ms (%s%% of window)",
+                              fmt_ms(m->gpu_busy_ns, c, sizeof c),
+                              fmt_pct(m->gpu_busy_ns, m->window_ns, e, sizeof e));
+    if (o < sizeof tmp)
+        snprintf(tmp + o, sizeof tmp - o, " | %s events | %s tracks",
+                 fmt_count(m->complete_events, d, sizeof d),
+                 fmt_count(m->tracks_with_events, e, sizeof e));
     cols_cell(l, tmp, strlen(tmp), v->width, false);
 }
 
@@ -47,7 +55,7 @@ static void crumb(view *v, cols_line *l)
     if (v->m->tr->truncated)
         o = (size_t)snprintf(tmp, sizeof tmp, "TRUNCATED TRACE (%s): figures cover the events read | ",
                              v->m->tr->truncated_reason);
-    o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Focus: all");
+    o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Scope: all");
     for (int i = 0; i < scope_depth(s) && o < sizeof tmp; i++) {
         scope_entry_text(s, scope_entry_at(s, i), f, sizeof f);
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " \xe2\x80\xba %s", f); /* › */
@@ -56,8 +64,8 @@ static void crumb(view *v, cols_line *l)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " | filter \"%s\"", scope_filter(s));
     if (scope_active(s) && o < sizeof tmp) {
         int64_t busy = scope_busy(s);
-        snprintf(tmp + o, sizeof tmp - o, " | scope busy %s ms (%s%%)", fmt_ms(busy, a, sizeof a),
-                 fmt_pct(busy, v->m->busy_ns, b, sizeof b));
+        snprintf(tmp + o, sizeof tmp - o, " | its self time %s ms (%s%% of all)",
+                 fmt_ms(busy, a, sizeof a), fmt_pct(busy, v->m->busy_ns, b, sizeof b));
     }
     cols_cell(l, tmp, strlen(tmp), v->width, false);
 }

@@ -57,12 +57,55 @@ static const char *cats_name(view *v, uint32_t ci, char *buf, size_t size, size_
     return trace_str(m->tr, m->cats[ci].name);
 }
 
+static void cat_fig(view *v, uint32_t ci, scope_fig *f)
+{
+    const scope_fig *sf = scope_cats(v->scope);
+    if (sf) {
+        *f = sf[ci];
+        return;
+    }
+    const model_cat *k = &v->m->cats[ci];
+    *f = (scope_fig){ .calls = k->calls, .self_ns = k->self_ns, .total_ns = k->total_ns,
+                      .dev_self_ns = k->dev_self_ns };
+}
+
+static int64_t fig_key(const scope_fig *f, enum model_sort s)
+{
+    switch (s) {
+    case MODEL_SORT_TOTAL: return f->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)f->calls;
+    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
+    default: return f->self_ns;
+    }
+}
+
 static int cats_rebuild(view *v, view_rows *r)
 {
     const model *m = v->m;
     struct cats_state *s = view_state(v, VIEW_CATS);
-    model_sort_cats(m, v->sort, v->reverse, s->order);
-    for (size_t i = 0; i < m->ncats; i++)
+    const scope_fig *sf = scope_cats(v->scope);
+    size_t n = m->ncats;
+    if (!sf) {
+        model_sort_cats(m, v->sort, v->reverse, s->order);
+    } else {
+        /* under a scope: the categories on its stacks, by their figures in it */
+        view_keyed *k = view_keyed_buf(v, m->ncats);
+        if (!k)
+            return -1;
+        n = 0;
+        for (size_t c = 0; c < m->ncats; c++) {
+            if (!sf[c].calls && !sf[c].total_ns && !sf[c].dev_events)
+                continue;
+            k[n].key = fig_key(&sf[c], v->sort);
+            k[n].name = trace_str(m->tr, m->cats[c].name);
+            k[n].id = (uint32_t)c;
+            n++;
+        }
+        view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
+        for (size_t i = 0; i < n; i++)
+            s->order[i] = k[i].id;
+    }
+    for (size_t i = 0; i < n; i++)
         if (scope_name_passes(v->scope, trace_str(m->tr, m->cats[s->order[i]].name)) &&
             view_rows_push(r, s->order[i]) < 0)
             return -1;
@@ -71,20 +114,20 @@ static int cats_rebuild(view *v, view_rows *r)
 
 static void cats_cell(view *v, uint32_t ci, const col *c, int namew, cols_line *l)
 {
-    const model *m = v->m;
-    const model_cat *k = &m->cats[ci];
+    scope_fig k;
     size_t len;
     const char *s;
+    cat_fig(v, ci, &k);
     switch (c->id) {
     case C_NAME:
         s = cats_name(v, ci, NULL, 0, &len);
         cols_cell(l, s, len, namew, false);
         break;
-    case C_CALLS: view_cell_count(l, k->calls, c->width); break;
-    case C_SELF: view_cell_ms(l, k->self_ns, c->width); break;
-    case C_TOTAL: view_cell_ms(l, k->total_ns, c->width); break;
-    case C_BUSYPCT: view_cell_pct(l, k->self_ns, m->busy_ns, c->width); break;
-    case C_DSELF: view_cell_ms(l, k->dev_self_ns, c->width); break;
+    case C_CALLS: view_cell_count(l, k.calls, c->width); break;
+    case C_SELF: view_cell_ms(l, k.self_ns, c->width); break;
+    case C_TOTAL: view_cell_ms(l, k.total_ns, c->width); break;
+    case C_BUSYPCT: view_cell_pct(l, k.self_ns, scope_busy(v->scope), c->width); break;
+    case C_DSELF: view_cell_ms(l, k.dev_self_ns, c->width); break;
     default: cols_cell(l, "", 0, c->width, true);
     }
 }

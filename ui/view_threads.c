@@ -28,12 +28,35 @@ static bool is_gpu(const model *m, uint32_t k)
     return m->tr->tracks[k].is_gpu || m->tracks[k].stream != MODEL_NONE;
 }
 
+/* A track's events and busy time: the model's (a stream: its GPU work's
+   union), or within the scope (a stream: the GPU time of the scope's
+   stacks that ran on it; a thread: its self time in the scope). */
+static void track_fig(view *v, uint32_t k, uint64_t *events, int64_t *busy)
+{
+    const model *m = v->m;
+    const scope_fig *sf = scope_tracks(v->scope);
+    bool stream = m->tracks[k].stream != MODEL_NONE;
+    if (!sf) {
+        *events = m->tracks[k].events;
+        *busy = view_track_busy(m, k);
+    } else {
+        *events = stream ? sf[k].dev_events : sf[k].calls;
+        *busy = stream ? sf[k].dev_total_ns : sf[k].self_ns;
+    }
+}
+
 static int threads_rebuild(view *v, view_rows *r)
 {
     const model *m = v->m;
     char buf[600];
+    bool scoped = scope_tracks(v->scope) != NULL;
     for (size_t k = 0; k < m->ntracks; k++) {
+        uint64_t ev;
+        int64_t busy;
         if (!m->tracks[k].events)
+            continue;
+        track_fig(v, (uint32_t)k, &ev, &busy);
+        if (scoped && !ev && !busy)
             continue;
         if (!scope_name_passes(v->scope, view_track_label(m, (uint32_t)k, buf, sizeof buf)))
             continue;
@@ -52,8 +75,10 @@ static int threads_rebuild(view *v, view_rows *r)
         snprintf(names[i], sizeof names[i], "%s", view_track_label(m, k, buf, sizeof buf));
         kb[i].name = names[i];
         kb[i].id = k;
-        kb[i].key = v->sort == MODEL_SORT_CALLS ? (int64_t)m->tracks[k].events
-                                                : view_track_busy(m, k);
+        uint64_t ev;
+        int64_t busy;
+        track_fig(v, k, &ev, &busy);
+        kb[i].key = v->sort == MODEL_SORT_CALLS ? (int64_t)ev : busy;
     }
     view_keyed_sort(kb, n, v->sort == MODEL_SORT_NAME, v->reverse);
     for (size_t i = 0; i < n; i++)
@@ -73,16 +98,25 @@ static void threads_cell(view *v, uint32_t k, const col *c, int namew, cols_line
 {
     const model *m = v->m;
     char t[600];
+    uint64_t ev;
+    int64_t busy;
+    track_fig(v, k, &ev, &busy);
     switch (c->id) {
     case C_NAME:
         view_track_label(m, k, t, sizeof t);
         cols_cell(l, t, strlen(t), namew, false);
         break;
     case C_KIND: cols_cell(l, is_gpu(m, k) ? "GPU" : "CPU", 3, c->width, false); break;
-    case C_EVENTS: view_cell_count(l, m->tracks[k].events, c->width); break;
-    case C_BUSY: view_cell_ms(l, view_track_busy(m, k), c->width); break;
-    case C_WINPCT: view_cell_pct(l, view_track_busy(m, k), m->window_ns, c->width); break;
-    case C_IDLE: view_cell_ms(l, view_track_idle(m, k), c->width); break;
+    case C_EVENTS: view_cell_count(l, ev, c->width); break;
+    case C_BUSY: view_cell_ms(l, busy, c->width); break;
+    case C_WINPCT: view_cell_pct(l, busy, m->window_ns, c->width); break;
+    case C_IDLE:
+        /* the gaps between the scope's events are not known */
+        if (scope_active(v->scope))
+            cols_cell(l, "-", 1, c->width, true);
+        else
+            view_cell_ms(l, view_track_idle(m, k), c->width);
+        break;
     default: cols_cell(l, "", 0, c->width, true);
     }
 }
@@ -90,6 +124,15 @@ static void threads_cell(view *v, uint32_t k, const col *c, int namew, cols_line
 static bool threads_gpu(view *v, uint32_t k)
 {
     return is_gpu(v->m, k);
+}
+
+static int threads_action(view *v, enum key_act act, int arg)
+{
+    (void)arg;
+    if (act != ACT_DRILL || view_nrows(v) == 0)
+        return -1;
+    view_push_focus(v, SCOPE_TRACK, view_row(v, view_cursor(v)));
+    return VIEW_DRAW_ALL;
 }
 
 const struct view_ops view_threads_ops = {
@@ -102,4 +145,5 @@ const struct view_ops view_threads_ops = {
     .name_of = threads_name,
     .cell = threads_cell,
     .gpu = threads_gpu,
+    .action = threads_action,
 };

@@ -20,7 +20,7 @@ static const col cols[] = {
     { C_SELF, "Self ms", 12, MODEL_SORT_SELF, 0, false, false, false },
     { C_CALLS, "Calls", 10, MODEL_SORT_CALLS, 1, false, false, false },
     { C_DSELF, "Dev self ms", 12, MODEL_SORT_DEVICE_SELF, 2, true, false, false },
-    { C_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 2, true, false, false },
+    { C_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 1, true, false, false },
     { C_NAME, "Name", 24, MODEL_SORT_NAME, 0, false, true, true },
     { 0, NULL, 0, 0, 0, false, false, false }
 };
@@ -73,12 +73,24 @@ static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
 {
     const model_node *nd = &o->rows.nodes[u];
     bool root = nd->parent == MODEL_NONE;
-    f->calls = nd->calls;
+    f->calls = root && k ? k->scalls[u] : nd->calls; /* a root: the scope's calls on it */
+    if (nd->gpu) {
+        /* GPU work under its launch: its GPU events and their time */
+        int64_t t = !k || k->sel[u] ? nd->dev_total_ns : 0;
+        f->calls = !k || k->sel[u] ? nd->dev_events : 0;
+        f->self_ns = f->total_ns = 0; /* no CPU time: drawn as "-" */
+        f->dev_total_ns = t;
+        f->dev_self_ns = 0;
+        return;
+    }
     if (k) {
         f->self_ns = !root && k->sel[u] ? nd->self_ns : 0;
         f->total_ns = k->scum[u];
         f->dev_self_ns = !root && k->sel[u] ? nd->dev_self_ns : 0;
         f->dev_total_ns = k->sdev[u];
+        /* a GPU op's frame shows its own GPU time, as its op does */
+        if (!root && o->v->m->ops[nd->op].gpu)
+            f->dev_total_ns = k->sel[u] ? nd->dev_total_ns : 0;
     } else {
         f->self_ns = nd->self_ns; /* 0 on a root: it is no call */
         f->total_ns = nd->total_ns;
@@ -302,8 +314,12 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
         cols_cell(l, s, len, namew - ind - (int)fmt_width(pre, n), false);
         break;
     }
-    case C_TOTAL: view_cell_ms(l, f.total_ns, c->width); break;
-    case C_SELF: view_cell_ms(l, f.self_ns, c->width); break;
+    case C_TOTAL: case C_SELF:
+        if (nd->gpu)
+            cols_cell(l, "-", 1, c->width, true);
+        else
+            view_cell_ms(l, c->id == C_TOTAL ? f.total_ns : f.self_ns, c->width);
+        break;
     case C_CALLS: view_cell_count(l, f.calls, c->width); break;
     case C_DSELF: view_cell_ms(l, f.dev_self_ns, c->width); break;
     case C_DTOTAL: view_cell_ms(l, f.dev_total_ns, c->width); break;
@@ -321,9 +337,9 @@ void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
     struct tree_state *s = st(v);
     if (!view_scope_push(v, kind, id))
         return;
-    /* pprof's focus: every stack through it, in the merged tree */
-    if (kind != SCOPE_NODE)
-        s->merged = true;
+    /* pprof's focus: every stack through it, in the merged tree; what only
+       the per-track trees can tell (a track, a per-track node) in those */
+    s->merged = !scope_per_track(view_scope(v));
     v->tab = VIEW_TREE;
     s->reveal = true; /* open the way to the selected frames (sync) */
     struct one *o = cur(v);
@@ -386,6 +402,10 @@ static int tree_action(view *v, enum key_act act, int arg)
         v->cur[VIEW_TREE] = tree_rows_near(t, u);
         break;
     case ACT_MERGE: {
+        if (!s->merged && scope_per_track(view_scope(v))) {
+            view_status_set(v, "this focus is on one track: Esc first to merge the tracks");
+            return VIEW_DRAW_FOOTER;
+        }
         uint32_t mn = s->merged ? u : is_root(o, u) ? 0 : v->m->node_merged[u];
         s->merged = !s->merged;
         o = cur(v);

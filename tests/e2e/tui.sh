@@ -112,7 +112,7 @@ if wait_for "exported" 20; then
     else echo "go missing: pprof totals not checked"; fi
     # Enter on the first op: the tree focused on it; its stacks' time is its self time
     # (it calls nothing); e writes the next free name
-    keys Enter; check "Enter focuses the top op" "Focus: all › $top_self" 10
+    keys Enter; check "Enter focuses the top op" "Scope: all › $top_self" 10
     keys e; check "second export" "alexnet_train-1.pb.gz"
     f2="$work/alexnet_train-1.pb.gz"
     [ -s "$f2" ] && [ -s "$f1" ] && ok "never overwrites" || bad "no $f2"
@@ -129,7 +129,7 @@ fi
 # ---- q quits and gives the shell back
 keys q
 check "q exits 0 and the shell is back" "EXIT=0" 10
-screen | grep -qF "Focus:" && bad "the explorer is still on screen after q" || ok "screen restored"
+screen | grep -qF "Scope:" && bad "the explorer is still on screen after q" || ok "screen restored"
 
 # ---- --sort calls: the first row is analyze's top op by calls
 top_calls=$(json --sort calls -top 1 | field 'd["ops"][0]["name"]')

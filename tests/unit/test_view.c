@@ -354,7 +354,7 @@ static void test_focus_and_back(void **state)
     assert_int_equal(fig.self_ns, 0);
     char crumb[1024];
     screen_line(v, 1, crumb, sizeof crumb);
-    assert_non_null(strstr(crumb, "Focus: all \xe2\x80\xba C"));
+    assert_non_null(strstr(crumb, "Scope: all \xe2\x80\xba C"));
     /* export scope */
     select_spec s;
     assert_true(scope_spec(view_scope(v), &s));
@@ -670,6 +670,151 @@ static void test_top_and_help(void **state)
     close_fixture(f);
 }
 
+/* ------------------------------------------------------------- scoped figures */
+
+/* The row of the current flat view whose name is name, and its line. */
+static size_t row_of(view *v, const char *name)
+{
+    char buf[600];
+    size_t len;
+    for (size_t i = 0; i < view_nrows(v); i++) {
+        const char *s = view_row_name(v, i, buf, sizeof buf, &len);
+        if (len == strlen(name) && !strncmp(s, name, len))
+            return i;
+    }
+    fail_msg("no row %s", name);
+    return 0;
+}
+
+static void test_scoped_tables(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    const model *m = f->m;
+    /* focus on C: the stacks A>B>C and A>C (twice) */
+    keys(v, "jj");
+    view_key(v, VK_ENTER);
+    view_key(v, '1');
+    /* only the ops on the scope's stacks, by their self time in it */
+    assert_string_equal(row_names(v), "C A B");
+    const scope_fig *sf = scope_ops(view_scope(v));
+    assert_non_null(sf);
+    uint32_t A = op_of(m, "A"), B = op_of(m, "B"), C = op_of(m, "C");
+    assert_int_equal(sf[C].self_ns, 30000);
+    assert_int_equal(sf[C].total_ns, 30000);
+    assert_int_equal(sf[C].calls, 3);
+    assert_int_equal(sf[A].self_ns, 0);
+    assert_int_equal(sf[A].total_ns, 30000);
+    assert_int_equal(sf[A].cum_ns, 30000);
+    assert_int_equal(sf[A].calls, 3);
+    assert_int_equal(sf[B].total_ns, 10000);
+    /* the line shows them, and Self% is of the scope's time */
+    char line[1024], ms[32];
+    bool gpu;
+    view_body_line(v, row_of(v, "C"), line, sizeof line, &gpu);
+    assert_non_null(strstr(line, "100.0"));
+    view_body_line(v, row_of(v, "A"), line, sizeof line, &gpu);
+    assert_non_null(strstr(line, fmt_ms(30000, ms, sizeof ms)));
+    assert_null(strstr(line, fmt_ms(m->ops[A].total_ns, ms, sizeof ms)));
+    /* categories: op (A, B) and leaf (C) */
+    view_key(v, '2');
+    assert_string_equal(row_names(v), "leaf op");
+    const scope_fig *cf = scope_cats(view_scope(v));
+    uint32_t cat_op = scope_op_cat(view_scope(v), A), cat_leaf = scope_op_cat(view_scope(v), C);
+    assert_int_equal(cf[cat_leaf].self_ns, 30000);
+    assert_int_equal(cf[cat_leaf].calls, 3);
+    assert_int_equal(cf[cat_op].total_ns, 40000);
+    assert_int_equal(cf[cat_op].calls, 5);
+    view_key(v, VK_ESC);
+    view_key(v, VK_ESC);
+
+    /* Threads: Enter on track 1 (the busier) focuses the per-track tree on it */
+    view_key(v, '4');
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_current(v), VIEW_TREE);
+    assert_false(view_tree_merged(v));
+    assert_int_equal(scope_entry_at(view_scope(v), 0)->kind, SCOPE_TRACK);
+    assert_int_equal(scope_busy(view_scope(v)), 150000);
+    /* the root row: the scope's calls on it (A 2, B 2, C 2, D 1), not the track's events */
+    view_fig fig;
+    view_tree_fig(v, view_row(v, 0), &fig);
+    assert_int_equal(fig.calls, 7);
+    assert_int_equal(fig.total_ns, 150000);
+    assert_int_equal(view_nrows(v) > 1, true);
+    /* m cannot merge a track's focus */
+    view_key(v, 'm');
+    assert_false(view_tree_merged(v));
+    assert_non_null(strstr(view_status(v), "one track"));
+    view_key(v, '1');
+    assert_string_equal(row_names(v), "A B C D");
+    sf = scope_ops(view_scope(v));
+    assert_int_equal(sf[A].self_ns, 70000);
+    assert_int_equal(sf[C].self_ns, 20000);
+    /* a focus on C on top: track 1's C stacks */
+    view_key(v, VK_HOME);
+    keys(v, "jj");
+    view_key(v, VK_ENTER);
+    assert_int_equal(scope_busy(view_scope(v)), 20000);
+    view_tree_fig(v, view_row(v, 0), &fig);
+    assert_int_equal(fig.calls, 2 + 2 + 1 + 1); /* the frames leading to C: A, B (its node: 2 calls), C twice */
+    close_fixture(f);
+}
+
+/* A kernel's device figures agree in Ops, in the tree under its launches
+   and on its stream; a [GPU] row shows its GPU events and their time. */
+static void test_gpu_rows(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    const model *m = f->m;
+    view_key(v, '3');
+    size_t checked = 0;
+    for (uint32_t op = 0; op < m->nops; op++) {
+        if (!m->ops[op].gpu)
+            continue;
+        int64_t under_launch = 0, on_stream = 0, leaf_on_stream = 0;
+        for (uint32_t n = 0; n < m->nnodes; n++) {
+            const model_node *nd = &m->nodes[n];
+            if (nd->parent == MODEL_NONE || nd->op != op)
+                continue;
+            view_fig fg;
+            view_tree_fig(v, n, &fg);
+            if (nd->gpu) {
+                assert_true(fg.calls > 0);
+                assert_int_equal(fg.calls, nd->dev_events);
+                under_launch += fg.dev_total_ns;
+            } else {
+                on_stream += fg.dev_total_ns;
+                leaf_on_stream += nd->dev_leaf_ns;
+            }
+        }
+        assert_int_equal(on_stream, m->ops[op].dev_total_ns);
+        assert_int_equal(under_launch + leaf_on_stream, m->ops[op].dev_total_ns);
+        checked++;
+    }
+    assert_true(checked > 5);
+    /* on screen: a [GPU] row has a count and a time, "-" for CPU time */
+    view_resize(v, 200, 40);
+    view_key(v, 'E');
+    char line[2048], ms[32];
+    bool gpu, seen = false;
+    for (size_t i = 0; i < view_nrows(v) && !seen; i++) {
+        view_body_line(v, i, line, sizeof line, &gpu);
+        uint32_t u = view_row(v, i);
+        if (!m->nodes[u].gpu)
+            continue;
+        seen = true;
+        char want[64];
+        snprintf(want, sizeof want, " %s ", fmt_ms(m->nodes[u].dev_total_ns, ms, sizeof ms));
+        assert_non_null(strstr(line, want));
+        assert_non_null(strstr(line, "  - "));
+    }
+    assert_true(seen);
+    close_fixture(f);
+}
+
 /* ------------------------------------------------------------- the key table */
 
 /* Every key of the table has a --replay name that parses back to it, the
@@ -774,6 +919,8 @@ int main(void)
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
         cmocka_unit_test(test_key_table),
+        cmocka_unit_test(test_scoped_tables),
+        cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_set_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
