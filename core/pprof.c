@@ -182,6 +182,31 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
     return i;
 }
 
+/* A new label set at the end of b->sets holding set's labels (more are
+   added to it by the caller). NULL when out of memory. */
+static struct labelset *labelset_copy(struct build *b, uint32_t set)
+{
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return NULL;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return NULL;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    return ls;
+}
+
 /* The label set of a sample: set's labels plus step=N when the node holds
    the calls of one step (model_opts.group, pprof_opts.step_labels), so that
    go tool pprof -tagfocus step=1011 selects a step. Returns its index, or
@@ -194,24 +219,9 @@ static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
     uint32_t i = hmap_get(&b->stepmap, key);
     if (i != UINT32_MAX)
         return i;
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sets = ns;
-        b->setcap = nc;
-    }
-    struct labelset *ls = calloc(1, sizeof *ls);
+    struct labelset *ls = labelset_copy(b, (uint32_t)set);
     if (!ls)
         return -1;
-    b->sets[b->nsets++] = ls;
-    const struct labelset *base = b->sets[set];
-    for (size_t k = 0; k < base->n; k++) {
-        ls->labels[k] = *base->ptrs[k];
-        ls->ptrs[k] = &ls->labels[k];
-    }
-    ls->n = base->n;
     /* a step number is a number label: -tagfocus step=1011 reads "1011" as
        a range of numbers and would never match a string; the unit keeps
        pprof from dropping a step 0. Other step names stay strings. */
@@ -330,24 +340,9 @@ static int64_t labelset_device(struct build *b, uint32_t set, uint32_t dev)
     uint32_t i = hmap_get(&b->memsets, key);
     if (i != UINT32_MAX)
         return i;
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sets = ns;
-        b->setcap = nc;
-    }
-    struct labelset *ls = calloc(1, sizeof *ls);
+    struct labelset *ls = labelset_copy(b, (uint32_t)set);
     if (!ls)
         return -1;
-    b->sets[b->nsets++] = ls;
-    const struct labelset *base = b->sets[set];
-    for (size_t k = 0; k < base->n; k++) {
-        ls->labels[k] = *base->ptrs[k];
-        ls->ptrs[k] = &ls->labels[k];
-    }
-    ls->n = base->n;
     if (add_label(b, ls, "device", b->mem->devices[dev].name) < 0)
         return -1;
     i = (uint32_t)(b->nsets - 1);
