@@ -171,8 +171,14 @@ void draw_screen(view *v)
     int h = LINES, footw = 0;
     for (int y = 0; y < h; y++) {
         enum view_style st;
-        view_screen_line(v, y, buf, sizeof buf, &st);
+        view_span sec;
+        view_screen_line_sec(v, y, buf, sizeof buf, &st, &sec);
         line(y, buf, style_attr(st));
+        /* secondary text dimmed; without colours it stays as it is */
+        if (colour && sec.w > 0 && st != VIEW_STYLE_CURSOR) {
+            attr_t a = style_attr(st);
+            mvchgat(y, sec.x0, sec.w, (a & ~A_COLOR) | A_DIM, (short)PAIR_NUMBER(a), NULL);
+        }
         int x0, w;
         if (colour && view_bar_span(v, y, &x0, &w))
             colour_bar(y, x0, w);

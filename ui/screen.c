@@ -160,8 +160,16 @@ static void hints(view *v, cols_line *l)
 
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style)
 {
+    view_screen_line_sec(v, y, buf, size, style, NULL);
+}
+
+void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
+                          view_span *sec)
+{
     cols_line l;
     cols_line_init(&l, buf, size);
+    if (sec)
+        sec->x0 = sec->w = 0;
     int bottom = VIEW_CHROME_TOP + v->page;
     if (y == 0) {
         *style = VIEW_STYLE_TITLE;
@@ -186,6 +194,10 @@ void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *s
         body(v, i, &l, &gpu, style);
         if (i == v->cur[v->tab])
             *style = VIEW_STYLE_CURSOR;
+        if (sec && l.sec_end > l.sec_off) {
+            sec->x0 = (int)fmt_width(buf, l.sec_off);
+            sec->w = (int)fmt_width(buf + l.sec_off, l.sec_end - l.sec_off);
+        }
     } else if (y == bottom) {
         *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
         footer(v, &l);

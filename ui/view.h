@@ -135,6 +135,14 @@ int view_key(view *v, int key);
 /* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
    buf, and how it is to be painted. In help mode use view_help_line. */
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
+/* Display columns [x0, x0 + w) of a screen line; w 0: none. */
+typedef struct view_span {
+    int x0, w;
+} view_span;
+/* view_screen_line, and where the line holds secondary text (the file:line
+   of a Python frame row), which the terminal paints dimmed. */
+void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
+                          view_span *sec);
 /* The display columns [*x0, *x0 + *w) of screen line y that hold a bar of
    role letters (the Steps view's, view_ops.bar_col): the terminal
    paints each letter in its role's colour. false when line y has none. */

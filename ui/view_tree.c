@@ -111,10 +111,17 @@ static int64_t fig_key(const fig *f, enum model_sort s)
     }
 }
 
-static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
-                             size_t *len)
+/* A node's name; *split (when not NULL) gets where its secondary text
+   starts (a Python frame's file:line, an operator's "@ file:line fn"), or
+   SIZE_MAX when it has none. */
+static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, size_t size,
+                                 size_t *len, size_t *split)
 {
     const model *m = o->v->m;
+    size_t nosplit;
+    if (!split)
+        split = &nosplit;
+    *split = SIZE_MAX;
     const model_node *nd = &o->rows.nodes[u];
     if (nd->parent == MODEL_NONE) {
         if (o->merged)
@@ -131,6 +138,7 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                 (int)f.file_len, f.file, (unsigned)f.line);
         if (*len >= size)
             *len = size - 1;
+        *split = f.func_len + 2;
         return buf;
     }
     *len = strtab_len(m->tr->strs, m->ops[nd->op].name);
@@ -152,10 +160,17 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                     (int)f.func_len, f.func);
             if (*len >= size)
                 *len = size - 1;
+            *split = strlen(model_op_name(m, nd->op)) + 2;
             return buf;
         }
     }
     return model_op_name(m, nd->op);
+}
+
+static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
+                             size_t *len)
+{
+    return node_name_sec(o, u, buf, size, len, NULL);
 }
 
 static void sort_kids(void *ctx, uint32_t *ids, size_t n)
@@ -298,8 +313,8 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
     switch (c->id) {
     case C_NAME: {
         char nb[600], pre[64];
-        size_t len;
-        const char *s = node_name(o, u, nb, sizeof nb, &len);
+        size_t len, split;
+        const char *s = node_name_sec(o, u, nb, sizeof nb, &len, &split);
         /* indent, capped so that deep stacks still show a name */
         int ind = (int)nd->depth * 2;
         if (ind > namew / 2)
@@ -311,7 +326,7 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
                            : tree_rows_expanded(&o->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         size_t n = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, nd->gpu ? "[GPU] " : "");
         cols_put(l, pre, n);
-        cols_cell(l, s, len, namew - ind - (int)fmt_width(pre, n), false);
+        cols_cell_sec(l, s, len, split, namew - ind - (int)fmt_width(pre, n));
         break;
     }
     case C_TOTAL: case C_SELF:
