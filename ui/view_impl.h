@@ -189,6 +189,11 @@ bool view_tree_merged(view *v);
 const struct tree_rows *view_tree_rows(view *v);
 void view_tree_fig(view *v, uint32_t node, view_fig *f);
 
+/* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
+   path; keys typed in it. VIEW_DRAW_* bits. */
+int view_export_begin(view *v);
+int view_export_key(view *v, int key);
+
 /* Writes to every page of a fresh allocation, so that a key press later
    does not take thousands of page faults. */
 void view_prefault(void *p, size_t size);
