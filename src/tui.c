@@ -64,6 +64,9 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
+    "  --source-path DIR v on a Python frame shows its file from the path the trace\n"
+    "                    recorded, else from under DIR (DIR/path, then DIR/ + the path\n"
+    "                    less its leading directories, as pprof's -source_path)\n"
     "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
@@ -440,6 +443,7 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "jobs", required_argument, NULL, 'J' },
         { "base", required_argument, NULL, 'B' },
+        { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
@@ -512,6 +516,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'D': vo.source_path = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
             return EXIT_USAGE;

@@ -379,6 +379,29 @@ void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
     v->status[0] = '\0';
 }
 
+/* v: the source pane at the Python line of node u: its own frame, or the
+   innermost frame with a file of its Call stack (the line that called it). */
+static int open_source(view *v, const struct one *o, uint32_t u)
+{
+    const model *m = v->m;
+    const model_node *nd = &o->rows.nodes[u];
+    pyframe f = { 0 };
+    bool found = !is_root(o, u) && !m->opts.no_python && pyframe_of_op(m, nd->op, &f);
+    if (!found && !is_root(o, u) && !o->merged && m->node_stack &&
+        m->node_stack[u] != STRTAB_NONE) {
+        const char *text = trace_str(m->tr, m->node_stack[u]);
+        size_t pos = 0, len = strlen(text);
+        while (!found && pyframe_next(text, len, &pos, &f))
+            found = f.file_len > 0;
+    }
+    if (!found) {
+        view_status_set(v, "not a Python frame: v shows the source of a frame named file.py:line");
+        return VIEW_DRAW_FOOTER;
+    }
+    view_source_open(v, f.file, f.file_len, f.line);
+    return VIEW_DRAW_ALL;
+}
+
 static int tree_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
@@ -440,6 +463,8 @@ static int tree_action(view *v, enum key_act act, int arg)
         view_status_set(v, "%s", s->merged ? "tree merged across tracks" : "one tree per track");
         break;
     }
+    case ACT_SOURCE:
+        return open_source(v, o, u);
     case ACT_FOCUS:
         if (is_root(o, u)) {
             view_status_set(v, "focus on a frame, not a track");
