@@ -73,7 +73,7 @@ int view_export(view *v)
         }
         prog.path = path;
         rc = pprof_write(v->m, &po, path, &sum, &err);
-        if (rc < 0 && !(err.kind == T2P_ERR_IO && strstr(err.reason, strerror(EEXIST))))
+        if (rc < 0 && !(err.kind == T2P_ERR_IO && err.sys_errno == EEXIST))
             break;
     }
     if (rc == 0) {
