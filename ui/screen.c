@@ -77,7 +77,9 @@ static void tabs(view *v, cols_line *l)
     for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, i == (int)v->tab ? "[%d %s] " : " %d %s  ",
                               i + 1, v->ops[i]->label);
-    if (o < sizeof tmp)
+    if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
+    else if (o < sizeof tmp)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(v->sort),
                               view_sort_arrow(v));
     const struct view_ops *vo = v->ops[v->tab];
@@ -130,10 +132,34 @@ void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu)
     body(v, i, &l, gpu, NULL);
 }
 
+/* The footer's text before a prompt's typed text. */
+static const char *prompt_label(const view *v)
+{
+    switch (v->mode) {
+    case VIEW_MODE_SEARCH: return "/";
+    case VIEW_MODE_FILTER: return "filter: ";
+    case VIEW_MODE_EXPORT: return "export to: ";
+    default: return NULL;
+    }
+}
+
+int view_prompt_col(view *v)
+{
+    const char *lab = prompt_label(v);
+    if (!lab)
+        return -1;
+    int x = (int)(fmt_width(lab, strlen(lab)) + fmt_width(v->srch.prompt, strlen(v->srch.prompt)));
+    return x < v->width - 1 ? x : v->width - 1;
+}
+
 static void footer(view *v, cols_line *l)
 {
-    char tmp[1200];
-    if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
+    char tmp[1400];
+    if (v->mode == VIEW_MODE_EXPORT) {
+        /* a refused path's reason after the text, which stays for editing */
+        snprintf(tmp, sizeof tmp, "%s%s%s%s", prompt_label(v), v->srch.prompt,
+                 v->status[0] ? "   " : "", v->status);
+    } else if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
         snprintf(tmp, sizeof tmp, "%s%s%s", v->mode == VIEW_MODE_SEARCH ? "/" : "filter: ",
                  v->srch.prompt, v->status[0] && v->mode == VIEW_MODE_SEARCH ? "   (not found)" : "");
     } else if (v->status[0]) {
@@ -199,7 +225,7 @@ void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_styl
             sec->w = (int)fmt_width(buf + l.sec_off, l.sec_end - l.sec_off);
         }
     } else if (y == bottom) {
-        *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
+        *style = v->status[0] && v->mode != VIEW_MODE_EXPORT ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
         footer(v, &l);
     } else {
         *style = VIEW_STYLE_KEYS;
@@ -233,10 +259,10 @@ bool view_bar_span(view *v, int y, int *x0, int *w)
 const char *view_help_line(view *v, size_t i)
 {
     if (!v->nhelp) {
-        const char *labels[VIEW_NTABS];
-        for (int k = 0; k < VIEW_NTABS; k++)
+        const char *labels[VIEW_NVIEWS];
+        for (int k = 0; k < VIEW_NVIEWS; k++)
             labels[k] = v->ops[k]->label;
-        keys_help(labels, VIEW_NTABS, v->help, sizeof v->help);
+        keys_help(labels, VIEW_NVIEWS, VIEW_NTABS, v->help, sizeof v->help);
         for (char *p = v->help; *p && v->nhelp < sizeof v->help_lines / sizeof *v->help_lines;) {
             char *e = strchr(p, '\n');
             v->help_lines[v->nhelp++] = p;

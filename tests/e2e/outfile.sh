@@ -103,8 +103,13 @@ if command -v tmux >/dev/null 2>&1; then
         n=$((n + 1)); [ "$n" -gt 150 ] && break; sleep 0.1
     done
     tmux -L "$sock" send-keys -t o e
-    # a prompt for the path (if the explorer asks for one) takes its default
-    wait_temp "$d" || { tmux -L "$sock" send-keys -t o Enter; wait_temp "$d"; }
+    # e asks where to write: Enter takes the name it offers
+    n=0
+    until tmux -L "$sock" capture-pane -p -t o | grep -q 'export to:'; do
+        n=$((n + 1)); [ "$n" -gt 100 ] && break; sleep 0.1
+    done
+    tmux -L "$sock" send-keys -t o Enter
+    wait_temp "$d"
     if [ "$(temps "$d")" -gt 0 ]; then
         kill -s TERM "$(cat "$d/pid")"
         n=0
