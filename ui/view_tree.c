@@ -117,10 +117,17 @@ static int64_t fig_key(const fig *f, enum model_sort s)
     }
 }
 
-static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
-                             size_t *len)
+/* A node's name; *split (when not NULL) gets where its secondary text
+   starts (a Python frame's file:line, an operator's "@ file:line fn"), or
+   SIZE_MAX when it has none. */
+static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, size_t size,
+                                 size_t *len, size_t *split)
 {
     const model *m = o->v->m;
+    size_t nosplit;
+    if (!split)
+        split = &nosplit;
+    *split = SIZE_MAX;
     const model_node *nd = &o->rows.nodes[u];
     if (nd->parent == MODEL_NONE) {
         if (o->merged)
@@ -137,6 +144,7 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                 (int)f.file_len, f.file, (unsigned)f.line);
         if (*len >= size)
             *len = size - 1;
+        *split = f.func_len + 2;
         return buf;
     }
     const char *name = view_op_name(o->v, nd->op, len);
@@ -158,10 +166,17 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                     (int)f.func_len, f.func);
             if (*len >= size)
                 *len = size - 1;
+            *split = strlen(model_op_name(m, nd->op)) + 2;
             return buf;
         }
     }
     return name;
+}
+
+static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
+                             size_t *len)
+{
+    return node_name_sec(o, u, buf, size, len, NULL);
 }
 
 static void sort_kids(void *ctx, uint32_t *ids, size_t n)
@@ -306,8 +321,8 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
     switch (c->id) {
     case C_NAME: {
         char nb[600], pre[64];
-        size_t len;
-        const char *s = node_name(o, u, nb, sizeof nb, &len);
+        size_t len, split;
+        const char *s = node_name_sec(o, u, nb, sizeof nb, &len, &split);
         /* indent, capped so that deep stacks still show a name */
         int ind = (int)nd->depth * 2;
         if (ind > namew / 2)
@@ -319,7 +334,7 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
                            : tree_rows_expanded(&o->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         size_t n = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, nd->gpu ? "[GPU] " : "");
         cols_put(l, pre, n);
-        cols_cell(l, s, len, namew - ind - (int)fmt_width(pre, n), false);
+        cols_cell_sec(l, s, len, split, namew - ind - (int)fmt_width(pre, n));
         break;
     }
     case C_TOTAL: case C_SELF:
@@ -370,6 +385,29 @@ void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
     tree_rows_dirty(&o->rows);
     view_clamp(v);
     v->status[0] = '\0';
+}
+
+/* v: the source pane at the Python line of node u: its own frame, or the
+   innermost frame with a file of its Call stack (the line that called it). */
+static int open_source(view *v, const struct one *o, uint32_t u)
+{
+    const model *m = v->m;
+    const model_node *nd = &o->rows.nodes[u];
+    pyframe f = { 0 };
+    bool found = !is_root(o, u) && !m->opts.no_python && pyframe_of_op(m, nd->op, &f);
+    if (!found && !is_root(o, u) && !o->merged && m->node_stack &&
+        m->node_stack[u] != STRTAB_NONE) {
+        const char *text = trace_str(m->tr, m->node_stack[u]);
+        size_t pos = 0, len = strlen(text);
+        while (!found && pyframe_next(text, len, &pos, &f))
+            found = f.file_len > 0;
+    }
+    if (!found) {
+        view_status_set(v, "not a Python frame: v shows the source of a frame named file.py:line");
+        return VIEW_DRAW_FOOTER;
+    }
+    view_source_open(v, f.file, f.file_len, f.line);
+    return VIEW_DRAW_ALL;
 }
 
 static int tree_action(view *v, enum key_act act, int arg)
@@ -433,6 +471,8 @@ static int tree_action(view *v, enum key_act act, int arg)
         view_status_set(v, "%s", s->merged ? "tree merged across tracks" : "one tree per track");
         break;
     }
+    case ACT_SOURCE:
+        return open_source(v, o, u);
     case ACT_FOCUS:
         if (is_root(o, u)) {
             view_status_set(v, "focus on a frame, not a track");

@@ -395,6 +395,15 @@ if "$tool" convert --help >/dev/null 2>&1; then
         skipped "convert onto a full disk (new OUT)" "cannot mount a tmpfs here (no root, no user namespaces)"
         skipped "convert onto a full disk: the old OUT intact, no temporary file" "cannot mount a tmpfs here"
     fi
+    # 60 zero-length events at one instant under one outer event: siblings
+    # (one sample per op under outer), not a chain 60 deep (61 samples)
+    run convert zero_length_one_instant.json zero.pb.gz
+    if [ "$rc" -eq 0 ] && grep -q '^wrote zero.pb.gz: 4 samples, 4 locations' out && sanitizer_clean; then
+        ok "zero-length events at one instant are never parents"
+    else
+        no "zero-length events at one instant are never parents" "exit $rc"
+    fi
+    rm -f zero.pb.gz
     run convert cnn.json.gz out.pb.gz
     if [ "$rc" -eq 0 ] && [ -s out.pb.gz ] && gzip -t out.pb.gz && ! ls -A | grep -q '\.tmp$' && sanitizer_clean; then
         ok "convert writes OUT and leaves no temporary file"
