@@ -77,13 +77,15 @@ static const key_def table[] = {
       NULL, 0 },
     { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
       NULL, 0 },
+    { 'p', ACT_PYTHON, 0, KEYS_ALL,
+      "hide or show the Python frames (hidden: their self time is their caller's)", NULL, 0 },
     { 'v', ACT_SOURCE, 0, TREE,
       "on a Python frame: its source file at that line, with the time per line (--source-path DIR)",
       NULL, 0 },
     /* the source pane: q and Esc go back (its own action), the moves are everyone's */
     { VK_ESC, ACT_BACK, 0, SOURCE, "back to the Tree (q too)", "Esc/q back", 0 },
     { VK_UP, ACT_UP, 0, SOURCE, "move up (Down, PgUp, PgDn, g, G: as everywhere)",
-      "\xe2\x86\x91\xe2\x86\x93 PgUp PgDn g G move", 0 },
+      "Up/Down PgUp/PgDn g/G move", 0 },
     { '/', ACT_SEARCH, 0, SOURCE, "search the file (n, N: the next, previous match)",
       "/ search", 0 },
     { 0, ACT_NONE, 0, 0, NULL, NULL, 0 }

@@ -28,7 +28,7 @@ enum key_act {
     ACT_OPEN, ACT_CLOSE, ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_SUBTREE, ACT_EXPAND_ALL,
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
     /* Python frames: the source pane of the frame under the cursor */
-    ACT_SOURCE,
+    ACT_SOURCE, ACT_PYTHON,
     /* comparing (--base) */
     ACT_CMP_FIGS,
     /* steps: from every view */

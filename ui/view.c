@@ -642,6 +642,14 @@ static int generic_action(view *v, enum key_act act, int arg)
     case ACT_EXPORT:
         view_export(v);
         return VIEW_DRAW_FOOTER;
+    case ACT_PYTHON:
+        v->hide_python = !v->hide_python;
+        view_scope_changed(v);
+        view_status_set(v, "%s", v->hide_python
+                                     ? "Python frames hidden: their self time shows in their caller's"
+                                     : "Python frames shown");
+        redraw = VIEW_DRAW_ALL;
+        break;
     case ACT_HELP:
         v->mode = VIEW_MODE_HELP;
         return VIEW_DRAW_ALL;

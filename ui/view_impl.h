@@ -109,6 +109,7 @@ struct view {
     size_t top_ops;         /* --top: 0 for all */
     const char *source_path; /* view_opts.source_path */
     enum view_tab pane_from; /* the view a pane returns to */
+    bool hide_python;        /* p: Python frames left out of the tree and the tables */
 
     enum view_tab tab;
     enum view_mode mode;
