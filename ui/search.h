@@ -19,6 +19,9 @@ typedef struct search {
     size_t from;              /* the row the search started at */
 } search;
 
+/* Ctrl-U: empties the text, as in a shell. */
+#define SEARCH_KILL_LINE 0x15
+
 /* Where a search landed. */
 typedef struct search_found {
     size_t row;     /* the matching row; SIZE_MAX when nothing matches */
@@ -28,7 +31,8 @@ typedef struct search_found {
 } search_found;
 
 /* Edits text with key: backspace (a view_keycode) removes the last UTF-8
-   character, a printable byte is appended. Returns false for any other key. */
+   character, Ctrl-U empties it, a printable byte is appended. Returns false
+   for any other key. */
 bool search_edit(char *text, size_t size, int key);
 
 /* Whether name holds pat, smart case. */
