@@ -94,6 +94,7 @@ typedef struct trace_yajl {
     bool tracking; /* inside yajl_alloc: what it got so far is freed on a jump */
     int ntrack;
     void *track[8];
+    size_t big;    /* the largest block yajl asked for: its buffers' size */
 } trace_yajl;
 
 /* y is caller storage that must not move until trace_yajl_done. Returns 0,
