@@ -15,6 +15,7 @@
 
 #include "core/steps.h"
 #include "core/hmap.h"
+#include "core/vec.h"
 
 /* ---- names ---- */
 
@@ -407,14 +408,17 @@ struct pool {
 static void *worker(void *arg)
 {
     struct pool *p = arg;
+    vec_reuse_begin(); /* each file takes the last one's pages back */
     for (;;) {
         pthread_mutex_lock(&p->mu);
         size_t i = p->next++;
         pthread_mutex_unlock(&p->mu);
         if (i >= p->j->nfiles)
-            return NULL;
+            break;
         load_one(&p->j->files[p->order[i]], p->o);
     }
+    vec_reuse_end();
+    return NULL;
 }
 
 static int cmp_size(const void *pa, const void *pb, void *arg)
