@@ -4,7 +4,11 @@
 
 #include "src/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "core/outfile.h"
 
 int cli_fail(const t2p_error *err)
 {
@@ -30,6 +34,23 @@ model *cli_open(const char *path, bool partial, const model_opts *mo, trace **ou
     }
     *out_trace = tr;
     return m;
+}
+
+FILE *cli_summary_stream(const char *out)
+{
+    return outfile_is_stdout(out) ? stderr : stdout;
+}
+
+int cli_summary_done(FILE *f, const char *out)
+{
+    errno = 0;
+    if (fflush(f) == 0 && !ferror(f))
+        return EXIT_OK;
+    int e = errno;
+    fprintf(stderr, "torch2pprof: wrote %s, but cannot print the summary on %s: %s\n", out,
+            f == stderr ? "standard error" : "standard output",
+            e ? strerror(e) : "write error");
+    return EXIT_INPUT;
 }
 
 void cli_json_string(FILE *f, const char *s, size_t len)

@@ -19,6 +19,14 @@ int cli_fail(const t2p_error *err);
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
 
+/* Where convert's summary line goes: standard output, or standard error
+   when the profile itself goes there (OUT "-"). */
+FILE *cli_summary_stream(const char *out);
+
+/* Flushes the summary: EXIT_OK, or EXIT_INPUT after saying that OUT was
+   written but the summary could not be (standard output closed, full). */
+int cli_summary_done(FILE *f, const char *out);
+
 /* Writes s as a JSON string literal. */
 void cli_json_string(FILE *f, const char *s, size_t len);
 

@@ -65,20 +65,21 @@ int convert_compare(const convert_compare_opts *o)
         cli_fail(&err);
         goto out;
     }
+    FILE *so = cli_summary_stream(o->out_path);
     char a[64];
-    printf("wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, "
-           "%s minus %s: time %s ms net",
-           o->out_path, sum.samples, sum.locations, sum.functions, sum.strings, o->new_path,
-           o->base_path, fmt_ms(sum.total_ns, a, sizeof a));
+    fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, "
+            "%s minus %s: time %s ms net",
+            o->out_path, sum.samples, sum.locations, sum.functions, sum.strings, o->new_path,
+            o->base_path, fmt_ms(sum.total_ns, a, sizeof a));
     if (side[0].m->gpu_events || side[1].m->gpu_events)
-        printf(", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
+        fprintf(so, ", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
     if (with_mem)
-        printf(", alloc_space %lld B in %lld objects net, inuse_space %lld B in %lld objects net",
-               (long long)sum.alloc_bytes, (long long)sum.alloc_objects,
-               (long long)sum.inuse_bytes, (long long)sum.inuse_objects);
-    putchar('\n');
+        fprintf(so, ", alloc_space %lld B in %lld objects net, inuse_space %lld B in %lld objects net",
+                (long long)sum.alloc_bytes, (long long)sum.alloc_objects,
+                (long long)sum.inuse_bytes, (long long)sum.inuse_objects);
+    fputc('\n', so);
     if (!with_mem && !o->no_memory && (side[0].tr->nmems || side[1].tr->nmems)) {
-        fflush(stdout);
+        fflush(so);
         fprintf(stderr, "torch2pprof: note: only %s has memory events: no memory sample types\n",
                 side[0].tr->nmems ? o->base_path : o->new_path);
     }
@@ -86,11 +87,7 @@ int convert_compare(const convert_compare_opts *o)
         if (side[s].tr->truncated)
             fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
                     side[s].tr->path, side[s].tr->truncated_reason);
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: cannot write the summary\n");
-        rc = EXIT_INPUT;
-    }
+    rc = cli_summary_done(so, o->out_path);
 out:
     for (int s = 0; s < 2; s++) {
         memory_free(mem[s]);
