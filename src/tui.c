@@ -213,9 +213,9 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
     return EXIT_OK;
 }
 
-static int slow_model(ranks_file *f, const model *m, void *ctx, t2p_error *err)
+static int slow_model(ranks_file *f, const model *m, const steps *st, void *ctx, t2p_error *err)
 {
-    (void)f, (void)m, (void)ctx, (void)err;
+    (void)f, (void)m, (void)st, (void)ctx, (void)err;
     test_delay();
     return 0;
 }
