@@ -15,7 +15,8 @@
 static int layout(view *v, const col **out, int *namew)
 {
     const struct view_ops *o = v->ops[v->tab];
-    return cols_layout(o->cols, v->width, v->gpu, o->namecap, out, namew);
+    const col *c = o->cols_of ? o->cols_of(v) : NULL;
+    return cols_layout(c ? c : o->cols, v->width, v->gpu, o->namecap, out, namew);
 }
 
 /* Each figure named for what it is: the window (wall time), the CPU time

@@ -30,6 +30,8 @@ struct view_ops {
     const char *alias;  /* another --view name, or NULL */
     const char *label;  /* on its tab */
     const col *cols;    /* its columns, ended by title NULL */
+    /* optional: the columns shown now, when they vary (NULL: cols) */
+    const col *(*cols_of)(view *v);
     int namecap;        /* the name column's widest when columns follow it; 0: none */
     const enum model_sort *sorts; /* what < and > cycle through, ended by MODEL_SORT_N */
 

@@ -10,6 +10,7 @@
 
 #include "core/fmt.h"
 #include "core/pyframe.h"
+#include "ui/tree_mem.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -410,7 +411,9 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
     case C_CALLS: view_cell_count(l, f.calls, c->width); break;
     case C_DSELF: view_cell_ms(l, f.dev_self_ns, c->width); break;
     case C_DTOTAL: view_cell_ms(l, f.dev_total_ns, c->width); break;
-    default: cols_cell(l, "", 0, c->width, true);
+    default:
+        if (!tree_mem_cell(v, o->merged, u, c, l)) /* entered from the Memory view */
+            cols_cell(l, "", 0, c->width, true);
     }
 }
 
@@ -650,8 +653,14 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f)
 
 static void tree_tabinfo(view *v, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s%s", st(v)->merged ? "  tree: merged" : "  tree: per track",
-             v->hide_python ? ", no Python" : "");
+    const char *dev = tree_mem_device(v);
+    snprintf(buf, size, "%s%s%s%s", st(v)->merged ? "  tree: merged" : "  tree: per track",
+             v->hide_python ? ", no Python" : "", dev ? ", memory on " : "", dev ? dev : "");
+}
+
+static const col *tree_cols_of(view *v)
+{
+    return tree_mem_cols(v, cols);
 }
 
 static void tree_after_key(view *v)
@@ -675,6 +684,7 @@ const struct view_ops view_tree_ops = {
     .name = "tree",
     .label = "Tree",
     .cols = cols,
+    .cols_of = tree_cols_of,
     .sorts = sorts,
     .open = tree_open,
     .close = tree_close,
