@@ -22,6 +22,7 @@
 #include "core/select.h"
 #include "core/trace.h"
 #include "ui/mouse.h"
+#include "ui/progress.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -1012,6 +1013,48 @@ static void test_mouse(void **state)
     close_fixture(f);
 }
 
+/* ------------------------------------------------------------- ranks' load screen */
+
+/* One line per file with its own percentage and state, the overall
+   fraction weighted by file size, and a count of what does not fit. */
+static void test_ranks_progress(void **state)
+{
+    (void)state;
+    ranks_file files[4];
+    memset(files, 0, sizeof files);
+    char *names[4] = { "dir/rank0.json.gz", "dir/rank1.json.gz", "dir/rank2.json.gz",
+                       "dir/rank3.json.gz" };
+    for (int i = 0; i < 4; i++)
+        files[i].path = names[i];
+    ranks_job j = { .files = files, .nfiles = 4 };
+    ranks_file_progress p[4] = { { RANKS_READING, 45, 100 }, { RANKS_DONE, 300, 300 },
+                                 { RANKS_WAITING, 0, 100 }, { RANKS_BUILDING, 500, 500 } };
+    /* (45 + 300 + 0 + 500) / 1000 of the bytes */
+    assert_true(progress_ranks_fraction(&j, p) > 0.8449 && progress_ranks_fraction(&j, p) < 0.8451);
+    char buf[8192];
+    size_t n = progress_ranks_text(&j, p, 1.5, 100, 20, buf, sizeof buf);
+    assert_int_equal(n, 3 + 4);
+    assert_non_null(strstr(buf, "Loading 4 traces: 1 done, 2 at work, 1 waiting"));
+    assert_non_null(strstr(buf, " 84%\n") ? strstr(buf, " 84%\n") : strstr(buf, " 85%\n"));
+    const char *l = strstr(buf, "rank0.json.gz");
+    assert_non_null(l);
+    assert_non_null(strstr(l, "45% reading"));
+    /* at work first (rank0 reading, rank3 building), then waiting, then done */
+    assert_true(strstr(buf, "rank3.json.gz") < strstr(buf, "rank2.json.gz"));
+    assert_non_null(strstr(strstr(buf, "rank3.json.gz"), "100% building"));
+    assert_true(strstr(buf, "rank2.json.gz") > l);
+    assert_true(strstr(buf, "rank1.json.gz") > strstr(buf, "rank2.json.gz")); /* then done */
+    assert_non_null(strstr(strstr(buf, "rank1.json.gz"), "100% done"));
+    /* every line within the width */
+    for (char *s = buf, *e; (e = strchr(s, '\n')); s = e + 1)
+        assert_true(fmt_width(s, (size_t)(e - s)) <= 100);
+    /* a short screen: the files at work, then a count of the rest */
+    n = progress_ranks_text(&j, p, 1.5, 100, 6, buf, sizeof buf);
+    assert_int_equal(n, 6);
+    assert_non_null(strstr(buf, "... and 2 more"));
+    assert_null(strstr(buf, "rank1.json.gz"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1031,6 +1074,7 @@ int main(void)
         cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_set_model),
         cmocka_unit_test(test_mouse),
+        cmocka_unit_test(test_ranks_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
