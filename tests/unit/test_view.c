@@ -232,7 +232,11 @@ static void test_tree_expand_collapse(void **state)
     struct fixture *f = open_hand();
     view *v = f->v;
     keys(v, "3");
-    /* per track, tracks by their time: track 1 (150 us) before track 2 (50) */
+    /* per track, tracks by their time: track 1 (150 us) before track 2 (50);
+       the heaviest path open: track 1, A, B (60 us), C */
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1");
+    /* the two tracks open, nothing else */
+    keys(v, "C+jj+g");
     assert_string_equal(tree_shape(v), "R A1 R A1");
     view_key(v, VK_DOWN);
     view_key(v, VK_RIGHT); /* expand A of track 1: B (self 50), then C, D (10 each, by name) */
@@ -257,7 +261,8 @@ static void test_tree_expand_collapse(void **state)
     view_key(v, 'E');
     assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1 C2");
     /* sort by name: children in name order, whatever their time */
-    view_key(v, '>'); /* Self -> Calls -> (no device columns) -> Name */
+    view_key(v, '>'); /* Total -> Self -> Calls -> (no device columns) -> Name */
+    view_key(v, '>');
     view_key(v, '>');
     assert_int_equal(view_sort(v), MODEL_SORT_NAME);
     view_key(v, 'r');
@@ -407,7 +412,8 @@ static void test_focus_and_back(void **state)
         leaf++;
     v->cur[VIEW_CATS] = leaf;
     view_key(v, VK_ENTER);
-    assert_string_equal(tree_shape(v), "R A1 C2 D2 B2 C3");
+    /* by total under the focus: C (20 us), then B and D (10 each) by name */
+    assert_string_equal(tree_shape(v), "R A1 C2 B2 C3 D2");
     assert_int_equal(scope_busy(view_scope(v)), 40000);
     assert_false(scope_spec(view_scope(v), &s)); /* select_spec cannot say it: view_keep does */
     keep = scope_keep(view_scope(v));
@@ -420,9 +426,9 @@ static void test_focus_and_back(void **state)
     assert_int_equal(view_current(v), VIEW_CATS);
 
     /* f in the per-track tree: one track's stack only */
-    keys(v, "3jl");
+    keys(v, "3Cglj"); /* all folded, then track 1 open, on A */
     assert_false(view_tree_merged(v));
-    keys(v, "jf");
+    keys(v, "ljf");
     assert_int_equal(scope_entry_at(view_scope(v), 0)->kind, SCOPE_NODE);
     assert_int_equal(scope_busy(view_scope(v)), 60000); /* B on track 1 (50), with C under it (10) */
     assert_false(scope_spec(view_scope(v), &s));
@@ -889,8 +895,8 @@ static void test_key_table(void **state)
         assert_int_equal(keys_script_next(&p, got, sizeof got), k->key);
         /* the help shows the key by the name keys_name gives */
         bool shown = false;
-        for (size_t i = 0; view_help_line(v, i); i++) {
-            const char *l = view_help_line(v, i);
+        for (size_t i = 0; i < view_help_count(v); i++) {
+            const char *l = v->help_lines[i];
             if (strlen(l) > 20 && strncmp(l, "  ", 2) == 0) {
                 char keycol[20];
                 snprintf(keycol, sizeof keycol, "%.17s ", l + 2);
