@@ -14,6 +14,8 @@
 #define RANKS (KEYS_VIEW(VIEW_RANKS) | KEYS_VIEW(VIEW_ALLRANKS))
 #define DRILL (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS))
 #define SOURCE KEYS_VIEW(VIEW_SOURCE)
+#define CALLERS KEYS_VIEW(VIEW_CALLERS)
+#define TREES (TREE | CALLERS)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -23,9 +25,9 @@ static const key_def table[] = {
     { KEYS_DIGITS, ACT_VIEW, 0, KEYS_ALL, "#views", "#views", 0 },
     { VK_TAB, ACT_NEXT_VIEW, 0, KEYS_ALL, "next view", NULL, 0 },
     { VK_BTAB, ACT_PREV_VIEW, 0, KEYS_ALL, "previous view", NULL, 0 },
-    { VK_ENTER, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
-    { VK_RIGHT, ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
-    { 'l', ACT_OPEN, 0, TREE, "expand, or go to the first child", NULL, 0 },
+    { VK_ENTER, ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
+    { VK_RIGHT, ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
+    { 'l', ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
     { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_RANKS),
       "on a rank: every view shows that rank; on (all ranks): the All ranks view",
       "Enter show rank", 0 },
@@ -37,13 +39,13 @@ static const key_def table[] = {
       "Enter scope to step", 0 },
     { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
-    { VK_LEFT, ACT_CLOSE, 0, TREE, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
-    { 'h', ACT_CLOSE, 0, TREE, "collapse, or go to the parent", NULL, 0 },
-    { '+', ACT_EXPAND, 0, TREE, "expand one node", NULL, 0 },
-    { '-', ACT_COLLAPSE, 0, TREE, "collapse one node", NULL, 0 },
-    { '*', ACT_EXPAND_SUBTREE, 0, TREE, "expand the whole subtree", NULL, 0 },
-    { 'E', ACT_EXPAND_ALL, 0, TREE, "expand all", "E/C all", 0 },
-    { 'C', ACT_COLLAPSE_ALL, 0, TREE, "collapse all", NULL, 0 },
+    { VK_LEFT, ACT_CLOSE, 0, TREES, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
+    { 'h', ACT_CLOSE, 0, TREES, "collapse, or go to the parent", NULL, 0 },
+    { '+', ACT_EXPAND, 0, TREES, "expand one node", NULL, 0 },
+    { '-', ACT_COLLAPSE, 0, TREES, "collapse one node", NULL, 0 },
+    { '*', ACT_EXPAND_SUBTREE, 0, TREES, "expand the whole subtree", NULL, 0 },
+    { 'E', ACT_EXPAND_ALL, 0, TREES, "expand all", "E/C all", 0 },
+    { 'C', ACT_COLLAPSE_ALL, 0, TREES, "collapse all", NULL, 0 },
     { 'f', ACT_FOCUS, 0, TREE, "focus the selected tree node (its stacks only)", "f focus", 0 },
     { 'm', ACT_MERGE, 0, TREE, "one tree per track / merged", "m merge", 0 },
     { 'c', ACT_ALL_TABLE, 0, KEYS_VIEW(VIEW_ALLRANKS), "operators / categories merged over the ranks",
@@ -84,6 +86,11 @@ static const key_def table[] = {
     { 'v', ACT_SOURCE, 0, TREE,
       "on a Python frame: its source file at that line, with the time per line (--source-path DIR)",
       NULL, 0 },
+    { 'i', ACT_CALLERS, 0, TREE | KEYS_VIEW(VIEW_OPS) | CALLERS,
+      "callers (bottom-up, as pprof -peek): each operator's callers, with the time through them",
+      "i callers", 0 },
+    /* the callers pane: the tree's moves (TREES), q, Esc and i go back */
+    { VK_ESC, ACT_BACK, 0, CALLERS, "back (q, i too)", "Esc/q back", 0 },
     /* the source pane: q and Esc go back (its own action), the moves are everyone's */
     { VK_ESC, ACT_BACK, 0, SOURCE, "back to the Tree (q too)", "Esc/q back", 0 },
     { VK_UP, ACT_UP, 0, SOURCE, "move up (Down, PgUp, PgDn, g, G: as everywhere)",

@@ -29,6 +29,8 @@ enum key_act {
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
     /* Python frames: the source pane of the frame under the cursor */
     ACT_SOURCE, ACT_PYTHON,
+    /* the Callers pane (bottom-up) of the op under the cursor */
+    ACT_CALLERS,
     /* comparing (--base) */
     ACT_CMP_FIGS,
     /* steps: from every view */

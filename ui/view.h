@@ -68,7 +68,8 @@
    view, back to it with Esc or q (ui/view_source.c: v on a Python frame).
    Listed the same way; they come after the tabs. */
 #define VIEW_PANES(X) \
-    X(SOURCE, source)
+    X(SOURCE, source) \
+    X(CALLERS, callers)
 
 #define VIEW_ENUM(E, n) VIEW_##E,
 /* the panes number on from VIEW_NTABS: the first pane is VIEW_NTABS */

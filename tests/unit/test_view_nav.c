@@ -103,6 +103,99 @@ static void search_for(view *v, const char *text)
     view_key(v, VK_ENTER);
 }
 
+/* ------------------------------------------------------------ callers */
+
+/* The time column of body row i, in ns (the pane shows ms to 3 places). */
+static int64_t row_time(view *v, size_t i, char *name, size_t size)
+{
+    char buf[1024];
+    bool gpu;
+    view_body_line(v, i, buf, sizeof buf, &gpu);
+    double ms = 0;
+    int n = 0;
+    assert_int_equal(sscanf(buf + 1, "%lf %*f %*u %*f %n", &ms, &n), 1);
+    /* the name: after the fold mark, to the end without padding */
+    const char *p = strstr(buf, "\xe2\x96");
+    p = p ? p + 4 : buf + n;
+    while (*p == ' ')
+        p++;
+    snprintf(name, size, "%s", p);
+    for (size_t k = strlen(name); k > 0 && name[k - 1] == ' '; k--)
+        name[k - 1] = '\0';
+    return (int64_t)(ms * 1e6 + 0.5);
+}
+
+/* The model's self time of the op named name over every track: what a top
+   row of the Callers pane must show (a second computation). */
+static int64_t op_self(const model *m, const char *name)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < m->nops; i++)
+        if (!strcmp(model_op_name(m, (uint32_t)i), name))
+            t += m->ops[i].self_ns;
+    return t;
+}
+
+static void test_callers(void **state)
+{
+    (void)state;
+    struct fixture *f = open_nav();
+    view *v = f->v;
+    char name[300];
+    keys(v, "3i");
+    assert_int_equal(view_current(v), VIEW_CALLERS);
+    /* top rows: the operators by their self time over both tracks, largest first */
+    size_t n = view_nrows(v);
+    assert_int_equal(n, 5);
+    const char *order[] = { "fwd", "aten::relu", "aten::mm", "Relu_kernel", "relu_inner" };
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = row_time(v, i, name, sizeof name);
+        assert_string_equal(name, order[i]);
+        assert_int_equal(t, op_self(f->m, name));
+    }
+    /* aten::relu's callers: fwd, with all of relu's self time (20 us on
+       track 1, 10 on track 2) */
+    keys(v, "jl");
+    assert_int_equal(view_nrows(v), 6);
+    assert_int_equal(row_time(v, 2, name, sizeof name), 30000);
+    assert_string_equal(name, "fwd");
+    /* relu_inner: called by aten::mm, itself called by fwd */
+    keys(v, "G*");
+    assert_int_equal(row_time(v, view_nrows(v) - 2, name, sizeof name), 5000);
+    assert_string_equal(name, "aten::mm");
+    assert_int_equal(row_time(v, view_nrows(v) - 1, name, sizeof name), 5000);
+    assert_string_equal(name, "fwd");
+    view_key(v, VK_ESC);
+    assert_int_equal(view_current(v), VIEW_TREE);
+
+    /* from Ops: the operator under the cursor alone, its callers shown */
+    keys(v, "1");
+    size_t r = 0;
+    while (strcmp(cur_name(v), "aten::mm") != 0 && r++ < view_nrows(v))
+        keys(v, "j");
+    keys(v, "i");
+    assert_int_equal(view_current(v), VIEW_CALLERS);
+    assert_int_equal(view_nrows(v), 2);
+    assert_int_equal(row_time(v, 0, name, sizeof name), 25000);
+    assert_string_equal(name, "aten::mm");
+    assert_int_equal(row_time(v, 1, name, sizeof name), 25000);
+    assert_string_equal(name, "fwd");
+    keys(v, "i"); /* i goes back too */
+    assert_int_equal(view_current(v), VIEW_OPS);
+
+    /* in a scope: Enter on aten::mm, then the Tree's i shows only the
+       stacks through aten::mm */
+    view_key(v, VK_ENTER);
+    keys(v, "3i");
+    assert_int_equal(view_current(v), VIEW_CALLERS);
+    assert_int_equal(view_nrows(v), 2);
+    assert_int_equal(row_time(v, 0, name, sizeof name), 25000);
+    assert_string_equal(name, "aten::mm");
+    assert_int_equal(row_time(v, 1, name, sizeof name), 5000);
+    assert_string_equal(name, "relu_inner");
+    close_fixture(f);
+}
+
 /* ------------------------------------------------------------- search */
 
 static void test_search_folded(void **state)
@@ -429,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_tree_defaults),
         cmocka_unit_test(test_sort_shows_top),
         cmocka_unit_test(test_80_columns),
+        cmocka_unit_test(test_callers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
