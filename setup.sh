@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")"
 
 pkgs="build-essential autoconf automake pkg-config libyajl-dev zlib1g-dev
-libprotobuf-c-dev protobuf-c-compiler libncurses-dev libcmocka-dev
+libprotobuf-c-dev protobuf-c-compiler libncurses-dev libcmocka-dev libisal-dev
 python3 tmux golang-go clang libclang-rt-dev valgrind time"
 
 missing=""

@@ -252,6 +252,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         if (!kept) {
             m->ev_node[e] = MODEL_NONE;
             b->stack[depth++] = (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false };
+            if (x->dur == 0)
+                pop_frame(b, --depth);
             continue;
         }
         /* the callers outside the scope get their nodes now: a stack runs
@@ -313,6 +315,10 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts, 0, true };
         b->mat = depth;
         b->onstack[op]++;
+        /* a zero-length event contains nothing: never a parent, or events at
+           one instant would nest in each other (a chain millions deep) */
+        if (x->dur == 0)
+            pop_frame(b, --depth);
     }
     while (depth > 0)
         pop_frame(b, --depth);

@@ -3,7 +3,8 @@
 
    Nesting rule (../shared/docs/trace-format.md): on each track (pid, tid),
    sorted by (ts asc, dur desc), an event's parent is the innermost open event
-   that fully contains it. self = dur - length of the union of the direct
+   that fully contains it; a zero-length event contains nothing (events at
+   one instant are siblings, not a chain). self = dur - length of the union of the direct
    children's intervals (never negative); total = sum of dur. */
 #ifndef T2P_MODEL_H
 #define T2P_MODEL_H

@@ -1,6 +1,6 @@
 /* The pprof export. The profile is built as protobuf-c structs over the
    model's per-track call trees, packed by protobuf-c straight into a gzip
-   stream, written to a temp file beside the output and renamed into place.
+   stream (core/pprof_out.c: a temp file beside the output, renamed into place).
 
    Semantics (what pprof users expect from a CPU profile):
    - one sample per kept per-track node: its stack of operators, leaf first,
@@ -20,20 +20,14 @@
 #include "core/pprof.h"
 #include "core/pprof_int.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "core/hmap.h"
 #include "core/profile.pb-c.h"
 #include "core/pprof_loc.h"
+#include "core/pprof_out.h"
 #include "core/strtab.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -188,6 +182,31 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
     return i;
 }
 
+/* A new label set at the end of b->sets holding set's labels (more are
+   added to it by the caller). NULL when out of memory. */
+static struct labelset *labelset_copy(struct build *b, uint32_t set)
+{
+    if (b->nsets == b->setcap) {
+        size_t nc = b->setcap ? b->setcap * 2 : 16;
+        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
+        if (!ns)
+            return NULL;
+        b->sets = ns;
+        b->setcap = nc;
+    }
+    struct labelset *ls = calloc(1, sizeof *ls);
+    if (!ls)
+        return NULL;
+    b->sets[b->nsets++] = ls;
+    const struct labelset *base = b->sets[set];
+    for (size_t k = 0; k < base->n; k++) {
+        ls->labels[k] = *base->ptrs[k];
+        ls->ptrs[k] = &ls->labels[k];
+    }
+    ls->n = base->n;
+    return ls;
+}
+
 /* The label set of a sample: set's labels plus step=N when the node holds
    the calls of one step (model_opts.group, pprof_opts.step_labels), so that
    go tool pprof -tagfocus step=1011 selects a step. Returns its index, or
@@ -200,24 +219,9 @@ static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
     uint32_t i = hmap_get(&b->stepmap, key);
     if (i != UINT32_MAX)
         return i;
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sets = ns;
-        b->setcap = nc;
-    }
-    struct labelset *ls = calloc(1, sizeof *ls);
+    struct labelset *ls = labelset_copy(b, (uint32_t)set);
     if (!ls)
         return -1;
-    b->sets[b->nsets++] = ls;
-    const struct labelset *base = b->sets[set];
-    for (size_t k = 0; k < base->n; k++) {
-        ls->labels[k] = *base->ptrs[k];
-        ls->ptrs[k] = &ls->labels[k];
-    }
-    ls->n = base->n;
     /* a step number is a number label: -tagfocus step=1011 reads "1011" as
        a range of numbers and would never match a string; the unit keeps
        pprof from dropping a step 0. Other step names stay strings. */
@@ -336,24 +340,9 @@ static int64_t labelset_device(struct build *b, uint32_t set, uint32_t dev)
     uint32_t i = hmap_get(&b->memsets, key);
     if (i != UINT32_MAX)
         return i;
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sets = ns;
-        b->setcap = nc;
-    }
-    struct labelset *ls = calloc(1, sizeof *ls);
+    struct labelset *ls = labelset_copy(b, (uint32_t)set);
     if (!ls)
         return -1;
-    b->sets[b->nsets++] = ls;
-    const struct labelset *base = b->sets[set];
-    for (size_t k = 0; k < base->n; k++) {
-        ls->labels[k] = *base->ptrs[k];
-        ls->ptrs[k] = &ls->labels[k];
-    }
-    ls->n = base->n;
     if (add_label(b, ls, "device", b->mem->devices[dev].name) < 0)
         return -1;
     i = (uint32_t)(b->nsets - 1);
@@ -499,40 +488,11 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     return 0;
 }
 
-/* ---- packing ---- */
-
-/* Where the packed profile goes; stops at the first failure or cancel. */
-struct sink {
-    ProtobufCBuffer base;
-    int (*write)(struct sink *s, const uint8_t *data, size_t len); /* 0 or -1 */
-    pprof_progress_fn progress;
-    void *progress_ctx;
-    bool failed, cancelled;
-};
-
-static void sink_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
-{
-    struct sink *s = (struct sink *)buf;
-    if (!s->failed && !s->cancelled && s->write(s, data, len) < 0)
-        s->failed = true;
-}
-
-static void sink_tag_len(struct sink *s, uint32_t field, size_t len)
-{
-    uint8_t v[16];
-    size_t n = 0;
-    v[n++] = (uint8_t)(field << 3 | 2); /* length-delimited */
-    for (uint64_t x = len; ; x >>= 7) {
-        v[n++] = (uint8_t)(x & 0x7f) | (x >= 0x80 ? 0x80 : 0);
-        if (x < 0x80)
-            break;
-    }
-    sink_append(&s->base, n, v);
-}
+/* ---- packing (the sink is core/pprof_out.h) ---- */
 
 /* One sample per device with records at node (its own, not its children's):
    zero time, the allocations made there and those still live at the end. */
-static int mem_samples(struct build *b, struct sink *s, uint32_t node, uint64_t *stack,
+static int mem_samples(struct build *b, struct pprof_sink *s, uint32_t node, uint64_t *stack,
                        uint32_t depth, uint32_t set, uint8_t **buf, size_t *bufcap)
 {
     const memory *mem = b->mem;
@@ -561,8 +521,8 @@ static int mem_samples(struct build *b, struct sink *s, uint32_t node, uint64_t 
                 return -1;
         }
         perftools__profiles__sample__pack(&sm, *buf);
-        sink_tag_len(s, 2, len); /* Profile.sample */
-        sink_append(&s->base, len, *buf);
+        pprof_sink_tag_len(s, 2, len); /* Profile.sample */
+        pprof_sink_append(&s->base, len, *buf);
         b->alloc_objects += st->self_alloc_count;
         b->alloc_bytes += st->self_alloc_bytes;
         b->inuse_objects += st->live_count;
@@ -584,7 +544,7 @@ static uint32_t needed_from(const struct build *b, uint32_t n)
    node writes its location at its depth, so a node's location list is its
    parent's plus one and nothing is copied. Calls the progress callback every
    few million stack entries. */
-static int emit_samples(struct build *b, struct sink *s)
+static int emit_samples(struct build *b, struct pprof_sink *s)
 {
     const model *m = b->m;
     const pprof_locs *L = &b->locs;
@@ -632,8 +592,8 @@ static int emit_samples(struct build *b, struct sink *s)
                         goto out;
                 }
                 perftools__profiles__sample__pack(&sm, buf);
-                sink_tag_len(s, 2, len); /* Profile.sample */
-                sink_append(&s->base, len, buf);
+                pprof_sink_tag_len(s, 2, len); /* Profile.sample */
+                pprof_sink_append(&s->base, len, buf);
                 b->calls += nd->calls;
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
@@ -682,7 +642,7 @@ out:
    three concatenated encodings of Profile (which protobuf merges: repeated
    fields append). Returns -1 when out of memory; s->failed or s->cancelled
    tell the rest. */
-static int pack_profile(struct build *b, struct sink *s)
+static int pack_profile(struct build *b, struct pprof_sink *s)
 {
     pb_profile head;
     perftools__profiles__profile__init(&head);
@@ -700,147 +660,9 @@ static int pack_profile(struct build *b, struct sink *s)
     return 0;
 }
 
-/* ---- writing ---- */
-
-/* The packed profile is compressed as it goes: it never sits in memory whole. */
-struct gzsink {
-    struct sink s;
-    gzFile gz;
-    int failed_errno; /* 0 while all is well */
-};
-
-static int gzsink_write(struct sink *s, const uint8_t *data, size_t len)
-{
-    struct gzsink *g = (struct gzsink *)s;
-    while (len > 0) {
-        unsigned chunk = len > (1u << 30) ? 1u << 30 : (unsigned)len;
-        errno = 0;
-        int w = gzwrite(g->gz, data, chunk);
-        if (w <= 0) {
-            g->failed_errno = errno;
-            return -1;
-        }
-        data += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Whether out names the trace file: same inode, or the same path once
-   resolved (for an out that does not exist yet, its directory resolved). */
-static bool same_file(const char *trace_path, const char *out)
-{
-    struct stat a, b;
-    if (stat(trace_path, &a) == 0 && stat(out, &b) == 0)
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-    if (strcmp(trace_path, out) == 0)
-        return true;
-    char *rt = realpath(trace_path, NULL);
-    char *ro = realpath(out, NULL);
-    bool same = rt && ro && strcmp(rt, ro) == 0;
-    free(rt);
-    free(ro);
-    return same;
-}
-
-/* Creates DIR/.BASE.XXXXXX.tmp beside out with O_EXCL. Not mkstemp: its
-   0600 mode would become the output's; open's 0666 lets the umask decide,
-   as for any file a user writes. */
-static int open_temp(const char *out, char **tmp_out)
-{
-    const char *slash = strrchr(out, '/');
-    size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
-    const char *base = out + dirlen;
-    size_t size = strlen(out) + 32;
-    char *tmp = malloc(size);
-    if (!tmp) {
-        errno = ENOMEM;
-        return -1;
-    }
-    static unsigned counter;
-    unsigned seed = (unsigned)getpid() * 2654435761u ^ (unsigned)time(NULL) ^ (unsigned)(uintptr_t)tmp;
-    for (int attempt = 0; attempt < 1000; attempt++) {
-        unsigned r = (seed + ++counter * 40503u) & 0xffffffu;
-        snprintf(tmp, size, "%.*s.%s.%06x.tmp", (int)dirlen, out, base, r);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmp_out = tmp;
-            return fd;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    int e = errno;
-    free(tmp);
-    errno = e;
-    return -1;
-}
-
-/* Packs a profile into a sink: the tree walk of a build, or a whole message. */
-typedef int (*pack_fn)(void *ctx, struct sink *s);
-
-static int pack_build(void *ctx, struct sink *s)
+static int pack_build(void *ctx, struct pprof_sink *s)
 {
     return pack_profile(ctx, s);
-}
-
-static int write_packed(pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
-                        t2p_error *err)
-{
-    bool no_overwrite = opts && opts->no_overwrite;
-    char *tmp = NULL;
-    int fd = open_temp(out, &tmp);
-    if (fd < 0) {
-        error_set(err, T2P_ERR_IO, out, -1, "cannot create a temporary file beside it: %s",
-                  strerror(errno));
-        return -1;
-    }
-    gzFile gz = gzdopen(fd, "wb6");
-    if (!gz) {
-        close(fd);
-        error_set(err, T2P_ERR_NOMEM, out, -1, "out of memory opening the gzip stream");
-        goto fail;
-    }
-    gzbuffer(gz, 1 << 17);
-    struct gzsink sink = { .s = { .base = { .append = sink_append }, .write = gzsink_write,
-                                  .progress = opts ? opts->progress : NULL,
-                                  .progress_ctx = opts ? opts->progress_ctx : NULL },
-                           .gz = gz };
-    int prc = pack(ctx, &sink.s);
-    errno = 0;
-    int zrc = gzclose(gz); /* flushes and closes fd */
-    if (prc < 0) {
-        error_set(err, T2P_ERR_NOMEM, out, -1, "out of memory packing the profile");
-        goto fail;
-    }
-    if (sink.s.cancelled) {
-        error_set(err, T2P_ERR_CANCELLED, out, -1, "cancelled: nothing written");
-        goto fail;
-    }
-    if (sink.s.failed || zrc != Z_OK) {
-        int e = sink.s.failed ? sink.failed_errno : errno;
-        error_set(err, T2P_ERR_IO, out, -1, "cannot write: %s",
-                  e ? strerror(e) : zrc == Z_MEM_ERROR ? "out of memory in zlib" : "gzip error");
-        goto fail;
-    }
-    if (no_overwrite) {
-        /* link fails when out exists, where rename would replace it */
-        if (link(tmp, out) < 0) {
-            error_set(err, T2P_ERR_IO, out, -1, "cannot create: %s", strerror(errno));
-            goto fail;
-        }
-        unlink(tmp);
-    } else if (rename(tmp, out) < 0) {
-        error_set(err, T2P_ERR_IO, out, -1, "cannot rename the temporary file into place: %s",
-                  strerror(errno));
-        goto fail;
-    }
-    free(tmp);
-    return 0;
-fail:
-    unlink(tmp);
-    free(tmp);
-    return -1;
 }
 
 int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
@@ -848,7 +670,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
 {
     struct build b;
 
-    if (same_file(m->tr->path, out_path)) {
+    if (pprof_same_file(m->tr->path, out_path)) {
         error_set(err, T2P_ERR_ARG, out_path, -1,
                   "is the trace being converted: refusing to overwrite it");
         return -1;
@@ -858,7 +680,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (write_packed(pack_build, &b, opts, out_path, err) < 0) {
+    if (pprof_out_write(pack_build, &b, opts, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
@@ -879,113 +701,25 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
     return 0;
 }
 
-/* ---- for core/pprof_diff.c: a profile packed in memory, a whole message written ---- */
-
-struct memsink {
-    struct sink s;
-    uint8_t *buf;
-    size_t len, cap;
-};
-
-static int memsink_write(struct sink *s, const uint8_t *data, size_t len)
-{
-    struct memsink *ms = (struct memsink *)s;
-    if (ms->len + len > ms->cap) {
-        size_t nc = ms->cap ? ms->cap : 1 << 16;
-        while (nc < ms->len + len)
-            nc *= 2;
-        uint8_t *p = realloc(ms->buf, nc);
-        if (!p)
-            return -1;
-        ms->buf = p;
-        ms->cap = nc;
-    }
-    memcpy(ms->buf + ms->len, data, len);
-    ms->len += len;
-    return 0;
-}
+/* ---- for core/pprof_diff.c: a profile packed in memory ---- */
 
 int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
                    t2p_error *err)
 {
     struct build b;
-    struct memsink ms = { .s = { .base = { .append = sink_append }, .write = memsink_write } };
+    struct pprof_memsink ms;
+    pprof_memsink_init(&ms);
     int rc = -1;
     if (build_profile(m, opts, &b) < 0 || pack_profile(&b, &ms.s) < 0 || ms.s.failed) {
         error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory building the profile");
-        free(ms.buf);
+        pprof_memsink_done(&ms);
         goto out;
     }
     *out = ms.buf;
     *len = ms.len;
+    ms.buf = NULL; /* now the caller's */
     rc = 0;
 out:
     build_free(&b);
     return rc;
-}
-
-static int pack_message(void *ctx, struct sink *s)
-{
-    protobuf_c_message_pack_to_buffer(ctx, &s->base);
-    return 0;
-}
-
-int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
-                        const pprof_opts *opts, const char *out_path, t2p_error *err)
-{
-    for (size_t i = 0; i < ntraces; i++)
-        if (same_file(traces[i], out_path)) {
-            error_set(err, T2P_ERR_ARG, out_path, -1,
-                      "is a trace being converted: refusing to overwrite it");
-            return -1;
-        }
-    return write_packed(pack_message, (void *)msg, opts, out_path, err);
-}
-
-bool pprof_same_file(const char *path, const char *out)
-{
-    return same_file(path, out);
-}
-
-/* ---- choosing a name ---- */
-
-static bool ends_with(const char *s, size_t len, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return len > n && memcmp(s + len - n, suffix, n) == 0;
-}
-
-char *pprof_free_path(const char *dir, const char *trace_path)
-{
-    const char *slash = strrchr(trace_path, '/');
-    const char *name = slash ? slash + 1 : trace_path;
-    size_t len = strlen(name);
-    for (bool again = true; again;) {
-        again = false;
-        static const char *const endings[] = { ".gz", ".json", ".pt.trace" };
-        for (size_t i = 0; i < sizeof endings / sizeof *endings; i++)
-            if (ends_with(name, len, endings[i])) {
-                len -= strlen(endings[i]);
-                again = true;
-            }
-    }
-    if (!dir || !*dir)
-        dir = ".";
-    size_t dlen = strlen(dir);
-    bool sep = dir[dlen - 1] != '/';
-    size_t size = dlen + 1 + len + 32;
-    char *path = malloc(size);
-    if (!path)
-        return NULL;
-    for (unsigned i = 0; i < UINT_MAX; i++) {
-        if (i == 0)
-            snprintf(path, size, "%s%s%.*s.pb.gz", dir, sep ? "/" : "", (int)len, name);
-        else
-            snprintf(path, size, "%s%s%.*s-%u.pb.gz", dir, sep ? "/" : "", (int)len, name, i);
-        struct stat st;
-        if (lstat(path, &st) < 0 && errno == ENOENT)
-            return path;
-    }
-    free(path);
-    return NULL;
 }

@@ -481,37 +481,28 @@ static void split(steps *s, struct lists *L)
     }
 }
 
-/* the step whose host window holds t, or STEPS_NONE (steps sorted by host start) */
-static uint32_t host_step_at(const steps *s, int64_t t)
+/* The number of steps whose window (host: host window) starts at or before
+   t, steps being sorted by that start. */
+static size_t steps_starting_by(const steps *s, int64_t t, bool host)
 {
     size_t lo = 0, hi = s->nsteps;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (s->steps[mid].host_start <= t)
+        if ((host ? s->steps[mid].host_start : s->steps[mid].start) <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    /* windows rarely overlap (a GPU-row ProfilerStep): look back a little */
-    for (size_t i = lo, k = 0; i > 0 && k < 4; i--, k++)
-        if (t < s->steps[i - 1].host_end)
-            return (uint32_t)(i - 1);
-    return STEPS_NONE;
+    return lo;
 }
 
-/* the step whose window holds t, or STEPS_NONE */
-static uint32_t window_step_at(const steps *s, int64_t t)
+/* The step whose window (host: host window) holds t, or STEPS_NONE. Windows
+   rarely overlap (a GPU-row ProfilerStep): look back a little. */
+static uint32_t step_at(const steps *s, int64_t t, bool host)
 {
-    size_t lo = 0, hi = s->nsteps;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->steps[mid].start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = steps_starting_by(s, t, host);
     for (size_t i = lo, k = 0; i > 0 && k < 4; i--, k++)
-        if (t < s->steps[i - 1].end)
+        if (t < (host ? s->steps[i - 1].host_end : s->steps[i - 1].end))
             return (uint32_t)(i - 1);
     return STEPS_NONE;
 }
@@ -519,14 +510,7 @@ static uint32_t window_step_at(const steps *s, int64_t t)
 /* a step index from which on the windows that may hold t begin */
 static size_t first_step_near(const steps *s, int64_t t)
 {
-    size_t lo = 0, hi = s->nsteps;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->steps[mid].start <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = steps_starting_by(s, t, false);
     return lo > 4 ? lo - 4 : 0;
 }
 
@@ -549,13 +533,13 @@ static void assign_events(struct ctx *c, steps *s)
             if (s->whole_trace)
                 st = STEPS_NONE;
             else if (l != MODEL_NONE && !(c->evr[l] & EV_GPU))
-                st = host_step_at(s, tr->events[l].ts);
+                st = step_at(s, tr->events[l].ts, true);
             else
-                st = window_step_at(s, x->ts);
+                st = step_at(s, x->ts, false);
             s->ev_step[e] = st;
             continue;
         }
-        s->ev_step[e] = s->whole_trace ? STEPS_NONE : host_step_at(s, x->ts);
+        s->ev_step[e] = s->whole_trace ? STEPS_NONE : step_at(s, x->ts, true);
         /* CPU time: each CPU thread's outermost events, clipped to the windows */
         if (m->nodes[m->ev_node[e]].depth != 1)
             continue;

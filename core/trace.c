@@ -175,6 +175,66 @@ static int complete_parse(trace *t, trace_yajl *y, const trace_parser *L, uint64
     return 0;
 }
 
+/* A token longer than a chunk (a 400 MB name, a 100 MB number) waits in
+   yajl's lexer, which reads what it holds again from its start on every
+   yajl_parse call: fed a chunk at a time, such a token took time quadratic
+   in its length. Once yajl's buffers have outgrown a chunk, chunks are
+   gathered into a piece at least half as large as those buffers before
+   yajl sees them, so that each re-read is paid for by as many new bytes. */
+struct piece {
+    unsigned char *p;
+    size_t len, cap;
+};
+
+static int piece_add(struct piece *pc, const unsigned char *buf, size_t len)
+{
+    if (pc->cap - pc->len < len) {
+        size_t ncap = pc->cap ? pc->cap : TRACE_READ_BUFSZ;
+        while (ncap - pc->len < len) {
+            if (ncap > SIZE_MAX / 2)
+                return -1;
+            ncap *= 2;
+        }
+        unsigned char *np = realloc(pc->p, ncap);
+        if (!np)
+            return -1;
+        pc->p = np;
+        pc->cap = ncap;
+    }
+    memcpy(pc->p + pc->len, buf, len);
+    pc->len += len;
+    return 0;
+}
+
+/* Runs buf through yajl; base is the offset of buf in the JSON. Returns 0,
+   or -1 with err set. */
+static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned char *buf,
+                size_t len, uint64_t base, t2p_error *err)
+{
+    const char *path = t->path;
+    bool oom = false;
+    yajl_status s = trace_yajl_parse(y, buf, len, &oom);
+    if (oom) {
+        error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+        return -1;
+    }
+    if (s == yajl_status_ok)
+        return 0;
+    int64_t at = (int64_t)(base + yajl_get_bytes_consumed(y->h));
+    if (!L->failed) {
+        char why[300];
+        trace_yajl_reason(y, buf, len, why, sizeof why);
+        if (!L->any_token)
+            error_set(err, T2P_ERR_JSON, path, at,
+                      "not JSON (%s); expected a PyTorch profiler trace (Chrome trace JSON)", why);
+        else
+            error_set(err, T2P_ERR_JSON, path, at, "invalid JSON: %s", why);
+    } else {
+        err->offset = at;
+    }
+    return -1;
+}
+
 trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
 {
     static const trace_load_opts no_opts;
@@ -183,7 +243,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     trace_yajl Y = { .h = NULL };
     uint64_t base = 0;
     bool truncated = false;
-    char why[300];
+    struct piece pc = { NULL, 0, 0 };
 
     if (!opts)
         opts = &no_opts;
@@ -206,31 +266,34 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
 
     const unsigned char *buf;
     size_t len;
-    uint64_t off;
-    while (trace_read_next(&R, &buf, &len, &off)) {
-        bool oom = false;
-        yajl_status s = trace_yajl_parse(&Y, buf, len, &oom);
-        if (oom) {
-            error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
-            goto fail;
-        }
-        if (s != yajl_status_ok) {
-            int64_t at = (int64_t)(base + yajl_get_bytes_consumed(Y.h));
-            if (!L.failed) {
-                trace_yajl_reason(&Y, buf, len, why, sizeof why);
-                if (!L.any_token)
-                    error_set(err, T2P_ERR_JSON, path, at,
-                              "not JSON (%s); expected a PyTorch profiler trace (Chrome trace JSON)", why);
-                else
-                    error_set(err, T2P_ERR_JSON, path, at, "invalid JSON: %s", why);
-            } else {
-                err->offset = at;
+    uint64_t off = 0;
+    for (;;) {
+        bool more = trace_read_next(&R, &buf, &len, &off);
+        bool held = more; /* buf is the reader's chunk, released once parsed */
+        if (more && (pc.len || Y.big > TRACE_READ_BUFSZ)) {
+            /* a long token: gather a piece (see struct piece) */
+            if (piece_add(&pc, buf, len) < 0) {
+                error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+                goto fail;
             }
-            goto fail;
+            trace_read_release(&R);
+            held = false;
+            if (pc.len < Y.big / 2)
+                continue;
         }
+        if (!held) {
+            if (!pc.len)
+                break;
+            buf = pc.p;
+            len = pc.len;
+            pc.len = 0;
+        }
+        if (feed(t, &Y, &L, buf, len, base, err) < 0)
+            goto fail;
         base += len;
         t->bytes_in = base;
-        trace_read_release(&R);
+        if (held)
+            trace_read_release(&R);
 
         if (opts->progress) {
             trace_progress p = { off, t->file_size, t->events_read };
@@ -239,7 +302,11 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
                 goto fail;
             }
         }
+        if (!more)
+            break;
     }
+    free(pc.p);
+    pc.p = NULL;
 
     if (check_stream_end(t, &R, base, opts->partial, &truncated, err) < 0)
         goto fail;
@@ -258,6 +325,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
 fail:
     if (err && err->kind == T2P_OK)
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
+    free(pc.p);
     trace_yajl_done(&Y);
     trace_read_stop(&R);
     trace_parse_done(&L);

@@ -1,5 +1,6 @@
 /* The reader thread: inflates the file (gzip or plain) on the second core
-   into a ring of chunks while the parser runs on the first. */
+   into a ring of chunks while the parser runs on the first. The inflating
+   is ISA-L's when the build has it, zlib's gzread otherwise. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +11,166 @@
 #include <unistd.h>
 
 #include "core/trace_int.h"
+
+#ifdef HAVE_ISAL
+/* zlib's words for the same faults, so that messages do not depend on the build */
+static const char *isal_reason(int rc)
+{
+    switch (rc) {
+    case ISAL_INVALID_BLOCK: return "invalid block type";
+    case ISAL_INVALID_SYMBOL: return "invalid code";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER: return "incorrect header check";
+    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+    default: return "invalid deflate data";
+    }
+}
+
+/* Reads more of the file into r->in when it is used up. Returns 0, or -1
+   with errno set. */
+static int fill_input(trace_reader *r)
+{
+    if (r->in_pos < r->in_len || r->in_eof)
+        return 0;
+    ssize_t k;
+    do
+        k = read(r->fd, r->in, TRACE_READ_INSZ);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
+        return -1;
+    r->in_pos = 0;
+    r->in_len = (size_t)k;
+    r->in_total += (uint64_t)k;
+    r->in_eof = k == 0;
+    return 0;
+}
+
+/* Up to cap bytes of JSON into out, as gzread would give them: gzip members
+   one after the other (trailing bytes that start no member are ignored),
+   plain JSON as it is. Returns the bytes given; 0 at the end, with *zerr
+   Z_OK, Z_BUF_ERROR (the gzip data is cut short), Z_DATA_ERROR (corrupt) or
+   Z_ERRNO, and msg saying why. */
+static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *zerr, char *msg,
+                       size_t msize)
+{
+    unsigned n = 0;
+    while (n < cap) {
+        if (fill_input(r) < 0) {
+            if (n)
+                return (int)n; /* the error comes back on the next call */
+            *zerr = Z_ERRNO;
+            snprintf(msg, msize, "%s", strerror(errno));
+            return 0;
+        }
+        size_t avail = r->in_len - r->in_pos;
+        if (!r->mode || r->member_end) {
+            /* the gzip magic: two bytes, which may come in two reads */
+            if (avail == 1 && !r->in_eof) {
+                unsigned char b = r->in[r->in_pos];
+                ssize_t k;
+                do
+                    k = read(r->fd, r->in + 1, TRACE_READ_INSZ - 1);
+                while (k < 0 && errno == EINTR);
+                r->in[0] = b;
+                r->in_pos = 0;
+                r->in_len = 1 + (k > 0 ? (size_t)k : 0);
+                r->in_total += k > 0 ? (uint64_t)k : 0;
+                r->in_eof = k == 0;
+                if (k < 0 && !n) {
+                    *zerr = Z_ERRNO;
+                    snprintf(msg, msize, "%s", strerror(errno));
+                    return 0;
+                }
+                continue;
+            }
+            bool magic = avail >= 2 && r->in[r->in_pos] == 0x1f && r->in[r->in_pos + 1] == 0x8b;
+            if (r->member_end && !magic) {
+                r->in_pos = r->in_len; /* what follows the last member is not ours */
+                r->in_eof = true;
+                return (int)n;
+            }
+            if (!r->mode && !magic) {
+                r->mode = 'p';
+            } else {
+                r->mode = 'z';
+                r->member_end = false;
+                isal_inflate_init(r->inf);
+                r->inf->crc_flag = ISAL_GZIP;
+            }
+        }
+        if (r->mode == 'p') {
+            if (!avail)
+                return (int)n;
+            size_t k = avail < cap - n ? avail : cap - n;
+            memcpy(out + n, r->in + r->in_pos, k);
+            r->in_pos += k;
+            n += (unsigned)k;
+            continue;
+        }
+        struct inflate_state *st = r->inf;
+        st->next_in = r->in + r->in_pos;
+        st->avail_in = (uint32_t)avail;
+        st->next_out = out + n;
+        st->avail_out = cap - n;
+        int rc = isal_inflate(st);
+        unsigned got = (cap - n) - st->avail_out;
+        bool stuck = !got && st->avail_in == avail && avail;
+        r->in_pos = r->in_len - st->avail_in;
+        n += got;
+        if (rc < 0 || (stuck && st->block_state != ISAL_BLOCK_FINISH)) {
+            /* corrupt data may inflate to garbage before the fault shows:
+               drop the chunk, as gzread drops its buffer, so that the parser
+               never reports the garbage instead of the corruption */
+            *zerr = Z_DATA_ERROR;
+            snprintf(msg, msize, "%s", rc < 0 ? isal_reason(rc) : "invalid deflate data");
+            return 0;
+        }
+        if (st->block_state == ISAL_BLOCK_FINISH) {
+            r->member_end = true;
+            continue;
+        }
+        if (r->in_eof && st->avail_in == 0 && !got) {
+            if (n)
+                return (int)n;
+            *zerr = Z_BUF_ERROR; /* the stream stops inside a member */
+            snprintf(msg, msize, "unexpected end of file");
+            return 0;
+        }
+    }
+    return (int)n;
+}
+
+static uint64_t source_offset(const trace_reader *r)
+{
+    return r->in_total - (r->in_len - r->in_pos);
+}
+#else
+static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *zerr, char *msg,
+                       size_t msize)
+{
+    int n = gzread(r->gz, out, cap);
+    if (n < 0) {
+        const char *m = gzerror(r->gz, zerr);
+        snprintf(msg, msize, "%s", m ? m : "read error");
+        if (*zerr == Z_ERRNO)
+            snprintf(msg, msize, "%s", strerror(errno));
+        n = 0;
+    } else if (n == 0) {
+        /* zlib reports a gzip stream cut short (Z_BUF_ERROR) only through
+           gzerror after the last bytes were returned */
+        const char *m = gzerror(r->gz, zerr);
+        if (*zerr != Z_OK && *zerr != Z_STREAM_END)
+            snprintf(msg, msize, "%s", m ? m : "read error");
+    }
+    return n;
+}
+
+static uint64_t source_offset(const trace_reader *r)
+{
+    return (uint64_t)gzoffset(r->gz);
+}
+#endif
 
 static void *read_main(void *arg)
 {
@@ -25,23 +186,10 @@ static void *read_main(void *arg)
         int slot = (r->head + r->count) % TRACE_READ_NBUF;
         pthread_mutex_unlock(&r->mu);
 
-        int n = gzread(r->gz, r->bufs[slot], TRACE_READ_BUFSZ);
         int zerr = Z_OK;
         char msg[200] = "";
-        if (n < 0) {
-            const char *m = gzerror(r->gz, &zerr);
-            snprintf(msg, sizeof msg, "%s", m ? m : "read error");
-            if (zerr == Z_ERRNO)
-                snprintf(msg, sizeof msg, "%s", strerror(errno));
-            n = 0;
-        } else if (n == 0) {
-            /* zlib reports a gzip stream cut short (Z_BUF_ERROR) only through
-               gzerror after the last bytes were returned */
-            const char *m = gzerror(r->gz, &zerr);
-            if (zerr != Z_OK && zerr != Z_STREAM_END)
-                snprintf(msg, sizeof msg, "%s", m ? m : "read error");
-        }
-        uint64_t off = (uint64_t)gzoffset(r->gz);
+        int n = source_read(r, r->bufs[slot], TRACE_READ_BUFSZ, &zerr, msg, sizeof msg);
+        uint64_t off = source_offset(r);
 
         if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": "))
             memmove(msg, strstr(msg, ": ") + 2, strlen(strstr(msg, ": ") + 2) + 1); /* gzdopen's name */
@@ -66,13 +214,24 @@ static void *read_main(void *arg)
 
 int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err)
 {
+#ifdef HAVE_ISAL
+    r->fd = fd;
+    r->fd_open = true;
+    r->inf = malloc(sizeof *r->inf);
+    r->in = malloc(TRACE_READ_INSZ);
+    if (!r->inf || !r->in) {
+        error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
+        return -1;
+    }
+#else
     r->gz = gzdopen(fd, "rb");
     if (!r->gz) {
         close(fd);
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
     }
-    gzbuffer(r->gz, TRACE_READ_BUFSZ < (1u << 18) ? TRACE_READ_BUFSZ : 1u << 18);
+    gzbuffer(r->gz, TRACE_READ_INSZ);
+#endif
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
     r->inited = true;
@@ -146,7 +305,17 @@ void trace_read_stop(trace_reader *r)
         free(r->bufs[i]);
         r->bufs[i] = NULL;
     }
+#ifdef HAVE_ISAL
+    if (r->fd_open)
+        close(r->fd);
+    r->fd_open = false;
+    free(r->inf);
+    free(r->in);
+    r->inf = NULL;
+    r->in = NULL;
+#else
     if (r->gz)
         gzclose(r->gz);
     r->gz = NULL;
+#endif
 }

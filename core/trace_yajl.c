@@ -11,6 +11,8 @@ static void *ya_malloc(void *ctx, size_t n)
 {
     trace_yajl *ym = ctx;
     void *p = malloc(n);
+    if (n > ym->big)
+        ym->big = n;
     if (!p && ym->armed)
         longjmp(ym->jb, 1);
     if (ym->tracking && ym->ntrack < 8)
@@ -22,6 +24,8 @@ static void *ya_realloc(void *ctx, void *old, size_t n)
 {
     trace_yajl *ym = ctx;
     void *p = realloc(old, n);
+    if (n > ym->big)
+        ym->big = n;
     if (!p && n && ym->armed)
         longjmp(ym->jb, 1);
     if (ym->tracking && p) {
@@ -48,6 +52,7 @@ int trace_yajl_init(trace_yajl *y, const yajl_callbacks *cb, void *ctx)
     y->yaf = (yajl_alloc_funcs){ ya_malloc, ya_realloc, ya_free, y };
     y->armed = y->tracking = false;
     y->ntrack = 0;
+    y->big = 0;
     if (setjmp(y->jb)) {
         y->armed = y->tracking = false;
         for (int i = 0; i < y->ntrack; i++)

@@ -24,6 +24,7 @@
 #include "src/args.h"
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
+#include "ui/glyph.h"
 #include "ui/view.h"
 
 #ifndef T2P_DATADIR
@@ -63,11 +64,15 @@ static const char usage[] =
     "  --replay-file F   the same, keys read from file F\n"
     "  --print           with --replay: print the final screen\n"
     "  --size WxH        with --replay: the screen size (default 120x40)\n"
+    "  --source-path DIR v on a Python frame shows its file from the path the trace\n"
+    "                    recorded, else from under DIR (DIR/path, then DIR/ + the path\n"
+    "                    less its leading directories, as pprof's -source_path)\n"
     "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
     "\n"
-    "Press ? in the explorer for the keys. NO_COLOR disables colours.\n"
+    "Press ? in the explorer for the keys. NO_COLOR disables colours; a locale that is\n"
+    "not UTF-8 (LANG=C) gets ASCII glyphs.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input error or not a terminal, 130 cancelled.\n";
 
 /* Written by signal handlers, read by the loops. */
@@ -261,6 +266,19 @@ static void close_traces(trace *tr, model *m, tui_cmp *tc)
 
 /* ---------------------------------------------------------------- replay */
 
+/* The locale is not UTF-8: --replay prints what the terminal would show,
+   glyphs as ASCII (ui/glyph.h). */
+static bool ascii;
+
+static void put_line(FILE *out, const char *s)
+{
+    static char tmp[8192];
+    snprintf(tmp, sizeof tmp, "%s", s);
+    if (ascii)
+        glyph_to_ascii(tmp);
+    fprintf(out, "%s\n", tmp);
+}
+
 /* What draw_screen would paint, as text: the layout cost of a key is part
    of its time. */
 static void render(view *v, FILE *out)
@@ -269,7 +287,7 @@ static void render(view *v, FILE *out)
     if (view_mode_of(v) == VIEW_MODE_HELP) {
         for (size_t i = 0; view_help_line(v, i); i++)
             if (out)
-                fprintf(out, "%s\n", view_help_line(v, i));
+                put_line(out, view_help_line(v, i));
         return;
     }
     for (int y = 0; y < view_height(v); y++) {
@@ -279,7 +297,7 @@ static void render(view *v, FILE *out)
             continue;
         if (y >= VIEW_CHROME_TOP && y < view_height(v) - 2)
             fputs(st == VIEW_STYLE_CURSOR ? ">" : " ", out);
-        fprintf(out, "%s\n", buf);
+        put_line(out, buf);
     }
 }
 
@@ -318,7 +336,8 @@ static int replay(view *v, const char *script, bool print, int w, int h, double 
         if (view_status(v)[0]) {
             char vis[1200];
             const char *st = view_status(v);
-            printf("status: %s\n", fmt_visible(st, strlen(st), vis, sizeof vis));
+            fputs("status: ", stdout);
+            put_line(stdout, fmt_visible(st, strlen(st), vis, sizeof vis));
         }
     }
     return rc;
@@ -427,6 +446,7 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "jobs", required_argument, NULL, 'J' },
         { "base", required_argument, NULL, 'B' },
+        { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
@@ -443,6 +463,7 @@ int main(int argc, char **argv)
     double t_start = now_s();
 
     setlocale(LC_ALL, "");
+    ascii = !glyph_locale_utf8();
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
@@ -500,6 +521,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'D': vo.source_path = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s",
                     fmt_visible(argv[optind - 1], strlen(argv[optind - 1]), vis, sizeof vis), usage);

@@ -116,6 +116,8 @@ def oracle(events):
                     any_frames = True
             stack.append({"end": end, "dur": dur, "cover": 0, "cover_end": ts, "keys": keys,
                           "cs": eff, "own": own})
+            if dur == 0:  # a zero-length event is never a parent
+                close(stack.pop())
         while stack:
             close(stack.pop())
         for self_ns, keys, own in done:

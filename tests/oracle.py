@@ -22,7 +22,8 @@ Rules (docs/trace-format.md):
   "ProfilerStep#N" aggregates as "ProfilerStep*".
 * Parent = innermost event on the same track that FULLY contains the event: among the
   containers that come earlier in the (ts asc, dur desc, file order) sort, the one with
-  the latest start, then shortest dur, then latest order.
+  the latest start, then shortest dur, then latest order.  A zero-length event
+  contains nothing (events at one instant are siblings).
 * self = dur - length of the union of the direct children's intervals.
 * Op key (name, cat or "").
 * Early Kineto's category spellings (Operator, Runtime, Kernel, Memcpy, Memset, Python)
@@ -512,7 +513,8 @@ def analyze(path, slow=False, scope=None):
 
 
 def contains(p, t):
-    return p["ts"] <= t["ts"] and t["end"] <= p["end"]
+    # a zero-length event contains nothing: never a parent
+    return p["ts"] < p["end"] and p["ts"] <= t["ts"] and t["end"] <= p["end"]
 
 
 def find_parents_slow(evs):

@@ -207,3 +207,98 @@ void cmp_title(const view *v, char *buf, size_t size)
              c->base->tr->path, fmt_ms(c->base_busy.self_ns, a, sizeof a),
              fmt_ms(c->new_busy.self_ns, b, sizeof b), d);
 }
+
+const compare_row *cmp_table_rows(const view *v, enum view_tab tab, size_t *n)
+{
+    const compare *c = v->cmp;
+    switch (tab) {
+    case VIEW_CATS: *n = c->ncats; return c->cats;
+    case VIEW_THREADS: *n = c->nthreads; return c->threads;
+    default: *n = c->nops; return c->ops;
+    }
+}
+
+int cmp_table_open(view *v, enum view_tab tab)
+{
+    size_t n;
+    cmp_table_rows(v, tab, &n);
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    view_set_state(v, tab, order);
+    return order ? 0 : -1;
+}
+
+void cmp_table_close(view *v, enum view_tab tab)
+{
+    free(view_state(v, tab));
+}
+
+int cmp_table_rebuild(view *v, enum view_tab tab, view_rows *r, bool limit)
+{
+    const compare *c = v->cmp;
+    size_t n;
+    const compare_row *rows = cmp_table_rows(v, tab, &n);
+    uint32_t *order = view_state(v, tab);
+    compare_sort_rows(c, rows, n, cmp_sort_of(v->sort), v->reverse, order);
+    for (size_t i = 0; i < n; i++) {
+        if (limit && v->top_ops && r->n >= v->top_ops)
+            break;
+        if (scope_name_passes(v->scope, compare_str(c, rows[order[i]].name)) &&
+            view_rows_push(r, order[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+const char *cmp_table_name(const view *v, enum view_tab tab, uint32_t id, size_t *len)
+{
+    size_t n;
+    const compare_row *r = &cmp_table_rows(v, tab, &n)[id];
+    *len = compare_strlen(v->cmp, r->name);
+    if (*len == 0 && tab == VIEW_CATS) {
+        *len = 6;
+        return "(none)";
+    }
+    return compare_str(v->cmp, r->name);
+}
+
+bool cmp_table_cell(view *v, enum view_tab tab, uint32_t id, const col *c, int namew,
+                    cols_line *l)
+{
+    const compare *cm = v->cmp;
+    size_t n;
+    const compare_row *r = &cmp_table_rows(v, tab, &n)[id];
+    compare_fig f = cmp_shown(v, &r->b, &r->n), d = compare_delta(&r->b, &r->n);
+    bool delta = v->cmp_fig == CMP_FIG_DELTA;
+    void (*ms)(cols_line *, int64_t, int) = delta ? cmp_cell_dms : view_cell_ms;
+    switch (c->id) {
+    case CMP_COL_NAME: {
+        size_t len;
+        const char *s = cmp_table_name(v, tab, id, &len);
+        cmp_cell_name(l, r->status, s, len, namew);
+        break;
+    }
+    case CMP_COL_CAT:
+        cols_cell(l, compare_str(cm, r->cat), compare_strlen(cm, r->cat), c->width, false);
+        break;
+    case CMP_COL_CALLS: (delta ? cmp_cell_dcount : cmp_cell_count)(l, f.calls, c->width); break;
+    case CMP_COL_SELF: ms(l, f.self_ns, c->width); break;
+    case CMP_COL_TOTAL: ms(l, f.total_ns, c->width); break;
+    case CMP_COL_DEV_SELF: ms(l, f.dev_self_ns, c->width); break;
+    case CMP_COL_DEV_TOTAL: ms(l, f.dev_total_ns, c->width); break;
+    case CMP_COL_D_CALLS: cmp_cell_dcount(l, d.calls, c->width); break;
+    case CMP_COL_D_SELF: cmp_cell_dms(l, d.self_ns, c->width); break;
+    case CMP_COL_D_TOTAL: cmp_cell_dms(l, d.total_ns, c->width); break;
+    case CMP_COL_D_PCT: cmp_cell_dpct(l, r->status, &r->b, &r->n, c->width); break;
+    case CMP_COL_D_DEV_SELF: cmp_cell_dms(l, d.dev_self_ns, c->width); break;
+    case CMP_COL_D_DEV_TOTAL: cmp_cell_dms(l, d.dev_total_ns, c->width); break;
+    default: return false;
+    }
+    return true;
+}
+
+enum view_style cmp_table_style(view *v, enum view_tab tab, uint32_t id)
+{
+    size_t n;
+    const compare_row *r = &cmp_table_rows(v, tab, &n)[id];
+    return cmp_style(r->n.self_ns - r->b.self_ns);
+}

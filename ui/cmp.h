@@ -38,6 +38,32 @@ enum view_style cmp_style(int64_t delta);
 /* The core/compare sort for a view's model_sort: figures sort by |delta|. */
 enum compare_sort cmp_sort_of(enum model_sort s);
 
+/* The three flat compare tables (Ops, Categories, Threads) share their
+   rows' code: each is core/compare's rows of one kind, sorted, filtered by
+   name, drawn from one set of figure columns. A Threads row's calls are its
+   events, self its busy time, total its longest idle gap (core/compare). */
+enum cmp_col {
+    CMP_COL_NAME, CMP_COL_CAT, CMP_COL_CALLS, CMP_COL_SELF, CMP_COL_TOTAL, CMP_COL_DEV_SELF,
+    CMP_COL_DEV_TOTAL, CMP_COL_D_CALLS, CMP_COL_D_SELF, CMP_COL_D_TOTAL, CMP_COL_D_PCT,
+    CMP_COL_D_DEV_SELF, CMP_COL_D_DEV_TOTAL,
+    CMP_COL_OWN /* first id a view may use for a column of its own */
+};
+
+/* The rows of tab (VIEW_OPS, VIEW_CATS or VIEW_THREADS) in v->cmp; *n their count. */
+const compare_row *cmp_table_rows(const view *v, enum view_tab tab, size_t *n);
+/* The view state of a table (its sort order); 0 or -1. */
+int cmp_table_open(view *v, enum view_tab tab);
+void cmp_table_close(view *v, enum view_tab tab);
+/* The rows sorted and filtered by name, at most v->top_ops when limit. */
+int cmp_table_rebuild(view *v, enum view_tab tab, view_rows *r, bool limit);
+/* The row's name; "(none)" for the empty category (operators without one). */
+const char *cmp_table_name(const view *v, enum view_tab tab, uint32_t id, size_t *len);
+/* A shared column's cell; false for an id of the view's own. */
+bool cmp_table_cell(view *v, enum view_tab tab, uint32_t id, const col *c, int namew,
+                    cols_line *l);
+/* Slower red, faster green, by Δ self. */
+enum view_style cmp_table_style(view *v, enum view_tab tab, uint32_t id);
+
 /* e: TRACE minus BASE, as convert --base writes it, into the export
    directory, never overwriting; the status line says what was written.
    Returns 0 or -1. */

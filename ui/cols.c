@@ -13,6 +13,7 @@ void cols_line_init(cols_line *l, char *buf, size_t size)
     l->buf = buf;
     l->size = size;
     l->off = 0;
+    l->sec_off = l->sec_end = 0;
     if (size)
         buf[0] = '\0';
 }
@@ -52,6 +53,25 @@ void cols_cell(cols_line *l, const char *s, size_t len, int width, bool right)
     cols_put(l, tmp, strlen(tmp));
     if (!right)
         cols_pad(l, gap);
+}
+
+void cols_cell_sec(cols_line *l, const char *s, size_t len, size_t split, int width)
+{
+    if (split >= len || width <= 0 || fmt_width(s, split) >= (size_t)width) {
+        cols_cell(l, s, len, width, false);
+        return;
+    }
+    size_t start = l->off;
+    cols_cell(l, s, len, width, false);
+    /* the cell is s (or s cut, then an ellipsis) and blanks: the secondary
+       part ends where the text does */
+    size_t end = l->off;
+    while (end > start && l->buf[end - 1] == ' ')
+        end--;
+    if (start + split < end) {
+        l->sec_off = start + split;
+        l->sec_end = end;
+    }
 }
 
 int cols_layout(const col *cols, int width, bool gpu, int namecap, const col **out, int *namew)

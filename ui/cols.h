@@ -26,6 +26,9 @@ typedef struct col {
 typedef struct cols_line {
     char *buf;
     size_t size, off;
+    /* secondary text (a Python frame's file:line), bytes [sec_off, sec_end)
+       of buf; sec_end 0: none. The terminal maps it to an attribute. */
+    size_t sec_off, sec_end;
 } cols_line;
 
 void cols_line_init(cols_line *l, char *buf, size_t size);
@@ -38,6 +41,11 @@ void cols_pad(cols_line *l, size_t n);
 void cols_pad_to(cols_line *l, int width);
 /* s cut to width columns (with an ellipsis) and padded, left or right. */
 void cols_cell(cols_line *l, const char *s, size_t len, int width, bool right);
+
+/* A left-aligned cell like cols_cell whose bytes [split, len) of s are
+   secondary text: marked in l when any of them shows (the cut keeps all of
+   s[0, split)); a cut inside them marks the ellipsis too. */
+void cols_cell_sec(cols_line *l, const char *s, size_t len, size_t split, int width);
 
 /* The columns of cols (title-NULL terminated) that fit in width, in display
    order, into out (COLS_MAX); *namew gets the name column's width. Columns

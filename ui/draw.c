@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "ui/glyph.h"
 
 enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
        PAIR_BETTER, PAIR_ROLE0 };
@@ -23,6 +24,19 @@ static const short role_colours[] = { COLOR_GREEN, COLOR_CYAN, COLOR_BLUE, COLOR
 
 static bool opened;
 static bool colour;
+static bool ascii; /* the locale is not UTF-8: glyphs as ASCII (ui/glyph.h) */
+
+/* mvaddstr, through glyph_to_ascii when the terminal cannot show UTF-8 */
+static void put(int y, int x, const char *s)
+{
+    char tmp[8192];
+    if (ascii) {
+        snprintf(tmp, sizeof tmp, "%s", s);
+        glyph_to_ascii(tmp);
+        s = tmp;
+    }
+    mvaddstr(y, x, s);
+}
 
 int draw_open(bool no_color)
 {
@@ -31,6 +45,7 @@ int draw_open(bool no_color)
     if (!initscr())
         return -1;
     opened = true;
+    ascii = !glyph_locale_utf8();
     cbreak(); /* not raw: Ctrl-C still raises SIGINT, which the main loop turns into quit */
     noecho();
     nonl();
@@ -109,7 +124,7 @@ static attr_t attr_of(int pair, attr_t mono)
 static void line(int y, const char *s, attr_t a)
 {
     attrset(a);
-    mvaddstr(y, 0, s);
+    put(y, 0, s);
     clrtoeol();
     if (a != A_NORMAL) {
         /* clrtoeol uses the background, not attrset: pad by hand */
@@ -171,8 +186,14 @@ void draw_screen(view *v)
     int h = LINES, footw = 0;
     for (int y = 0; y < h; y++) {
         enum view_style st;
-        view_screen_line(v, y, buf, sizeof buf, &st);
+        view_span sec;
+        view_screen_line_sec(v, y, buf, sizeof buf, &st, &sec);
         line(y, buf, style_attr(st));
+        /* secondary text dimmed; without colours it stays as it is */
+        if (colour && sec.w > 0 && st != VIEW_STYLE_CURSOR) {
+            attr_t a = style_attr(st);
+            mvchgat(y, sec.x0, sec.w, (a & ~A_COLOR) | A_DIM, (short)PAIR_NUMBER(a), NULL);
+        }
         int x0, w;
         if (colour && view_bar_span(v, y, &x0, &w))
             colour_bar(y, x0, w);
@@ -203,7 +224,7 @@ static void progress_screen(const char *path, uint64_t done, uint64_t total, con
     erase();
     snprintf(msg, sizeof msg, "%s %s", what, path);
     fmt_ellipsize(msg, strlen(msg), (size_t)w, cut, sizeof cut);
-    mvaddstr(y, 2, cut);
+    put(y, 2, cut);
     double f = total ? (double)done / (double)total : 0;
     if (f > 1)
         f = 1;
@@ -217,7 +238,7 @@ static void progress_screen(const char *path, uint64_t done, uint64_t total, con
         addch(colour ? ' ' : '.');
     addch(']');
     fmt_ellipsize(line, strlen(line), (size_t)w, cut, sizeof cut);
-    mvaddstr(y + 2, 2, cut);
+    put(y + 2, 2, cut);
     refresh();
 }
 

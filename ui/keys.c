@@ -13,6 +13,7 @@
 #define TABLES (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS) | KEYS_VIEW(VIEW_THREADS))
 #define RANKS (KEYS_VIEW(VIEW_RANKS) | KEYS_VIEW(VIEW_ALLRANKS))
 #define DRILL (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS))
+#define SOURCE KEYS_VIEW(VIEW_SOURCE)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -74,6 +75,17 @@ static const key_def table[] = {
       "e export", 0 },
     { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
       NULL, 0 },
+    { 'p', ACT_PYTHON, 0, KEYS_ALL,
+      "hide or show the Python frames (hidden: their self time is their caller's)", NULL, 0 },
+    { 'v', ACT_SOURCE, 0, TREE,
+      "on a Python frame: its source file at that line, with the time per line (--source-path DIR)",
+      NULL, 0 },
+    /* the source pane: q and Esc go back (its own action), the moves are everyone's */
+    { VK_ESC, ACT_BACK, 0, SOURCE, "back to the Tree (q too)", "Esc/q back", 0 },
+    { VK_UP, ACT_UP, 0, SOURCE, "move up (Down, PgUp, PgDn, g, G: as everywhere)",
+      "Up/Down PgUp/PgDn g/G move", 0 },
+    { '/', ACT_SEARCH, 0, SOURCE, "search the file (n, N: the next, previous match)",
+      "/ search", 0 },
     { 0, ACT_NONE, 0, 0, NULL, NULL, 0 }
 };
 
@@ -161,7 +173,8 @@ const char *keys_hint(int vi, int nviews, char *buf, size_t size)
     buf[0] = '\0';
     for (const key_def *k = table; k->act != ACT_NONE && o < size; k++) {
         if (!k->hint || !applies(k->views, vi) ||
-            (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))))
+            (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))) ||
+            (vi >= nviews && !(k->views & KEYS_VIEW(vi))))
             continue;
         if (!strcmp(k->hint, "#views"))
             o += (size_t)snprintf(buf + o, size - o, "%s1-%d views", o ? "  " : "", nviews);
@@ -172,7 +185,7 @@ const char *keys_hint(int vi, int nviews, char *buf, size_t size)
 }
 
 /* The views of a mask as text: "every view", "Tree", "Ops, Categories". */
-static void views_text(unsigned views, const char *const *labels, int nviews, char *buf,
+static void views_text(unsigned views, const char *const *labels, int nlabels, char *buf,
                        size_t size)
 {
     size_t o = 0;
@@ -181,7 +194,7 @@ static void views_text(unsigned views, const char *const *labels, int nviews, ch
         snprintf(buf, size, "Every view");
         return;
     }
-    for (int i = 0; i < nviews && o < size; i++)
+    for (int i = 0; i < nlabels && o < size; i++)
         if (views & KEYS_VIEW(i))
             o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? ", " : "", labels[i]);
 }
@@ -203,7 +216,7 @@ static void out_line(struct out *w, const char *fmt, ...)
     w->lines++;
 }
 
-size_t keys_help(const char *const *labels, int nviews, char *buf, size_t size)
+size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size)
 {
     struct out w = { buf, size, 0, 0 };
     bool done[sizeof table / sizeof *table] = { false };
@@ -217,7 +230,7 @@ size_t keys_help(const char *const *labels, int nviews, char *buf, size_t size)
             seen |= table[e].views == views;
         if (seen)
             continue;
-        views_text(views, labels, nviews, head, sizeof head);
+        views_text(views, labels, nlabels, head, sizeof head);
         out_line(&w, "\n%s\n", head);
         for (size_t i = g; table[i].act != ACT_NONE; i++) {
             if (done[i] || table[i].views != views)

@@ -27,6 +27,8 @@ enum key_act {
     /* trees */
     ACT_OPEN, ACT_CLOSE, ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_SUBTREE, ACT_EXPAND_ALL,
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
+    /* Python frames: the source pane of the frame under the cursor */
+    ACT_SOURCE, ACT_PYTHON,
     /* comparing (--base) */
     ACT_CMP_FIGS,
     /* steps: from every view */
@@ -68,9 +70,11 @@ int keys_script_next(const char **s, char *name, size_t size);
 
 /* The help screen from the table, lines ended by '\n', into buf: each
    action with its keys, grouped by the views they apply in. labels[i] is
-   view i's name. Returns the number of lines. */
-size_t keys_help(const char *const *labels, int nviews, char *buf, size_t size);
-/* The hint bar of view index `view`, into buf. */
+   view i's name, for nlabels views of which the first nviews have a digit
+   (the others are panes). Returns the number of lines. */
+size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size);
+/* The hint bar of view index `view`, into buf. A pane (view >= nviews)
+   hints only at the keys that name it. */
 const char *keys_hint(int view, int nviews, char *buf, size_t size);
 
 #endif

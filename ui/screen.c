@@ -77,7 +77,9 @@ static void tabs(view *v, cols_line *l)
     for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, i == (int)v->tab ? "[%d %s] " : " %d %s  ",
                               i + 1, v->ops[i]->label);
-    if (o < sizeof tmp)
+    if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
+    else if (o < sizeof tmp)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(v->sort),
                               view_sort_arrow(v));
     const struct view_ops *vo = v->ops[v->tab];
@@ -160,8 +162,16 @@ static void hints(view *v, cols_line *l)
 
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style)
 {
+    view_screen_line_sec(v, y, buf, size, style, NULL);
+}
+
+void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
+                          view_span *sec)
+{
     cols_line l;
     cols_line_init(&l, buf, size);
+    if (sec)
+        sec->x0 = sec->w = 0;
     int bottom = VIEW_CHROME_TOP + v->page;
     if (y == 0) {
         *style = VIEW_STYLE_TITLE;
@@ -186,6 +196,10 @@ void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *s
         body(v, i, &l, &gpu, style);
         if (i == v->cur[v->tab])
             *style = VIEW_STYLE_CURSOR;
+        if (sec && l.sec_end > l.sec_off) {
+            sec->x0 = (int)fmt_width(buf, l.sec_off);
+            sec->w = (int)fmt_width(buf + l.sec_off, l.sec_end - l.sec_off);
+        }
     } else if (y == bottom) {
         *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
         footer(v, &l);
@@ -221,10 +235,10 @@ bool view_bar_span(view *v, int y, int *x0, int *w)
 const char *view_help_line(view *v, size_t i)
 {
     if (!v->nhelp) {
-        const char *labels[VIEW_NTABS];
-        for (int k = 0; k < VIEW_NTABS; k++)
+        const char *labels[VIEW_NVIEWS];
+        for (int k = 0; k < VIEW_NVIEWS; k++)
             labels[k] = v->ops[k]->label;
-        keys_help(labels, VIEW_NTABS, v->help, sizeof v->help);
+        keys_help(labels, VIEW_NVIEWS, VIEW_NTABS, v->help, sizeof v->help);
         for (char *p = v->help; *p && v->nhelp < sizeof v->help_lines / sizeof *v->help_lines;) {
             char *e = strchr(p, '\n');
             v->help_lines[v->nhelp++] = p;

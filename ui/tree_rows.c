@@ -26,7 +26,17 @@ static void set_pos(tree_rows *t, const uint32_t *ids, size_t n)
 
 bool tree_rows_shown(const tree_rows *t, uint32_t u)
 {
-    return !t->shown || t->shown[u];
+    return (!t->shown || t->shown[u]) && (!t->skip || !t->skip[u]);
+}
+
+uint32_t tree_rows_parent(const tree_rows *t, uint32_t u)
+{
+    return t->par[u];
+}
+
+uint32_t tree_rows_depth(const tree_rows *t, uint32_t u)
+{
+    return t->depth[u];
 }
 
 bool tree_rows_expanded(const tree_rows *t, uint32_t u)
@@ -63,15 +73,35 @@ static void size_all(tree_rows *t)
         t->rowsz[i] = 1;
     /* children have larger indices: each is complete before it is added */
     for (size_t i = t->n; i-- > 0;) {
-        uint32_t p = t->nodes[i].parent;
+        uint32_t p = t->par[i];
         if (p != MODEL_NONE && t->expanded[p] && tree_rows_shown(t, (uint32_t)i))
             t->rowsz[p] += t->rowsz[i];
     }
     tree_rows_dirty(t);
 }
 
-/* Children in one flat array (CSR), so that sorting a node's children sorts
-   a slice in place and the order is cached until the sort or scope change. */
+/* Children in one flat array (CSR) by par[], so that sorting a node's
+   children sorts a slice in place and the order is cached until the sort or
+   scope change. kid_start zeroed; fill: n entries of scratch. */
+static void link_kids(tree_rows *t, uint32_t *fill)
+{
+    size_t n = t->n;
+    for (size_t i = 0; i < n; i++)
+        if (t->par[i] != MODEL_NONE)
+            t->kid_start[t->par[i] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        t->kid_start[i + 1] += t->kid_start[i];
+    memcpy(fill, t->kid_start, n * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = t->par[i];
+        if (p != MODEL_NONE)
+            t->kids[fill[p]++] = (uint32_t)i;
+    }
+    /* creation order until the next sort */
+    for (size_t i = 0; i < n; i++)
+        set_pos(t, t->kids + t->kid_start[i], t->kid_start[i + 1] - t->kid_start[i]);
+}
+
 int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32_t *tops,
                    size_t ntops)
 {
@@ -88,23 +118,19 @@ int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32
     t->tops = malloc((ntops ? ntops : 1) * sizeof *t->tops);
     t->rowsz = malloc(n1 * sizeof *t->rowsz);
     t->pos = malloc(n1 * sizeof *t->pos);
+    t->par = malloc(n1 * sizeof *t->par);
+    t->depth = malloc(n1 * sizeof *t->depth);
     uint32_t *fill = malloc(n1 * sizeof *fill);
     if (!t->kid_start || !t->kids || !t->sorted_gen || !t->expanded || !t->tops || !t->rowsz ||
-        !t->pos || !fill) {
+        !t->pos || !t->par || !t->depth || !fill) {
         free(fill);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        if (nodes[i].parent != MODEL_NONE)
-            t->kid_start[nodes[i].parent + 1]++;
-    for (size_t i = 0; i < n; i++)
-        t->kid_start[i + 1] += t->kid_start[i];
-    memcpy(fill, t->kid_start, n * sizeof *fill);
     for (size_t i = 0; i < n; i++) {
-        uint32_t p = nodes[i].parent;
-        if (p != MODEL_NONE)
-            t->kids[fill[p]++] = (uint32_t)i;
+        t->par[i] = nodes[i].parent;
+        t->depth[i] = nodes[i].depth;
     }
+    link_kids(t, fill);
     free(fill);
     memcpy(t->tops, tops, ntops * sizeof *tops);
     t->ntops = ntops;
@@ -112,10 +138,29 @@ int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32
     prefault(t->expanded, n);
     for (size_t i = 0; i < ntops; i++)
         t->expanded[tops[i]] = 1;
-    /* creation order until the first sort */
-    for (size_t i = 0; i < n; i++)
-        set_pos(t, t->kids + t->kid_start[i], t->kid_start[i + 1] - t->kid_start[i]);
     set_pos(t, t->tops, t->ntops);
+    size_all(t);
+    return 0;
+}
+
+int tree_rows_set_skip(tree_rows *t, const uint8_t *skip)
+{
+    uint32_t *fill = malloc((t->n ? t->n : 1) * sizeof *fill);
+    if (!fill)
+        return -1;
+    t->skip = skip;
+    /* parents come before their children: one pass */
+    for (size_t i = 0; i < t->n; i++) {
+        uint32_t p = t->nodes[i].parent;
+        while (skip && p != MODEL_NONE && skip[p])
+            p = t->par[p];
+        t->par[i] = p;
+        t->depth[i] = p == MODEL_NONE ? 0 : t->depth[p] + 1;
+    }
+    memset(t->kid_start, 0, (t->n + 1) * sizeof *t->kid_start);
+    link_kids(t, fill);
+    free(fill);
+    tree_rows_resort(t);
     size_all(t);
     return 0;
 }
@@ -130,6 +175,8 @@ void tree_rows_done(tree_rows *t)
     free(t->tops);
     free(t->rowsz);
     free(t->pos);
+    free(t->par);
+    free(t->depth);
     free(t->expanded);
     free(t->scratch);
     memset(t, 0, sizeof *t);
@@ -191,7 +238,7 @@ static const uint32_t *tops_of(tree_rows *t, size_t *n)
 
 static const uint32_t *siblings(tree_rows *t, uint32_t u, size_t *n)
 {
-    uint32_t p = t->nodes[u].parent;
+    uint32_t p = t->par[u];
     return p == MODEL_NONE ? tops_of(t, n) : kids_of(t, p, n);
 }
 
@@ -213,7 +260,7 @@ static int scratch_push(tree_rows *t, size_t *n, uint32_t id)
 static void fix_up(tree_rows *t, uint32_t u, int64_t delta)
 {
     for (uint32_t x = u; delta && tree_rows_shown(t, x);) {
-        uint32_t p = t->nodes[x].parent;
+        uint32_t p = t->par[x];
         if (p == MODEL_NONE || !t->expanded[p])
             break;
         t->rowsz[p] = (uint32_t)((int64_t)t->rowsz[p] + delta);
@@ -259,7 +306,7 @@ void tree_rows_expand_all(tree_rows *t, bool on)
 
 void tree_rows_reveal(tree_rows *t, uint32_t u)
 {
-    for (uint32_t p = t->nodes[u].parent; p != MODEL_NONE; p = t->nodes[p].parent)
+    for (uint32_t p = t->par[u]; p != MODEL_NONE; p = t->par[p])
         tree_rows_expand(t, p, true);
 }
 
@@ -321,7 +368,7 @@ size_t tree_rows_index_of(tree_rows *t, uint32_t u)
     size_t depth = 0, nk;
     if (u == MODEL_NONE || u >= t->n)
         return SIZE_MAX;
-    for (uint32_t x = u; x != MODEL_NONE; x = t->nodes[x].parent) {
+    for (uint32_t x = u; x != MODEL_NONE; x = t->par[x]) {
         if (!tree_rows_shown(t, x) || (x != u && !t->expanded[x]) || depth == 512)
             return SIZE_MAX;
         path[depth++] = x;
@@ -347,7 +394,7 @@ size_t tree_rows_index_of(tree_rows *t, uint32_t u)
 
 size_t tree_rows_near(tree_rows *t, uint32_t u)
 {
-    for (uint32_t x = u; x != MODEL_NONE && x < t->n; x = t->nodes[x].parent) {
+    for (uint32_t x = u; x != MODEL_NONE && x < t->n; x = t->par[x]) {
         size_t i = tree_rows_index_of(t, x);
         if (i != SIZE_MAX)
             return i;
@@ -365,7 +412,7 @@ uint32_t tree_rows_next(tree_rows *t, uint32_t u)
                 return kids[k];
     }
     for (;;) {
-        uint32_t p = t->nodes[u].parent;
+        uint32_t p = t->par[u];
         const uint32_t *sib = siblings(t, u, &n);
         for (size_t k = (size_t)t->pos[u] + 1; k < n; k++)
             if (tree_rows_shown(t, sib[k]))
@@ -379,7 +426,7 @@ uint32_t tree_rows_next(tree_rows *t, uint32_t u)
 uint32_t tree_rows_prev(tree_rows *t, uint32_t u)
 {
     size_t n;
-    uint32_t p = t->nodes[u].parent;
+    uint32_t p = t->par[u];
     const uint32_t *sib = siblings(t, u, &n);
     uint32_t x = MODEL_NONE;
     for (size_t k = t->pos[u]; k-- > 0;)

@@ -34,6 +34,12 @@ typedef struct tree_rows {
     uint32_t *rowsz;
     uint32_t *pos;        /* index of u among its siblings, in their order */
     const uint8_t *shown; /* not owned; NULL: every node shown */
+    /* Skipped nodes (tree_rows_set_skip; not owned, NULL: none) are never
+       rows: their children show in their place, under par[], the nearest
+       ancestor not skipped, at depth[] (each node's depth on screen). */
+    const uint8_t *skip;
+    uint32_t *par;
+    uint32_t *depth;
     uint32_t gen;         /* the order generation */
     tree_rows_sort_fn sort;
     void *sort_ctx;
@@ -56,6 +62,15 @@ void tree_rows_resort(tree_rows *t);
 /* Which nodes show (NULL: all). With sel, every shown node that is not
    selected itself is expanded first, so the topmost selected frames show. */
 void tree_rows_set_shown(tree_rows *t, const uint8_t *shown, const uint8_t *sel);
+
+/* Which nodes are left out with their children lifted into their place
+   (NULL: none), e.g. the Python frames: per node, non-zero to skip. A root
+   is never skipped. O(n). Returns 0 or -1 (out of memory: nothing skipped). */
+int tree_rows_set_skip(tree_rows *t, const uint8_t *skip);
+/* The parent of u on screen, and u's depth there (the node's own ones
+   when nothing is skipped). */
+uint32_t tree_rows_parent(const tree_rows *t, uint32_t u);
+uint32_t tree_rows_depth(const tree_rows *t, uint32_t u);
 
 /* Forget the cached row lookup (the caller changed what the rows depend on). */
 void tree_rows_dirty(tree_rows *t);

@@ -15,7 +15,8 @@
 #include "ui/cmp.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
-static const struct view_ops *const views[VIEW_NTABS] = { VIEW_LIST(VIEW_ENTRY) };
+static const struct view_ops *const views[VIEW_NVIEWS] = { VIEW_LIST(VIEW_ENTRY)
+                                                           VIEW_PANES(VIEW_ENTRY) };
 #undef VIEW_ENTRY
 
 const struct view_ops *view_ops_of(enum view_tab tab)
@@ -196,7 +197,7 @@ const char *view_sort_arrow(const view *v)
 
 void view_all_stale(view *v)
 {
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         v->stale[k] = true;
 }
 
@@ -289,10 +290,10 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 /* freeing: the view goes, so do the states that outlive a model change */
 static void close_all(view *v, bool freeing)
 {
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         if (v->ops[k]->close && (freeing || !v->ops[k]->keeps_state))
             v->ops[k]->close(v);
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         if (freeing || !v->ops[k]->keeps_state)
             v->state[k] = NULL;
     scope_free(v->scope);
@@ -305,10 +306,10 @@ static int open_all(view *v)
     v->scope = scope_new(v->m);
     if (!v->scope)
         return -1;
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         if (v->ops[k]->open && !v->state[k] && v->ops[k]->open(v) < 0)
             return -1;
-    for (int k = 0; k < VIEW_NTABS; k++) {
+    for (int k = 0; k < VIEW_NVIEWS; k++) {
         if (!v->ops[k]->keeps_state)
             v->cur[k] = v->top[k] = 0;
         v->rows[k].n = 0;
@@ -328,7 +329,8 @@ view *view_new(const model *m, const view_opts *o)
     v->tab = o ? o->tab : VIEW_OPS;
     v->sort = o ? o->sort : MODEL_SORT_SELF;
     v->top_ops = o ? o->top : 0;
-    for (int k = 0; k < VIEW_NTABS; k++)
+    v->source_path = o ? o->source_path : NULL;
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = views[k];
     if (o && o->cmp) {
         v->cmp = o->cmp;
@@ -359,7 +361,7 @@ void view_free(view *v)
     if (!v)
         return;
     close_all(v, true);
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
     free(v);
@@ -372,6 +374,20 @@ void view_resize(view *v, int width, int height)
     v->page = height - VIEW_CHROME > 1 ? height - VIEW_CHROME : 1;
     ensure_rows(v);
     view_clamp(v);
+}
+
+void view_pane_open(view *v, enum view_tab pane)
+{
+    if (v->tab < VIEW_NTABS)
+        v->pane_from = v->tab;
+    v->tab = pane;
+    v->stale[pane] = true;
+}
+
+void view_pane_close(view *v)
+{
+    v->tab = v->pane_from;
+    v->status[0] = '\0';
 }
 
 /* ---------------------------------------------------------------- scope */
@@ -393,7 +409,7 @@ bool view_scope_push(view *v, enum scope_kind kind, uint32_t id)
     b->tab = v->tab;
     b->cursor = v->cur[v->tab];
     b->top = v->top[v->tab];
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         if (views[k]->save)
             b->saved[k] = views[k]->save(v);
     scope_push(v->scope, kind, id);
@@ -409,7 +425,7 @@ static bool pop_focus(view *v)
     view_back *b = &v->back[d - 1];
     scope_pop(v->scope);
     v->tab = b->tab;
-    for (int k = 0; k < VIEW_NTABS; k++)
+    for (int k = 0; k < VIEW_NVIEWS; k++)
         if (views[k]->restore)
             views[k]->restore(v, b->saved[k]);
     view_scope_changed(v);
@@ -596,6 +612,14 @@ static int generic_action(view *v, enum key_act act, int arg)
     case ACT_EXPORT:
         view_export(v);
         return VIEW_DRAW_FOOTER;
+    case ACT_PYTHON:
+        v->hide_python = !v->hide_python;
+        view_scope_changed(v);
+        view_status_set(v, "%s", v->hide_python
+                                     ? "Python frames hidden: their self time shows in their caller's"
+                                     : "Python frames shown");
+        redraw = VIEW_DRAW_ALL;
+        break;
     case ACT_HELP:
         v->mode = VIEW_MODE_HELP;
         return VIEW_DRAW_ALL;
@@ -640,7 +664,7 @@ static int key_apply(view *v, int key)
     }
     int r = generic_action(v, act, arg);
     if (r == 0 || (act == ACT_BACK && r == (VIEW_DRAW_BODY | VIEW_DRAW_FOOTER)))
-        for (int k = 0; k < VIEW_NTABS; k++)
+        for (int k = 0; k < VIEW_NVIEWS; k++)
             if (v->ops[k]->global) {
                 int g = v->ops[k]->global(v, act, arg);
                 if (g >= 0)

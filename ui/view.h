@@ -64,8 +64,16 @@
     X(ALLRANKS, allranks) \
     X(MEMORY, memory)
 
+/* Panes: views without a tab or a digit, opened by a key from another
+   view, back to it with Esc or q (ui/view_source.c: v on a Python frame).
+   Listed the same way; they come after the tabs. */
+#define VIEW_PANES(X) \
+    X(SOURCE, source)
+
 #define VIEW_ENUM(E, n) VIEW_##E,
-enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS };
+/* the panes number on from VIEW_NTABS: the first pane is VIEW_NTABS */
+enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS, VIEW_PANE0 = VIEW_NTABS - 1,
+                VIEW_PANES(VIEW_ENUM) VIEW_NVIEWS };
 #undef VIEW_ENUM
 
 /* What view_key changed: the parts of the screen to repaint, or quit. */
@@ -111,6 +119,9 @@ typedef struct view_opts {
     enum model_sort sort;
     const char *export_dir; /* NULL: "." */
     size_t top;             /* list only the first top operators; 0: all */
+    /* where the source pane also looks for a Python frame's file (pprof's
+       -source_path); NULL: only where the trace says. Not copied. */
+    const char *source_path;
     /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
        become their compare twins (ui/cmp.h) over this, whose new model is
        m; NULL: one trace. Must outlive the view. */
@@ -135,6 +146,14 @@ int view_key(view *v, int key);
 /* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
    buf, and how it is to be painted. In help mode use view_help_line. */
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
+/* Display columns [x0, x0 + w) of a screen line; w 0: none. */
+typedef struct view_span {
+    int x0, w;
+} view_span;
+/* view_screen_line, and where the line holds secondary text (the file:line
+   of a Python frame row), which the terminal paints dimmed. */
+void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
+                          view_span *sec);
 /* The display columns [*x0, *x0 + *w) of screen line y that hold a bar of
    role letters (the Steps view's, view_ops.bar_col): the terminal
    paints each letter in its role's colour. false when line y has none. */

@@ -86,25 +86,29 @@ struct view_ops {
 
 #define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
 VIEW_LIST(VIEW_DECL)
+VIEW_PANES(VIEW_DECL)
 #undef VIEW_DECL
 
 /* Where Esc returns to after a focus. */
 typedef struct view_back {
     enum view_tab tab;
     size_t cursor, top;
-    uint64_t saved[VIEW_NTABS]; /* each view's save() */
+    uint64_t saved[VIEW_NVIEWS]; /* each view's save() */
 } view_back;
 
 struct view {
     const model *m;
-    const struct view_ops *ops[VIEW_NTABS]; /* the views shown: the standard ones, or
-                                               the compare twins (ui/cmp.c) */
+    const struct view_ops *ops[VIEW_NVIEWS]; /* the views shown: the standard ones, or
+                                                the compare twins (ui/cmp.c) */
     const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
     int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
     view_export_progress_fn export_progress; /* NULL: none */
     void *export_ctx;
     size_t top_ops;         /* --top: 0 for all */
+    const char *source_path; /* view_opts.source_path */
+    enum view_tab pane_from; /* the view a pane returns to */
+    bool hide_python;        /* p: Python frames left out of the tree and the tables */
 
     enum view_tab tab;
     enum view_mode mode;
@@ -114,10 +118,10 @@ struct view {
     bool gpu;               /* the trace has GPU work: device columns shown */
     int width, height, page; /* screen size and body rows */
 
-    view_rows rows[VIEW_NTABS]; /* flat views' rows */
-    size_t cur[VIEW_NTABS], top[VIEW_NTABS];
-    bool stale[VIEW_NTABS];  /* rows must be rebuilt before use */
-    void *state[VIEW_NTABS]; /* each view's own */
+    view_rows rows[VIEW_NVIEWS]; /* flat views' rows */
+    size_t cur[VIEW_NVIEWS], top[VIEW_NVIEWS];
+    bool stale[VIEW_NVIEWS];  /* rows must be rebuilt before use */
+    void *state[VIEW_NVIEWS]; /* each view's own */
 
     scope *scope;
     view_back back[SCOPE_MAX];
@@ -188,6 +192,14 @@ struct tree_rows;
 bool view_tree_merged(view *v);
 const struct tree_rows *view_tree_rows(view *v);
 void view_tree_fig(view *v, uint32_t node, view_fig *f);
+
+/* A pane (VIEW_PANES) opens over the current view, which it returns to. */
+void view_pane_open(view *v, enum view_tab pane);
+void view_pane_close(view *v);
+
+/* ui/view_source.c: the source pane on file[0, len) at line (a Python
+   frame's), with the time per line of core/pylines. */
+void view_source_open(view *v, const char *file, size_t len, unsigned line);
 
 /* Writes to every page of a fresh allocation, so that a key press later
    does not take thousands of page faults. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/pyframe.h"
 #include "ui/view_impl.h"
 
 enum { C_NAME, C_CAT, C_CALLS, C_SELF, C_SELFPCT, C_TOTAL, C_CUM, C_AVG, C_MIN, C_MAX, C_DSELF, C_DTOTAL };
@@ -116,6 +117,8 @@ static int ops_rebuild(view *v, view_rows *r)
     for (size_t i = 0; i < n; i++) {
         if (v->top_ops && r->n >= v->top_ops)
             break;
+        if (v->hide_python && pyframe_is_cat(model_op_cat(m, s->order[i])))
+            continue; /* p: no Python frames */
         if (scope_name_passes(v->scope, model_op_name(m, s->order[i])) &&
             view_rows_push(r, s->order[i]) < 0)
             return -1;

@@ -35,6 +35,12 @@ struct one {
     bool merged;
     tree_rows rows;
     uint32_t scope_gen, order_gen; /* what its rows were last made for */
+    /* p: Python frames hidden (v->hide_python): skipped by the rows, their
+       self time lifted into the nearest shown ancestor's, per node, under
+       the scope (stale after a scope change) */
+    bool hidden, lift_stale;
+    uint8_t *skip;
+    int64_t *lift_self, *lift_dev;
 };
 
 struct tree_state {
@@ -97,6 +103,10 @@ static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
         f->dev_self_ns = nd->dev_self_ns;
         f->dev_total_ns = nd->dev_total_ns;
     }
+    if (o->hidden) { /* the hidden Python frames' own time, as pprof -hide does */
+        f->self_ns += o->lift_self[u];
+        f->dev_self_ns += o->lift_dev[u];
+    }
 }
 
 static int64_t fig_key(const fig *f, enum model_sort s)
@@ -111,10 +121,17 @@ static int64_t fig_key(const fig *f, enum model_sort s)
     }
 }
 
-static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
-                             size_t *len)
+/* A node's name; *split (when not NULL) gets where its secondary text
+   starts (a Python frame's file:line, an operator's "@ file:line fn"), or
+   SIZE_MAX when it has none. */
+static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, size_t size,
+                                 size_t *len, size_t *split)
 {
     const model *m = o->v->m;
+    size_t nosplit;
+    if (!split)
+        split = &nosplit;
+    *split = SIZE_MAX;
     const model_node *nd = &o->rows.nodes[u];
     if (nd->parent == MODEL_NONE) {
         if (o->merged)
@@ -131,10 +148,11 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                 (int)f.file_len, f.file, (unsigned)f.line);
         if (*len >= size)
             *len = size - 1;
+        *split = f.func_len + 2;
         return buf;
     }
     *len = strtab_len(m->tr->strs, m->ops[nd->op].name);
-    if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE) {
+    if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE && !o->v->hide_python) {
         /* an operator with a Call stack: the Python line that called it tells
            apart the siblings one operator makes from several lines */
         uint32_t outer = STRTAB_NONE;
@@ -152,10 +170,17 @@ static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t 
                                     (int)f.func_len, f.func);
             if (*len >= size)
                 *len = size - 1;
+            *split = strlen(model_op_name(m, nd->op)) + 2;
             return buf;
         }
     }
     return model_op_name(m, nd->op);
+}
+
+static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
+                             size_t *len)
+{
+    return node_name_sec(o, u, buf, size, len, NULL);
 }
 
 static void sort_kids(void *ctx, uint32_t *ids, size_t n)
@@ -190,10 +215,58 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
     }
 }
 
+/* p: skips the Python frames or stops skipping them. */
+static void set_hidden(view *v, struct one *o, bool on)
+{
+    const model *m = v->m;
+    size_t n = o->rows.n;
+    if (on && !o->skip) {
+        o->skip = calloc(n ? n : 1, 1);
+        o->lift_self = malloc((n ? n : 1) * sizeof *o->lift_self);
+        o->lift_dev = malloc((n ? n : 1) * sizeof *o->lift_dev);
+        if (!o->skip || !o->lift_self || !o->lift_dev) {
+            view_status_set(v, "out of memory hiding the Python frames");
+            return;
+        }
+        for (size_t u = 0; u < n; u++) {
+            const model_node *nd = &o->rows.nodes[u];
+            o->skip[u] = nd->parent != MODEL_NONE && !nd->gpu &&
+                         pyframe_is_cat(model_op_cat(m, nd->op));
+        }
+    }
+    if (tree_rows_set_skip(&o->rows, on ? o->skip : NULL) < 0) {
+        view_status_set(v, "out of memory hiding the Python frames");
+        return;
+    }
+    o->hidden = on;
+    o->lift_stale = true;
+}
+
+/* The self time each shown node takes from the hidden frames below it (in
+   the scope: only selected frames count, as their own rows would). */
+static void lift(struct one *o, const scope_mask *k)
+{
+    size_t n = o->rows.n;
+    memset(o->lift_self, 0, n * sizeof *o->lift_self);
+    memset(o->lift_dev, 0, n * sizeof *o->lift_dev);
+    for (size_t u = 0; u < n; u++) {
+        if (!o->skip[u] || (k && !k->sel[u]))
+            continue;
+        uint32_t p = tree_rows_parent(&o->rows, (uint32_t)u);
+        o->lift_self[p] += o->rows.nodes[u].self_ns;
+        o->lift_dev[p] += o->rows.nodes[u].dev_self_ns;
+    }
+    o->lift_stale = false;
+}
+
 /* Brings a tree's rows up to the scope and the order. */
 static void sync(view *v, struct one *o)
 {
     scope *s = view_scope(v);
+    if (o->hidden != v->hide_python) {
+        set_hidden(v, o, v->hide_python);
+        o->order_gen = 0;
+    }
     if (o->scope_gen != scope_gen(s)) {
         const scope_mask *k = scope_mask_of(s, o->merged);
         if (!k)
@@ -204,7 +277,10 @@ static void sync(view *v, struct one *o)
             st(v)->reveal = false;
         o->scope_gen = scope_gen(s);
         o->order_gen = 0;
+        o->lift_stale = true;
     }
+    if (o->hidden && o->lift_stale)
+        lift(o, mask_of(o));
     if (o->order_gen != v->order_gen) {
         tree_rows_resort(&o->rows);
         o->order_gen = v->order_gen;
@@ -255,8 +331,12 @@ static void tree_close(view *v)
     struct tree_state *s = st(v);
     if (!s)
         return;
-    tree_rows_done(&s->t[0].rows);
-    tree_rows_done(&s->t[1].rows);
+    for (int i = 0; i < 2; i++) {
+        tree_rows_done(&s->t[i].rows);
+        free(s->t[i].skip);
+        free(s->t[i].lift_self);
+        free(s->t[i].lift_dev);
+    }
     free(s->op_hit);
     free(s);
 }
@@ -298,10 +378,10 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
     switch (c->id) {
     case C_NAME: {
         char nb[600], pre[64];
-        size_t len;
-        const char *s = node_name(o, u, nb, sizeof nb, &len);
+        size_t len, split;
+        const char *s = node_name_sec(o, u, nb, sizeof nb, &len, &split);
         /* indent, capped so that deep stacks still show a name */
-        int ind = (int)nd->depth * 2;
+        int ind = (int)tree_rows_depth(&o->rows, u) * 2;
         if (ind > namew / 2)
             ind = namew / 2;
         if (ind > 40)
@@ -311,7 +391,7 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
                            : tree_rows_expanded(&o->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         size_t n = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, nd->gpu ? "[GPU] " : "");
         cols_put(l, pre, n);
-        cols_cell(l, s, len, namew - ind - (int)fmt_width(pre, n), false);
+        cols_cell_sec(l, s, len, split, namew - ind - (int)fmt_width(pre, n));
         break;
     }
     case C_TOTAL: case C_SELF:
@@ -364,6 +444,29 @@ void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
     v->status[0] = '\0';
 }
 
+/* v: the source pane at the Python line of node u: its own frame, or the
+   innermost frame with a file of its Call stack (the line that called it). */
+static int open_source(view *v, const struct one *o, uint32_t u)
+{
+    const model *m = v->m;
+    const model_node *nd = &o->rows.nodes[u];
+    pyframe f = { 0 };
+    bool found = !is_root(o, u) && !m->opts.no_python && pyframe_of_op(m, nd->op, &f);
+    if (!found && !is_root(o, u) && !o->merged && m->node_stack &&
+        m->node_stack[u] != STRTAB_NONE) {
+        const char *text = trace_str(m->tr, m->node_stack[u]);
+        size_t pos = 0, len = strlen(text);
+        while (!found && pyframe_next(text, len, &pos, &f))
+            found = f.file_len > 0;
+    }
+    if (!found) {
+        view_status_set(v, "not a Python frame: v shows the source of a frame named file.py:line");
+        return VIEW_DRAW_FOOTER;
+    }
+    view_source_open(v, f.file, f.file_len, f.line);
+    return VIEW_DRAW_ALL;
+}
+
 static int tree_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
@@ -386,7 +489,7 @@ static int tree_action(view *v, enum key_act act, int arg)
         if (kids && tree_rows_expanded(t, u)) {
             tree_rows_expand(t, u, false);
         } else if (!is_root(o, u)) {
-            size_t p = tree_rows_index_of(t, t->nodes[u].parent);
+            size_t p = tree_rows_index_of(t, tree_rows_parent(t, u));
             if (p != SIZE_MAX)
                 v->cur[VIEW_TREE] = p;
         }
@@ -425,6 +528,8 @@ static int tree_action(view *v, enum key_act act, int arg)
         view_status_set(v, "%s", s->merged ? "tree merged across tracks" : "one tree per track");
         break;
     }
+    case ACT_SOURCE:
+        return open_source(v, o, u);
     case ACT_FOCUS:
         if (is_root(o, u)) {
             view_status_set(v, "focus on a frame, not a track");
@@ -542,7 +647,8 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f)
 
 static void tree_tabinfo(view *v, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", st(v)->merged ? "  tree: merged" : "  tree: per track");
+    snprintf(buf, size, "%s%s", st(v)->merged ? "  tree: merged" : "  tree: per track",
+             v->hide_python ? ", no Python" : "");
 }
 
 static void tree_after_key(view *v)

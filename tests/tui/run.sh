@@ -14,6 +14,14 @@ tui="$top_builddir/torch2pprof-tui"
 tmp=$(mktemp -d /tmp/t2p-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0; n=0
+# a .keys file whose env sets a non-UTF-8 locale (LC_ALL=C, LANG=POSIX...):
+# its screen must be ASCII only, whatever the golden file says
+ascii_locale() {
+    case " $1 " in
+    *" LC_ALL=C "* | *" LC_ALL=POSIX "* | *" LANG=C "* | *" LC_CTYPE=C "*) return 0 ;;
+    *) return 1 ;;
+    esac
+}
 cd "$top_srcdir" || exit 1
 for k in tests/tui/*.keys; do
     name=$(basename "$k" .keys)
@@ -30,6 +38,8 @@ for k in tests/tui/*.keys; do
         echo "updated: $name"
     elif [ $rc -ne 0 ]; then
         echo "FAIL: $name: exit $rc: $(cat "$tmp/err")"; fail=1
+    elif ascii_locale "$envs" && [ "$(LC_ALL=C tr -d '\000-\177' <"$tmp/$name.screen" | wc -c)" -ne 0 ]; then
+        echo "FAIL: $name: bytes past ASCII on a screen in a non-UTF-8 locale ($envs)"; fail=1
     elif ! cmp -s "$tmp/$name.screen" "tests/tui/$name.screen"; then
         echo "FAIL: $name: the screen differs from tests/tui/$name.screen:"
         diff -u "tests/tui/$name.screen" "$tmp/$name.screen" | head -40
