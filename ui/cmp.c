@@ -112,19 +112,20 @@ enum compare_sort cmp_sort_of(enum model_sort s)
 
 static const char *const fig_names[CMP_FIG_N] = { "new", "base", "delta" };
 
-int cmp_export(view *v)
+char *cmp_export_name(view *v, const char *dir)
 {
-    const compare *c = v->cmp;
-    const char *np = c->new->tr->path;
+    const char *np = v->cmp->new->tr->path;
     const char *slash = strrchr(np, '/');
     char stem[600];
     snprintf(stem, sizeof stem, "%.*s-diff", (int)strcspn(slash ? slash + 1 : np, "."),
              slash ? slash + 1 : np);
-    char *path = pprof_free_path(view_export_dir(v), stem);
-    if (!path) {
-        view_status_set(v, "out of memory choosing the file name");
-        return -1;
-    }
+    return pprof_free_path(dir, stem);
+}
+
+int cmp_export_to(view *v, const char *path, t2p_error *err_out)
+{
+    const compare *c = v->cmp;
+    const char *np = c->new->tr->path;
     pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
                         { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
     pprof_summary sum;
@@ -153,8 +154,7 @@ int cmp_export(view *v)
     }
     if (pprof_write_diff(side[0], &o[0], side[1], &o[1], path, &sum, &err) < 0) {
     fail:
-        char msg[1200];
-        view_status_set(v, "export failed: %s", error_format(&err, msg, sizeof msg));
+        *err_out = err;
         rc = -1;
     } else {
         char a[32];
@@ -166,7 +166,6 @@ int cmp_export(view *v)
         model_free(grouped[k]);
         steps_free(st[k]);
     }
-    free(path);
     return rc;
 }
 
@@ -177,9 +176,6 @@ int cmp_action(view *v, enum key_act act)
         v->cmp_fig = (v->cmp_fig + 1) % CMP_FIG_N;
         view_status_set(v, "figures: %s (Δ columns always new minus base)", fig_names[v->cmp_fig]);
         return VIEW_DRAW_ALL;
-    case ACT_EXPORT:
-        cmp_export(v);
-        return VIEW_DRAW_FOOTER;
     case ACT_DRILL:
     case ACT_FOCUS:
         view_status_set(v, "comparing: no focus (\\ filters by name)");

@@ -200,12 +200,11 @@ void draw_screen(view *v)
         if (st == VIEW_STYLE_FOOTER || st == VIEW_STYLE_STATUS)
             footw = (int)fmt_width(buf, strlen(buf));
     }
-    if (mode == VIEW_MODE_SEARCH || mode == VIEW_MODE_FILTER) {
+    int px = view_prompt_col(v);
+    if (px >= 0) {
         curs_set(1);
-        /* the cursor where the typed text ends: after "/" or "filter: " */
-        const char *p = view_prompt(v);
-        int x = (mode == VIEW_MODE_SEARCH ? 1 : 8) + (int)fmt_width(p, strlen(p));
-        move(h - 2, x < footw ? x : footw);
+        /* the cursor where the typed text ends */
+        move(h - 2, px < footw ? px : footw);
     } else {
         curs_set(0);
     }

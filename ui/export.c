@@ -1,5 +1,8 @@
 /* The e key: the scope on screen (focus and filter; the whole trace when
-   there is none) written to pprof beside the user, never over a file. */
+   there is none) written to pprof where the user says, never over a file.
+   e opens a prompt holding ./NAME.pb.gz (a free name); Enter writes there,
+   Esc cancels. A path that exists or a directory that cannot be written
+   keeps the prompt open with the reason, for another path. */
 #include "config.h"
 
 #include "ui/cmp.h"
@@ -9,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "core/fmt.h"
 #include "core/pprof.h"
@@ -39,43 +45,85 @@ static int on_progress(uint64_t done, uint64_t total, void *ctx)
     return p->v->export_progress(p->path, done, total, p->v->export_ctx);
 }
 
-int view_export(view *v)
+/* Whether the mode bits let this user write in a directory: the class the
+   process is in (owner, group, others), as for any user. Root passes
+   access(2) everywhere, but a directory nobody may write (a shared 0555
+   folder) is not one to drop files in just because root can. */
+static bool mode_allows(const struct stat *st)
 {
-    t2p_error err;
-    char msg[1200];
+    if (st->st_uid == geteuid())
+        return st->st_mode & S_IWUSR;
+    if (st->st_gid == getegid())
+        return st->st_mode & S_IWGRP;
+    gid_t groups[256];
+    int n = getgroups(256, groups);
+    for (int i = 0; i < n; i++)
+        if (groups[i] == st->st_gid)
+            return st->st_mode & S_IWGRP;
+    return st->st_mode & S_IWOTH;
+}
+
+/* Why path's directory cannot take a new file (the status text), or NULL
+   when it can. */
+static const char *dir_problem(const char *path, char *why, size_t size)
+{
+    char dir[SEARCH_TEXT];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    struct statvfs vfs;
+    const char *reason = NULL;
+    if (stat(dir, &st) < 0)
+        reason = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        reason = strerror(ENOTDIR);
+    else if (statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+        reason = strerror(EROFS);
+    else if (!mode_allows(&st))
+        reason = strerror(EACCES);
+    else if (access(dir, W_OK | X_OK) < 0)
+        reason = strerror(errno);
+    if (!reason)
+        return NULL;
+    snprintf(why, size, "cannot write in %s: %s", dir, reason);
+    return why;
+}
+
+/* A leading ~/ is the home directory, as in a shell. */
+static void expand_home(const char *in, char *out, size_t size)
+{
+    const char *home = getenv("HOME");
+    if (in[0] == '~' && in[1] == '/' && home && *home)
+        snprintf(out, size, "%s%s", home, in + 1);
+    else
+        snprintf(out, size, "%s", in);
+}
+
+/* The name the prompt offers: NAME.pb.gz free in dir. */
+static char *default_path(view *v, const char *dir)
+{
+    if (v->cmp)
+        return cmp_export_name(v, dir);
+    return pprof_free_path(dir, v->m->tr->path);
+}
+
+static int write_scope(view *v, const char *path, t2p_error *err)
+{
     uint8_t *keep = NULL;
     bool all = !scope_active(v->scope);
-
-    if (v->cmp) /* comparing: e writes the diff profile, from whichever view */
-        return cmp_export(v);
-
-    error_clear(&err);
-    if (!all && !(keep = export_mask(v, &err))) {
-        snprintf(v->status, sizeof v->status, "export failed: %s",
-                 error_format(&err, msg, sizeof msg));
+    if (!all && !(keep = export_mask(v, err)))
         return -1;
-    }
-    struct progress prog = { v, NULL };
+    struct progress prog = { v, path };
     pprof_opts po = { .keep = keep, .tool_version = "torch2pprof-tui " PACKAGE_VERSION,
                       .no_overwrite = true, .progress = v->export_progress ? on_progress : NULL,
                       .progress_ctx = &prog };
     pprof_summary sum;
-    int rc = -1;
-    char *path = NULL;
-    /* another process may take the free name between the look and the
-       write: no_overwrite refuses it, and the next free name is tried */
-    for (int attempt = 0; attempt < 5 && rc < 0; attempt++) {
-        free(path);
-        path = pprof_free_path(v->export_dir, v->m->tr->path);
-        if (!path) {
-            error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
-            break;
-        }
-        prog.path = path;
-        rc = pprof_write(v->m, &po, path, &sum, &err);
-        if (rc < 0 && !(err.kind == T2P_ERR_IO && strstr(err.reason, strerror(EEXIST))))
-            break;
-    }
+    int rc = pprof_write(v->m, &po, path, &sum, err);
     if (rc == 0) {
         char a[32], b[32], c[32];
         snprintf(v->status, sizeof v->status, "exported %s: %s samples, total %s ms%s%s (%s)",
@@ -83,13 +131,98 @@ int view_export(view *v)
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
                  all ? "whole trace" : "focus and filter applied");
-    } else if (err.kind == T2P_ERR_CANCELLED) {
-        snprintf(v->status, sizeof v->status, "export cancelled: nothing written");
-    } else {
-        snprintf(v->status, sizeof v->status, "export failed: %s",
-                 error_format(&err, msg, sizeof msg));
     }
-    free(path);
     free(keep);
     return rc;
+}
+
+int view_export_to(view *v, const char *typed)
+{
+    char path[SEARCH_TEXT + 512], why[SEARCH_TEXT + 128];
+    t2p_error err;
+    struct stat st;
+    error_clear(&err);
+    expand_home(typed, path, sizeof path);
+    if (!path[0]) {
+        view_status_set(v, "type a file name");
+        return VIEW_EXPORT_RETRY;
+    }
+    /* a directory: the offered name inside it */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char *name = default_path(v, path);
+        if (!name) {
+            view_status_set(v, "export failed: out of memory");
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s", name);
+        free(name);
+    }
+    if (lstat(path, &st) == 0) {
+        view_status_set(v, "%s exists: type another name (never overwritten)", path);
+        return VIEW_EXPORT_RETRY;
+    }
+    if (dir_problem(path, why, sizeof why)) {
+        view_status_set(v, "%s: type another path", why);
+        return VIEW_EXPORT_RETRY;
+    }
+    int rc = v->cmp ? cmp_export_to(v, path, &err) : write_scope(v, path, &err);
+    if (rc == 0)
+        return 0;
+    char msg[1200];
+    if (err.kind == T2P_ERR_CANCELLED) {
+        view_status_set(v, "export cancelled: nothing written");
+        return -1;
+    }
+    /* another process took the name between the look and the write */
+    if (err.kind == T2P_ERR_IO && strstr(err.reason, strerror(EEXIST))) {
+        view_status_set(v, "%s exists: type another name (never overwritten)", path);
+        return VIEW_EXPORT_RETRY;
+    }
+    view_status_set(v, "export failed: %s", error_format(&err, msg, sizeof msg));
+    return -1;
+}
+
+int view_export_begin(view *v)
+{
+    char *path = default_path(v, v->export_dir);
+    if (!path) {
+        view_status_set(v, "export failed: out of memory choosing the file name");
+        return VIEW_DRAW_FOOTER;
+    }
+    v->mode = VIEW_MODE_EXPORT;
+    v->status[0] = '\0';
+    snprintf(v->srch.prompt, sizeof v->srch.prompt, "%s", path);
+    free(path);
+    return VIEW_DRAW_FOOTER;
+}
+
+int view_export_key(view *v, int key)
+{
+    switch (key) {
+    case VK_ENTER:
+        if (view_export_to(v, v->srch.prompt) != VIEW_EXPORT_RETRY)
+            v->mode = VIEW_MODE_NORMAL;
+        return VIEW_DRAW_ALL;
+    case VK_ESC:
+        v->mode = VIEW_MODE_NORMAL;
+        view_status_set(v, "export cancelled: nothing written");
+        return VIEW_DRAW_FOOTER;
+    default:
+        if (!search_edit(v->srch.prompt, sizeof v->srch.prompt, key))
+            return 0;
+        v->status[0] = '\0'; /* the reason of a refused path goes once the text changes */
+        return VIEW_DRAW_FOOTER;
+    }
+}
+
+int view_export(view *v)
+{
+    char *path = default_path(v, v->export_dir);
+    if (!path) {
+        view_status_set(v, "export failed: out of memory choosing the file name");
+        return -1;
+    }
+    int rc = view_export_to(v, path);
+    free(path);
+    return rc == 0 ? 0 : -1;
 }

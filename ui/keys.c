@@ -71,7 +71,7 @@ static const key_def table[] = {
       "[/] step", KEYS_VIEW(VIEW_STEPS) },
     { ']', ACT_STEP_NEXT, 0, KEYS_ALL, "every view shows the next step (the first one from the whole trace)",
       NULL, 0 },
-    { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the current scope to pprof (NAME.pb.gz, never overwrites)",
+    { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the scope to pprof (asks where; never overwrites)",
       "e export", 0 },
     { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
       NULL, 0 },
@@ -121,7 +121,7 @@ static const struct { const char *name; int key; const char *label; } named[] = 
     { "Home", VK_HOME, "Home" }, { "End", VK_END, "End" }, { "Enter", VK_ENTER, "Enter" },
     { "Esc", VK_ESC, "Esc" }, { "BS", VK_BACKSPACE, "Backspace" }, { "Tab", VK_TAB, "Tab" },
     { "BTab", VK_BTAB, "Shift-Tab" }, { "F1", VK_F1, "F1" }, { "lt", '<', "<" },
-    { "gt", '>', ">" }, { "Space", ' ', "Space" },
+    { "gt", '>', ">" }, { "Space", ' ', "Space" }, { "CtrlU", 0x15, "Ctrl-U" },
 };
 
 const char *keys_name(int key, char *buf, size_t size)

@@ -132,10 +132,34 @@ void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu)
     body(v, i, &l, gpu, NULL);
 }
 
+/* The footer's text before a prompt's typed text. */
+static const char *prompt_label(const view *v)
+{
+    switch (v->mode) {
+    case VIEW_MODE_SEARCH: return "/";
+    case VIEW_MODE_FILTER: return "filter: ";
+    case VIEW_MODE_EXPORT: return "export to: ";
+    default: return NULL;
+    }
+}
+
+int view_prompt_col(view *v)
+{
+    const char *lab = prompt_label(v);
+    if (!lab)
+        return -1;
+    int x = (int)(fmt_width(lab, strlen(lab)) + fmt_width(v->srch.prompt, strlen(v->srch.prompt)));
+    return x < v->width - 1 ? x : v->width - 1;
+}
+
 static void footer(view *v, cols_line *l)
 {
-    char tmp[1200];
-    if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
+    char tmp[1400];
+    if (v->mode == VIEW_MODE_EXPORT) {
+        /* a refused path's reason after the text, which stays for editing */
+        snprintf(tmp, sizeof tmp, "%s%s%s%s", prompt_label(v), v->srch.prompt,
+                 v->status[0] ? "   " : "", v->status);
+    } else if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
         snprintf(tmp, sizeof tmp, "%s%s%s", v->mode == VIEW_MODE_SEARCH ? "/" : "filter: ",
                  v->srch.prompt, v->status[0] && v->mode == VIEW_MODE_SEARCH ? "   (not found)" : "");
     } else if (v->status[0]) {
@@ -201,7 +225,7 @@ void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_styl
             sec->w = (int)fmt_width(buf + l.sec_off, l.sec_end - l.sec_off);
         }
     } else if (y == bottom) {
-        *style = v->status[0] ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
+        *style = v->status[0] && v->mode != VIEW_MODE_EXPORT ? VIEW_STYLE_STATUS : VIEW_STYLE_FOOTER;
         footer(v, &l);
     } else {
         *style = VIEW_STYLE_KEYS;

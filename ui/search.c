@@ -19,6 +19,10 @@ bool search_edit(char *s, size_t size, int key)
         s[n] = '\0';
         return true;
     }
+    if (key == SEARCH_KILL_LINE) {
+        s[0] = '\0';
+        return true;
+    }
     if (key < 0x20 || key > 0xff || key == 0x7f || n + 2 > size)
         return false;
     s[n] = (char)key;

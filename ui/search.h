@@ -15,8 +15,12 @@ typedef struct search {
     size_t from;              /* the row the search started at */
 } search;
 
+/* Ctrl-U: empties the text, as in a shell. */
+#define SEARCH_KILL_LINE 0x15
+
 /* Edits text with key: backspace (a view_keycode) removes the last UTF-8
-   character, a printable byte is appended. Returns false for any other key. */
+   character, Ctrl-U empties it, a printable byte is appended. Returns false
+   for any other key. */
 bool search_edit(char *text, size_t size, int key);
 
 /* Whether name holds pat, in any case. */

@@ -610,8 +610,7 @@ static int generic_action(view *v, enum key_act act, int arg)
         snprintf(v->srch.prompt, sizeof v->srch.prompt, "%s", scope_filter(v->scope));
         return VIEW_DRAW_FOOTER;
     case ACT_EXPORT:
-        view_export(v);
-        return VIEW_DRAW_FOOTER;
+        return view_export_begin(v);
     case ACT_PYTHON:
         v->hide_python = !v->hide_python;
         view_scope_changed(v);
@@ -640,6 +639,8 @@ static int key_apply(view *v, int key)
     }
     if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER)
         return prompt_key(v, key);
+    if (v->mode == VIEW_MODE_EXPORT)
+        return view_export_key(v, key);
     v->status[0] = '\0';
     int arg;
     enum key_act act = keys_action(key, v->tab, VIEW_NTABS, &arg);

@@ -87,7 +87,8 @@ enum {
 };
 
 /* Input modes: keys go to the view, or to a one-line prompt. */
-enum view_mode { VIEW_MODE_NORMAL, VIEW_MODE_SEARCH, VIEW_MODE_FILTER, VIEW_MODE_HELP };
+enum view_mode { VIEW_MODE_NORMAL, VIEW_MODE_SEARCH, VIEW_MODE_FILTER, VIEW_MODE_HELP,
+                 VIEW_MODE_EXPORT /* e: the path to write */ };
 
 /* The screen, top to bottom: four rows of chrome, the body (one row per
    table row), two rows of chrome. The body has height - VIEW_CHROME rows. */
@@ -170,6 +171,9 @@ scope *view_scope(view *v);
 enum view_tab view_current(const view *v);
 enum view_mode view_mode_of(const view *v);
 const char *view_prompt(const view *v); /* the text typed in a prompt */
+/* The screen column of the prompt's cursor (after the typed text) on the
+   footer line, or -1 when no prompt is open. */
+int view_prompt_col(view *v);
 const char *view_status(const view *v); /* the last message, "" for none */
 void view_set_status(view *v, const char *msg);
 int view_width(const view *v);
@@ -186,9 +190,16 @@ size_t view_top(const view *v);
 /* The name a row shows in full (op, category, node or track label). */
 const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len);
 
-/* Writes the scope to pprof in the export dir (never overwriting) and sets
-   the status line. Returns 0 or -1. (ui/export.c) */
+/* Writes the scope to pprof in the export dir under the name e offers
+   (never overwriting) and sets the status line. Returns 0 or -1. (ui/export.c) */
 int view_export(view *v);
+/* Writes the scope to path (a directory: the offered name in it; ~/ is
+   $HOME) and sets the status line. Returns 0, -1 when the write failed or
+   was cancelled, or VIEW_EXPORT_RETRY when path exists or its directory
+   cannot be written (by its mode bits or a read-only mount, even for root):
+   nothing was written and another path may be tried. */
+#define VIEW_EXPORT_RETRY 1
+int view_export_to(view *v, const char *path);
 
 /* Called every few million stack entries while e writes path (done of
    total); non-zero cancels the export, which then leaves nothing behind. */

@@ -193,6 +193,11 @@ bool view_tree_merged(view *v);
 const struct tree_rows *view_tree_rows(view *v);
 void view_tree_fig(view *v, uint32_t node, view_fig *f);
 
+/* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
+   path; keys typed in it. VIEW_DRAW_* bits. */
+int view_export_begin(view *v);
+int view_export_key(view *v, int key);
+
 /* A pane (VIEW_PANES) opens over the current view, which it returns to. */
 void view_pane_open(view *v, enum view_tab pane);
 void view_pane_close(view *v);

@@ -102,7 +102,7 @@ pprof_total() { # FILE -> the profile's total in ns, as go tool pprof reads it
         sed -n 's/.* of \([0-9.]*\)ns total.*/\1/p' | head -n 1
 }
 keys 1; check "back to Ops" "[1 Ops]"
-keys e
+keys e; check "e asks where, offering ./alexnet_train.pb.gz" "export to: ./alexnet_train.pb.gz"; keys Enter
 if wait_for "exported" 20; then
     ok "e exports"
     f1="$work/alexnet_train.pb.gz"
@@ -115,7 +115,7 @@ if wait_for "exported" 20; then
     # Enter on the first op: the tree focused on it; its stacks' time is its self time
     # (it calls nothing); e writes the next free name
     keys Enter; check "Enter focuses the top op" "Scope: all › $top_self" 10
-    keys e; check "second export" "alexnet_train-1.pb.gz"
+    keys e Enter; check "second export" "exported ./alexnet_train-1.pb.gz"
     f2="$work/alexnet_train-1.pb.gz"
     [ -s "$f2" ] && [ -s "$f1" ] && ok "never overwrites" || bad "no $f2"
     if [ $have_go = 1 ]; then
@@ -223,7 +223,7 @@ if [ -e "$steps_trace" ]; then
     keys 1; check "Ops of step 101" "[1 Ops]"
     keys ']'; check "] shows step 102, staying on Ops" "Step 102 |"
     screen | grep -qF "[1 Ops]" && ok "] keeps the view" || bad "] left the Ops view"
-    keys e
+    keys e Enter
     if wait_for "exported" 20; then
         f3="$work/ns_resolution_rank0.pb.gz"
         want=$("$cli" analyze --json --step 102 "$steps_trace" | field 'd["busy_ns"]')
@@ -254,7 +254,7 @@ print('[' + ','.join('{\"ph\":\"X\",\"name\":\"op%d\",\"ts\":%d,\"dur\":%d,\"pid
                      % (i % 7, i, 2 * n - 2 * i) for i in range(n)) + ']')" >"$work/chain.json"
 start "'$tui' chain.json; echo EXIT=\$?"
 check "deep chain opens" "[1 Ops]" 30
-keys e
+keys e Enter
 if wait_for "Exporting" 20; then
     ok "e shows its progress"
     keys C-c

@@ -54,7 +54,7 @@ print("ok: tui --base Ops rows = analyze --base (%d rows: marks, order, delta se
 PYEOF
 
 # ---- e writes the profile convert --base writes
-(cd "$work" && "$tui" --replay "e" --print --size 120x30 --base "$base" "$new") > "$work/e.out" 2>&1
+(cd "$work" && "$tui" --replay "e <Enter>" --print --size 120x30 --base "$base" "$new") > "$work/e.out" 2>&1
 out=$(sed -n 's/^status: wrote \([^:]*\):.*/\1/p' "$work/e.out")
 if [ -n "$out" ] && [ -f "$work/$out" ] && "$cli" convert --base "$base" "$new" "$work/ref.pb.gz" >/dev/null &&
    gzip -dc "$work/$out" > "$work/a.pb" && gzip -dc "$work/ref.pb.gz" > "$work/b.pb" &&

@@ -3,6 +3,7 @@
    hand and on the sample traces, whose rows must follow the model. */
 #include "config.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -563,9 +565,15 @@ static void test_export(void **state)
     struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
     view *v = f->v;
     char path[512], foot[1024], ms[32];
-    /* the whole trace: its total is the busy time */
+    /* the whole trace: e offers the free name, Enter writes it; its total
+       is the busy time */
     assert_int_equal(view_key(v, 'e'), VIEW_DRAW_FOOTER);
     snprintf(path, sizeof path, "%s/alexnet_train.pb.gz", dir);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_EXPORT);
+    assert_string_equal(view_prompt(v), path);
+    assert_int_equal(access(path, F_OK), -1); /* nothing written before Enter */
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
     assert_int_equal(access(path, R_OK), 0);
     screen_line(v, -2, foot, sizeof foot);
     assert_non_null(strstr(foot, path));
@@ -575,6 +583,7 @@ static void test_export(void **state)
     int64_t busy = scope_busy(view_scope(v));
     assert_true(busy > 0 && busy < f->m->busy_ns);
     view_key(v, 'e');
+    view_key(v, VK_ENTER);
     snprintf(path, sizeof path, "%s/alexnet_train-1.pb.gz", dir);
     assert_int_equal(access(path, R_OK), 0);
     assert_non_null(strstr(view_status(v), fmt_ms(busy, ms, sizeof ms)));
@@ -584,13 +593,37 @@ static void test_export(void **state)
     view_key(v, VK_ENTER);
     busy = scope_busy(view_scope(v));
     view_key(v, 'e');
+    view_key(v, VK_ENTER);
     snprintf(path, sizeof path, "%s/alexnet_train-2.pb.gz", dir);
     assert_int_equal(access(path, R_OK), 0);
     assert_non_null(strstr(view_status(v), fmt_ms(busy, ms, sizeof ms)));
-    /* a directory that cannot be written: a message, no crash */
+    /* a path that exists: refused, the prompt stays for another one */
+    view_key(v, 'e');
+    view_key(v, SEARCH_KILL_LINE);
+    assert_string_equal(view_prompt(v), "");
+    for (const char *p = path; *p; p++)
+        view_key(v, (unsigned char)*p);
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_EXPORT);
+    assert_non_null(strstr(view_status(v), "exists"));
+    view_key(v, VK_ESC);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
+    assert_non_null(strstr(view_status(v), "nothing written"));
+    /* a directory of mode 0555: refused by its mode bits, even for root */
+    char ro[600], rofile[700];
+    snprintf(ro, sizeof ro, "%s/ro", dir);
+    assert_int_equal(mkdir(ro, 0555), 0);
+    assert_int_equal(chmod(ro, 0555), 0);
+    snprintf(rofile, sizeof rofile, "%s/x.pb.gz", ro);
+    assert_int_equal(view_export_to(v, rofile), VIEW_EXPORT_RETRY);
+    assert_non_null(strstr(view_status(v), "cannot write in"));
+    assert_non_null(strstr(view_status(v), strerror(EACCES)));
+    assert_int_equal(access(rofile, F_OK), -1);
+    rmdir(ro);
+    /* a directory that does not exist: a message, no crash */
     view_set_export_dir(v, "/nonexistent-dir");
     assert_int_equal(view_export(v), -1);
-    assert_non_null(strstr(view_status(v), "export failed"));
+    assert_non_null(strstr(view_status(v), "cannot write in /nonexistent-dir"));
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, i ? "%s/alexnet_train-%d.pb.gz" : "%s/alexnet_train.pb.gz", dir, i);
         unlink(path);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# e asks where: --replay scripts type into the export prompt and the files
+# and messages are checked. The offered ./NAME.pb.gz, Enter, Esc, Ctrl-U, a
+# path that exists (never overwritten), a directory of mode 0555 (refused by
+# its mode bits even when root could write there), a directory given as the
+# path, and another path typed after a refusal.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+tui="$top_builddir/torch2pprof-tui"
+trace="$top_srcdir/data/alexnet_train.json.gz"
+work=$(mktemp -d /tmp/t2p-export.XXXXXX)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+fail=0
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fail=1; }
+
+# replay KEYS: the explorer in $work, the final screen and status in $work/out
+replay() {
+    (cd "$work" && "$tui" --replay "$1" --print --size 120x24 "$trace") >"$work/out" 2>&1
+}
+has() { grep -qF -- "$1" "$work/out"; }
+
+replay "e"
+has "export to: ./alexnet_train.pb.gz" && ok "e offers ./alexnet_train.pb.gz" ||
+    bad "e did not offer ./alexnet_train.pb.gz: $(tail -3 "$work/out")"
+[ -e "$work/alexnet_train.pb.gz" ] && bad "e wrote before Enter" || ok "nothing written before Enter"
+
+replay "e <Enter>"
+if [ -s "$work/alexnet_train.pb.gz" ] && has "status: exported ./alexnet_train.pb.gz"; then
+    ok "Enter writes ./alexnet_train.pb.gz and says so"
+else bad "Enter did not write: $(tail -2 "$work/out")"; fi
+sum=$(cksum <"$work/alexnet_train.pb.gz")
+
+replay "e <Enter>"
+[ -s "$work/alexnet_train-1.pb.gz" ] && ok "the next e offers and writes the next free name" ||
+    bad "no alexnet_train-1.pb.gz: $(tail -2 "$work/out")"
+
+replay "e <Esc>"
+if has "status: export cancelled: nothing written" && [ ! -e "$work/alexnet_train-2.pb.gz" ]; then
+    ok "Esc cancels"
+else bad "Esc: $(tail -2 "$work/out")"; fi
+
+# a file that exists: refused, the prompt stays open with the reason
+replay "e <CtrlU> alexnet_train.pb.gz <Enter>"
+if has "alexnet_train.pb.gz exists: type another name" && has "export to: alexnet_train.pb.gz" &&
+   [ "$(cksum <"$work/alexnet_train.pb.gz")" = "$sum" ]; then
+    ok "an existing file is never overwritten; the prompt stays"
+else bad "existing file: $(tail -3 "$work/out")"; fi
+
+# a read-only directory (mode 0555): refused even as root, then another path
+mkdir "$work/ro" && chmod 0555 "$work/ro"
+replay "e <CtrlU> ro/x.pb.gz <Enter>"
+if has "cannot write in ro: Permission denied" && [ ! -e "$work/ro/x.pb.gz" ]; then
+    ok "a 0555 directory is refused ($(id -un)): cannot write in ro: Permission denied"
+else bad "0555 directory: $(tail -3 "$work/out"); $(ls -A "$work/ro")"; fi
+replay "e <CtrlU> ro/x.pb.gz <Enter> <CtrlU> mine.pb.gz <Enter>"
+if [ -s "$work/mine.pb.gz" ] && has "status: exported mine.pb.gz" && [ -z "$(ls -A "$work/ro")" ]; then
+    ok "after a refusal another typed path is written"
+else bad "retry after refusal: $(tail -3 "$work/out")"; fi
+
+# a missing directory: its reason
+replay "e <CtrlU> nodir/x.pb.gz <Enter>"
+has "cannot write in nodir: No such file or directory" && ok "a missing directory is named" ||
+    bad "missing directory: $(tail -3 "$work/out")"
+
+# a directory as the path: the offered name inside it; editing with Backspace
+mkdir "$work/out.d"
+replay "e <CtrlU> out.d/ <Enter>"
+[ -s "$work/out.d/alexnet_train.pb.gz" ] && ok "a directory gets the offered name inside it" ||
+    bad "directory path: $(tail -3 "$work/out")"
+replay "e <BS> <BS> <BS> <BS> <BS> <BS> -x.pb.gz <Enter>"
+[ -s "$work/alexnet_train-2-x.pb.gz" ] && ok "Backspace edits the offered name" ||
+    bad "editing: $(ls "$work"; tail -3 "$work/out")"
+
+exit $fail
