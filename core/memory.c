@@ -50,9 +50,10 @@ static int sort_idx(uint32_t *idx, size_t n, cmp_fn cmp, const void *ctx)
 
 static int cmp_rec(const void *ctx, uint32_t a, uint32_t b)
 {
-    const trace_mem *r = ctx;
-    if (r[a].ts != r[b].ts)
-        return r[a].ts < r[b].ts ? -1 : 1;
+    const trace *t = ctx;
+    int64_t x = trace_mem_ts(t, a), y = trace_mem_ts(t, b);
+    if (x != y)
+        return x < y ? -1 : 1;
     return a < b ? -1 : (a > b);
 }
 
@@ -140,28 +141,28 @@ static int cmp_op_entry(const void *pa, const void *pb)
 
 /* ---- building ---- */
 
+static int cmp_i16(const void *pa, const void *pb)
+{
+    int16_t a = *(const int16_t *)pa, b = *(const int16_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The devices in order (CPU first, then GPU0, GPU1, ...) and each stream's. */
 static int find_devices(memory *mem, const trace *tr)
 {
-    /* device values are int16: a bitmap of the ones used */
-    static const size_t N = 65536;
-    unsigned char *used = calloc(N, 1);
-    if (!used)
-        return -1;
-    for (size_t i = 0; i < tr->nmems; i++)
-        used[(uint16_t)(tr->mems[i].device - TRACE_MEM_CPU)] = 1;
-    size_t n = 0;
-    for (size_t d = 0; d < N; d++)
-        n += used[d];
+    size_t n = tr->nmem_devices;
+    int16_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
     mem->devices = calloc(n ? n : 1, sizeof *mem->devices);
-    if (!mem->devices) {
-        free(used);
+    mem->stream_dev = malloc((tr->nmem_streams ? tr->nmem_streams : 1) * sizeof *mem->stream_dev);
+    if (!sorted || !mem->devices || !mem->stream_dev) {
+        free(sorted);
         return -1;
     }
-    for (size_t d = 0; d < N; d++) {
-        if (!used[d])
-            continue;
+    memcpy(sorted, tr->mem_devices, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_i16);
+    for (size_t d = 0; d < n; d++) {
         memory_device *v = &mem->devices[mem->ndevices++];
-        v->device = (int16_t)((int)d + TRACE_MEM_CPU);
+        v->device = sorted[d];
         if (v->device == TRACE_MEM_CPU)
             snprintf(v->name, sizeof v->name, "CPU");
         else
@@ -170,206 +171,296 @@ static int find_devices(memory *mem, const trace *tr)
         v->peak_node = MEMORY_NONE;
         v->reserved_at_peak = -1;
     }
-    free(used);
-    return 0;
-}
-
-static uint32_t device_index(const memory *mem, int16_t dev)
-{
-    for (size_t i = 0; i < mem->ndevices; i++)
-        if (mem->devices[i].device == dev)
-            return (uint32_t)i;
+    free(sorted);
+    for (size_t k = 0; k < tr->nmem_streams; k++)
+        for (size_t d = 0; d < mem->ndevices; d++)
+            if (mem->devices[d].device == tr->mem_streams[k].device)
+                mem->stream_dev[k] = (uint32_t)d;
     return 0;
 }
 
 /* The index in devices of record r's device. */
 static inline uint32_t rec_dev(const memory *mem, size_t r)
 {
-    int16_t dev = mem->m->tr->mems[r].device;
-    return mem->devices[0].device == dev ? 0 : device_index(mem, dev);
+    return mem->stream_dev[trace_mem_stream_index(mem->m->tr, r)];
 }
 
-/* rec_node for every record: one sweep per track over its events in
-   (ts asc, dur desc) order with a stack of the events that may still hold
-   the next record. */
-static int attribute(memory *mem, uint32_t *rec_node)
+/* The allocated level of records in time order: Total Allocated where the
+   device has totals (-1 for a record without), else the running sum of Bytes.
+   The totals are read in file order: directly when the file is in time
+   order, else from a scratch array of them. */
+struct levels {
+    const memory *mem;
+    trace_mem_cursor cur;
+    int64_t *alloc; /* per record (file order); INT64_MIN: none */
+    int64_t *run;   /* per device */
+};
+
+static int levels_init(struct levels *l, const memory *mem)
+{
+    const trace *tr = mem->m->tr;
+    *l = (struct levels){ .mem = mem };
+    int rc = trace_mem_cursor_init(&l->cur, tr);
+    l->run = calloc(mem->ndevices ? mem->ndevices : 1, sizeof *l->run);
+    if (rc < 0 || !l->run)
+        return -1;
+    if (mem->by_time) {
+        if (!(l->alloc = vec_alloc(tr->nmems, sizeof *l->alloc)))
+            return -1;
+        for (size_t r = 0; r < tr->nmems; r++) {
+            int64_t a, res;
+            l->alloc[r] = trace_mem_cursor_next(&l->cur, tr, &a, &res) ? a : INT64_MIN;
+        }
+    }
+    return 0;
+}
+
+static void levels_done(struct levels *l)
+{
+    trace_mem_cursor_done(&l->cur);
+    vec_free(l->alloc, l->mem->m->tr->nmems, sizeof *l->alloc);
+    free(l->run);
+}
+
+/* The level after record r, the j-th in time order (called for j = 0, 1, ...),
+   on its device d; -1 when it has none. */
+static int64_t levels_next(struct levels *l, size_t r, uint32_t d, int64_t bytes)
+{
+    const memory *mem = l->mem;
+    int64_t a = INT64_MIN, res;
+    if (!l->alloc) {
+        if (!trace_mem_cursor_next(&l->cur, mem->m->tr, &a, &res))
+            a = INT64_MIN;
+    } else {
+        a = l->alloc[r];
+    }
+    l->run[d] += bytes;
+    if (mem->devices[d].has_totals)
+        return a != INT64_MIN ? a : -1;
+    return l->run[d];
+}
+
+static inline void bit_set(unsigned char *b, size_t i)
+{
+    b[i >> 3] |= (unsigned char)(1u << (i & 7));
+}
+
+static inline bool bit_get(const unsigned char *b, size_t i)
+{
+    return b[i >> 3] >> (i & 7) & 1;
+}
+
+/* Peaks, counts, and allocations matched to frees by address, in time order.
+   Sets a bit of live per allocation never freed. */
+static int device_figures(memory *mem, unsigned char *live)
+{
+    const trace *tr = mem->m->tr;
+    int rc = -1;
+    struct levels lv;
+    /* per address id: the live allocation there, MEMORY_NONE when none */
+    uint32_t *at_addr = vec_alloc(tr->nmem_addrs, sizeof *at_addr);
+    if (levels_init(&lv, mem) < 0 || (tr->nmem_addrs && !at_addr))
+        goto out;
+    for (size_t a = 0; a < tr->nmem_addrs; a++)
+        at_addr[a] = MEMORY_NONE;
+    /* a device has totals when one of its records has a Total Allocated:
+       the first such record of each device is an entry of mem_totals */
+    for (size_t k = 0; k < tr->nmem_totals; k++)
+        if (tr->mem_totals[k].has_alloc)
+            mem->devices[rec_dev(mem, tr->mem_totals[k].rec)].has_totals = true;
+    for (size_t j = 0; j < tr->nmems; j++) {
+        uint32_t r = at(mem, j);
+        int64_t ts = trace_mem_ts(tr, r), bytes = trace_mem_bytes(tr, r);
+        uint32_t d = rec_dev(mem, r);
+        memory_device *v = &mem->devices[d];
+        v->records++;
+        if (bytes > 0) {
+            v->allocs++;
+            v->alloc_bytes += bytes;
+        } else if (bytes < 0) {
+            v->frees++;
+            v->free_bytes -= bytes;
+        }
+        int64_t level = levels_next(&lv, r, d, bytes);
+        if (level >= 0 && (v->peak_record == MEMORY_NONE || level > v->peak_bytes)) {
+            v->peak_bytes = level;
+            v->peak_record = r;
+            v->peak_ns = ts;
+        }
+        uint32_t addr = tr->mems[r].addr;
+        if (addr == TRACE_MEM_NOADDR)
+            continue;
+        v->has_addr = true;
+        if (bytes > 0) {
+            /* a second allocation at a live address forgets the first, as
+               TensorBoard does: its free was not recorded */
+            at_addr[addr] = r;
+        } else if (bytes < 0) {
+            uint32_t a = at_addr[addr];
+            if (a != MEMORY_NONE) {
+                v->matched++;
+                v->lifetime_ns += ts - trace_mem_ts(tr, a);
+                at_addr[addr] = MEMORY_NONE;
+            } else {
+                v->unmatched_frees++;
+                v->unmatched_free_bytes -= bytes;
+            }
+        }
+    }
+    for (size_t d = 0; d < mem->ndevices; d++) {
+        memory_device *v = &mem->devices[d];
+        if (!v->has_addr)
+            v->live_bytes_at_end = lv.run[d];
+        int64_t a, res;
+        if (v->peak_record != MEMORY_NONE) {
+            if (trace_mem_totals_at(tr, v->peak_record, &a, &res) < 0)
+                goto out;
+            v->reserved_at_peak = res;
+        }
+    }
+    /* live at the end: the allocations still at their address */
+    for (size_t a = 0; a < tr->nmem_addrs; a++) {
+        uint32_t r = at_addr[a];
+        if (r == MEMORY_NONE)
+            continue;
+        memory_device *v = &mem->devices[rec_dev(mem, r)];
+        bit_set(live, r);
+        v->live_allocs_at_end++;
+        v->live_bytes_at_end += trace_mem_bytes(tr, r);
+    }
+    rc = 0;
+out:
+    levels_done(&lv);
+    vec_free(at_addr, tr->nmem_addrs, sizeof *at_addr);
+    return rc;
+}
+
+/* One record's own figures on its (node, device). */
+static int add_record(memory *mem, struct table *t, const unsigned char *live, uint32_t r,
+                      uint32_t node)
+{
+    const trace *tr = mem->m->tr;
+    uint32_t d = rec_dev(mem, r);
+    memory_device *v = &mem->devices[d];
+    if (r == v->peak_record)
+        v->peak_node = node;
+    if (node == MEMORY_NONE)
+        return 0;
+    if (node == mem->m->tracks[trace_mem_stream_of(tr, r)->track].root)
+        v->unattributed++;
+    memory_node *e = entry(t, node, d);
+    if (!e)
+        return -1;
+    int64_t b = trace_mem_bytes(tr, r);
+    e->st.self_increase_bytes += b;
+    if (b > 0) {
+        e->st.self_alloc_count++;
+        e->st.self_alloc_bytes += b;
+    }
+    if (bit_get(live, r)) {
+        e->st.live_count++;
+        e->st.live_bytes += b;
+    }
+    return 0;
+}
+
+/* Per track being swept: its events in (ts asc, dur desc) order, the next one
+   to push, and the stack of those that may still hold the next record. */
+struct sweep {
+    uint32_t *ev;
+    size_t n, next;
+    uint32_t *stack;
+    size_t depth, cap;
+};
+
+/* Attributes every record and adds its own figures to its (node, device) in
+   t: one pass over the records in time order, each track sweeping its events. */
+static int attribute(memory *mem, struct table *t, const unsigned char *live)
 {
     const model *m = mem->m;
     const trace *tr = m->tr;
     size_t nt = tr->ntracks;
     int rc = -1;
-    size_t *es = calloc(nt + 1, sizeof *es), *rs = calloc(nt + 1, sizeof *rs);
-    uint32_t *evs = NULL, *recs = NULL, *stack = NULL;
-    size_t nev = 0;
-    if (!es || !rs)
+    uint32_t *sw_of = malloc((nt ? nt : 1) * sizeof *sw_of);
+    struct sweep *sw = calloc(tr->nmem_streams ? tr->nmem_streams : 1, sizeof *sw);
+    size_t nsw = 0, *es = NULL, nev = 0;
+    uint32_t *evs = NULL;
+    if (!sw_of || !sw)
         goto out;
-    for (size_t i = 0; i < tr->nmems; i++)
-        rs[tr->mems[i].track + 1]++;
-    for (size_t i = 0; i < tr->nevents; i++)
-        if (rs[tr->events[i].track + 1]) {
-            es[tr->events[i].track + 1]++;
+    for (size_t k = 0; k < nt; k++)
+        sw_of[k] = MEMORY_NONE;
+    for (size_t s = 0; s < tr->nmem_streams; s++) {
+        uint32_t k = tr->mem_streams[s].track;
+        if (sw_of[k] == MEMORY_NONE)
+            sw_of[k] = (uint32_t)nsw++;
+    }
+    /* the events of the tracks with records, grouped by track */
+    if (!(es = calloc(nsw + 1, sizeof *es)))
+        goto out;
+    for (size_t i = 0; i < tr->nevents; i++) {
+        uint32_t k = sw_of[tr->events[i].track];
+        if (k != MEMORY_NONE) {
+            es[k + 1]++;
             nev++;
         }
-    for (size_t k = 0; k < nt; k++) {
+    }
+    for (size_t k = 0; k < nsw; k++)
         es[k + 1] += es[k];
-        rs[k + 1] += rs[k];
-    }
-    evs = vec_alloc(nev, sizeof *evs);
-    recs = vec_alloc(tr->nmems, sizeof *recs);
-    if ((nev && !evs) || (tr->nmems && !recs))
+    if (!(evs = vec_alloc(nev, sizeof *evs)))
         goto out;
-    {
-        size_t *fe = malloc((nt ? nt : 1) * sizeof *fe), *fr = malloc((nt ? nt : 1) * sizeof *fr);
-        if (!fe || !fr) {
-            free(fe);
-            free(fr);
-            goto out;
-        }
-        memcpy(fe, es, nt * sizeof *fe);
-        memcpy(fr, rs, nt * sizeof *fr);
-        for (size_t i = 0; i < tr->nevents; i++) {
-            uint32_t k = tr->events[i].track;
-            if (rs[k + 1] != rs[k])
-                evs[fe[k]++] = (uint32_t)i;
-        }
-        for (size_t j = 0; j < tr->nmems; j++) {
-            uint32_t r = at(mem, j);
-            recs[fr[tr->mems[r].track]++] = r;
-        }
-        free(fe);
-        free(fr);
+    for (size_t k = 0; k < nsw; k++) {
+        sw[k].ev = evs + es[k];
+        sw[k].n = es[k + 1] - es[k];
     }
-    size_t maxn = 0;
-    for (size_t k = 0; k < nt; k++)
-        if (es[k + 1] - es[k] > maxn)
-            maxn = es[k + 1] - es[k];
-    stack = malloc((maxn ? maxn : 1) * sizeof *stack);
-    if (!stack)
-        goto out;
-    for (size_t k = 0; k < nt; k++) {
-        if (rs[k + 1] == rs[k])
-            continue;
-        uint32_t *ev = evs + es[k];
-        size_t n = es[k + 1] - es[k], depth = 0, e = 0;
-        if (sort_idx(ev, n, cmp_ev, tr->events) < 0)
-            goto out;
-        uint32_t root = m->tracks[k].root;
-        for (size_t j = rs[k]; j < rs[k + 1]; j++) {
-            uint32_t r = recs[j];
-            int64_t t = tr->mems[r].ts;
-            for (; e < n && tr->events[ev[e]].ts <= t; e++) {
-                int64_t s = tr->events[ev[e]].ts;
-                /* what ended before this event starts holds no later record */
-                while (depth && tr->events[stack[depth - 1]].ts + tr->events[stack[depth - 1]].dur <= s)
-                    depth--;
-                stack[depth++] = ev[e];
-            }
-            while (depth && tr->events[stack[depth - 1]].ts + tr->events[stack[depth - 1]].dur <= t)
-                depth--;
-            /* in a scoped model (model_opts.keep) records in or under events
-               out of the scope, or outside every event, count for no node */
-            uint32_t node = depth ? m->ev_node[stack[depth - 1]] : m->scoped ? MODEL_NONE : root;
-            rec_node[r] = node == MODEL_NONE ? MEMORY_NONE : node;
-        }
+    for (size_t i = 0; i < tr->nevents; i++) {
+        uint32_t k = sw_of[tr->events[i].track];
+        if (k != MEMORY_NONE)
+            sw[k].ev[sw[k].next++] = (uint32_t)i;
     }
-    rc = 0;
-out:
-    free(es);
-    free(rs);
-    vec_free(evs, nev, sizeof *evs);
-    vec_free(recs, tr->nmems, sizeof *recs);
-    free(stack);
-    return rc;
-}
-
-/* Peaks, counts, and allocations matched to frees by address, in time order. */
-static int device_figures(memory *mem, const uint32_t *rec_node, unsigned char *live_rec)
-{
-    const trace *tr = mem->m->tr;
-    int rc = -1;
-    hmap *live = calloc(mem->ndevices ? mem->ndevices : 1, sizeof *live);
-    int64_t *run = calloc(mem->ndevices ? mem->ndevices : 1, sizeof *run);
-    size_t ninit = 0;
-    if (!live || !run)
-        goto out;
-    for (; ninit < mem->ndevices; ninit++)
-        if (hmap_init(&live[ninit], 1024) < 0)
+    for (size_t k = 0; k < nsw; k++) {
+        sw[k].next = 0;
+        if (sort_idx(sw[k].ev, sw[k].n, cmp_ev, tr->events) < 0)
             goto out;
-    for (size_t i = 0; i < tr->nmems; i++)
-        if (tr->mems[i].flags & TRACE_MEM_TOTALS)
-            mem->devices[rec_dev(mem, i)].has_totals = true;
+    }
     for (size_t j = 0; j < tr->nmems; j++) {
         uint32_t r = at(mem, j);
-        const trace_mem *x = &tr->mems[r];
-        uint32_t d = rec_dev(mem, r);
-        memory_device *v = &mem->devices[d];
-        v->records++;
-        if (x->bytes > 0) {
-            v->allocs++;
-            v->alloc_bytes += x->bytes;
-        } else if (x->bytes < 0) {
-            v->frees++;
-            v->free_bytes -= x->bytes;
-        }
-        if (mem->m->tracks[x->track].root == rec_node[r])
-            v->unattributed++;
-        run[d] += x->bytes;
-        int64_t level = -1;
-        if (v->has_totals) {
-            if (x->flags & TRACE_MEM_TOTALS)
-                level = tr->mem_totals[r].allocated;
-        } else {
-            level = run[d];
-        }
-        if (level >= 0 && (v->peak_record == MEMORY_NONE || level > v->peak_bytes)) {
-            v->peak_bytes = level;
-            v->peak_record = r;
-            v->peak_ns = x->ts;
-            v->peak_node = rec_node[r];
-            v->reserved_at_peak = tr->mem_totals ? tr->mem_totals[r].reserved : -1;
-        }
-        if (!(x->flags & TRACE_MEM_ADDR))
-            continue;
-        v->has_addr = true;
-        if (x->bytes > 0) {
-            /* a second allocation at a live address forgets the first, as
-               TensorBoard does: its free was not recorded */
-            if (hmap_put(&live[d], x->addr, r) < 0)
-                goto out;
-        } else if (x->bytes < 0) {
-            uint32_t a = hmap_get(&live[d], x->addr);
-            if (a != UINT32_MAX && a != MEMORY_NONE - 1) {
-                v->matched++;
-                v->lifetime_ns += x->ts - tr->mems[a].ts;
-                if (hmap_put(&live[d], x->addr, MEMORY_NONE - 1) < 0)
+        uint32_t track = trace_mem_stream_of(tr, r)->track;
+        struct sweep *w = &sw[sw_of[track]];
+        int64_t ts = trace_mem_ts(tr, r);
+        for (; w->next < w->n && tr->events[w->ev[w->next]].ts <= ts; w->next++) {
+            const trace_event *x = &tr->events[w->ev[w->next]];
+            /* what ended before this event starts holds no later record */
+            while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
+                                       tr->events[w->stack[w->depth - 1]].dur <= x->ts)
+                w->depth--;
+            if (w->depth == w->cap) {
+                size_t nc = w->cap ? w->cap * 2 : 64;
+                uint32_t *ns = realloc(w->stack, nc * sizeof *ns);
+                if (!ns)
                     goto out;
-            } else {
-                v->unmatched_frees++;
-                v->unmatched_free_bytes -= x->bytes;
+                w->stack = ns;
+                w->cap = nc;
             }
+            w->stack[w->depth++] = w->ev[w->next];
         }
-    }
-    /* live at the end: allocations the map still holds */
-    for (size_t d = 0; d < mem->ndevices; d++) {
-        memory_device *v = &mem->devices[d];
-        if (!v->has_addr)
-            v->live_bytes_at_end = run[d];
-        for (size_t s = 0; s <= live[d].mask && live[d].keys; s++) {
-            uint32_t val = live[d].vals[s];
-            if (!val || val - 1 >= MEMORY_NONE - 1)
-                continue;
-            uint32_t a = val - 1;
-            live_rec[a] = 1;
-            v->live_allocs_at_end++;
-            v->live_bytes_at_end += tr->mems[a].bytes;
-        }
+        while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
+                                   tr->events[w->stack[w->depth - 1]].dur <= ts)
+            w->depth--;
+        /* in a scoped model (model_opts.keep) records in or under events
+           out of the scope, or outside every event, count for no node */
+        uint32_t node = w->depth ? m->ev_node[w->stack[w->depth - 1]]
+                        : m->scoped ? MODEL_NONE : m->tracks[track].root;
+        if (add_record(mem, t, live, r, node == MODEL_NONE ? MEMORY_NONE : node) < 0)
+            goto out;
     }
     rc = 0;
 out:
-    for (size_t d = 0; d < ninit; d++)
-        hmap_done(&live[d]);
-    free(live);
-    free(run);
+    for (size_t k = 0; sw && k < nsw; k++)
+        free(sw[k].stack);
+    free(sw);
+    free(sw_of);
+    free(es);
+    vec_free(evs, nev, sizeof *evs);
     return rc;
 }
 
@@ -395,60 +486,42 @@ static memory_op *op_entry(memory *mem, hmap *map, size_t *cap, uint32_t op, uin
     return &mem->ops[k];
 }
 
-static int node_figures(memory *mem, const uint32_t *rec_node, const unsigned char *live)
+/* From the records' own figures in t: including children, the merged tree,
+   the operators. */
+static int node_figures(memory *mem, struct table *t)
 {
     const model *m = mem->m;
-    const trace *tr = m->tr;
-    struct table t = { 0 };
     hmap opmap;
     bool opmap_ok = false;
     size_t opcap = 0;
     uint32_t *stamp = NULL;
     int rc = -1;
-    if (hmap_init(&t.map, 1024) < 0)
-        goto out;
-    for (size_t r = 0; r < tr->nmems; r++) {
-        if (rec_node[r] == MEMORY_NONE)
-            continue;
-        memory_node *e = entry(&t, rec_node[r], rec_dev(mem, r));
-        if (!e)
-            goto out;
-        int64_t b = tr->mems[r].bytes;
-        e->st.self_increase_bytes += b;
-        if (b > 0) {
-            e->st.self_alloc_count++;
-            e->st.self_alloc_bytes += b;
-        }
-        if (live[r]) {
-            e->st.live_count++;
-            e->st.live_bytes += b;
-        }
-    }
     /* including children: each node's own figures go to it and its ancestors */
-    size_t nself = t.n;
+    size_t nself = t->n;
     for (size_t i = 0; i < nself; i++) {
-        memory_stat self = t.v[i].st;
-        uint32_t dev = t.v[i].device;
-        for (uint32_t p = t.v[i].node; p != MODEL_NONE; p = m->nodes[p].parent) {
-            memory_node *e = entry(&t, p, dev);
+        memory_stat self = t->v[i].st;
+        uint32_t dev = t->v[i].device;
+        for (uint32_t p = m->nodes[t->v[i].node].parent; p != MODEL_NONE; p = m->nodes[p].parent) {
+            memory_node *e = entry(t, p, dev);
             if (!e)
                 goto out;
             add_incl(&e->st, &self);
         }
+        add_incl(&t->v[i].st, &self);
     }
-    qsort(t.v, t.n, sizeof *t.v, cmp_node_entry);
-    mem->nodes = t.v;
-    mem->nnodes = t.n;
-    t.v = NULL;
+    qsort(t->v, t->n, sizeof *t->v, cmp_node_entry);
+    mem->nodes = t->v;
+    mem->nnodes = t->n;
+    t->v = NULL;
 
     /* the merged tree adds up the per-track nodes */
-    hmap_done(&t.map);
-    t = (struct table){ 0 };
-    if (hmap_init(&t.map, 1024) < 0)
+    hmap_done(&t->map);
+    *t = (struct table){ 0 };
+    if (hmap_init(&t->map, 1024) < 0)
         goto out;
     for (size_t i = 0; i < mem->nnodes; i++) {
         const memory_node *x = &mem->nodes[i];
-        memory_node *e = entry(&t, m->node_merged[x->node], x->device);
+        memory_node *e = entry(t, m->node_merged[x->node], x->device);
         if (!e)
             goto out;
         add_all(&e->st, &x->st);
@@ -483,19 +556,17 @@ static int node_figures(memory *mem, const uint32_t *rec_node, const unsigned ch
             }
         }
     }
-    qsort(t.v, t.n, sizeof *t.v, cmp_node_entry);
+    qsort(t->v, t->n, sizeof *t->v, cmp_node_entry);
     if (mem->nops)
         qsort(mem->ops, mem->nops, sizeof *mem->ops, cmp_op_entry);
-    mem->mnodes = t.v;
-    mem->nmnodes = t.n;
-    t.v = NULL;
+    mem->mnodes = t->v;
+    mem->nmnodes = t->n;
+    t->v = NULL;
     rc = 0;
 out:
     if (opmap_ok)
         hmap_done(&opmap);
     free(stamp);
-    hmap_done(&t.map);
-    free(t.v);
     return rc;
 }
 
@@ -525,24 +596,24 @@ memory *memory_build(const model *m, t2p_error *err)
     /* by_time only when the file is out of time order */
     size_t i;
     for (i = 1; i < tr->nmems; i++)
-        if (tr->mems[i].ts < tr->mems[i - 1].ts)
+        if (trace_mem_ts(tr, i) < trace_mem_ts(tr, i - 1))
             break;
     if (i < tr->nmems) {
         if (!(mem->by_time = vec_alloc(tr->nmems, sizeof *mem->by_time)))
             goto nomem;
         for (size_t k = 0; k < tr->nmems; k++)
             mem->by_time[k] = (uint32_t)k;
-        if (sort_idx(mem->by_time, tr->nmems, cmp_rec, tr->mems) < 0)
+        if (sort_idx(mem->by_time, tr->nmems, cmp_rec, tr) < 0)
             goto nomem;
     }
-    /* what each record is attributed to and whether it is live at the end:
-       only while building */
-    uint32_t *rec_node = vec_alloc(tr->nmems, sizeof *rec_node);
-    unsigned char *live = calloc(tr->nmems, 1);
-    int rc = rec_node && live && attribute(mem, rec_node) == 0 &&
-             device_figures(mem, rec_node, live) == 0 && node_figures(mem, rec_node, live) == 0
+    /* which allocations are live at the end: a bit each, only while building */
+    unsigned char *live = calloc(tr->nmems / 8 + 1, 1);
+    struct table t = { 0 };
+    int rc = live && hmap_init(&t.map, 1024) == 0 && device_figures(mem, live) == 0 &&
+             attribute(mem, &t, live) == 0 && node_figures(mem, &t) == 0
                  ? 0 : -1;
-    vec_free(rec_node, tr->nmems, sizeof *rec_node);
+    hmap_done(&t.map);
+    free(t.v);
     free(live);
     if (rc < 0)
         goto nomem;
@@ -562,6 +633,7 @@ void memory_free(memory *mem)
     free(mem->ops);
     free(mem->nodes);
     free(mem->mnodes);
+    free(mem->stream_dev);
     free(mem);
 }
 
@@ -614,34 +686,37 @@ size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, 
     if (!mem || device >= mem->ndevices || !ncols || t1 <= t0)
         return 0;
     const trace *tr = mem->m->tr;
-    bool totals = mem->devices[device].has_totals;
-    int64_t level = -1, run = 0, span = t1 - t0;
+    struct levels lv;
+    if (levels_init(&lv, mem) < 0) {
+        levels_done(&lv);
+        return 0;
+    }
+    int64_t level = -1, span = t1 - t0;
     size_t seen = 0, col = 0;
     for (size_t j = 0; j < mem->nrecords; j++) {
         uint32_t r = at(mem, j);
-        if (rec_dev(mem, r) != device)
-            continue;
-        const trace_mem *x = &tr->mems[r];
-        if (x->ts >= t1)
+        uint32_t d = rec_dev(mem, r);
+        int64_t ts = trace_mem_ts(tr, r);
+        if (ts >= t1)
             break;
-        size_t c = x->ts < t0 ? 0 : (size_t)((__int128)(x->ts - t0) * (__int128)ncols / span);
+        /* every record moves the level source along, whatever its device */
+        int64_t x = levels_next(&lv, r, d, trace_mem_bytes(tr, r));
+        if (d != device)
+            continue;
+        size_t c = ts < t0 ? 0 : (size_t)((__int128)(ts - t0) * (__int128)ncols / span);
         /* the slices up to this one start at the level the last record left */
         for (; col < c; col++)
             if (level > out[col + 1])
                 out[col + 1] = level;
-        run += x->bytes;
-        if (totals) {
-            if (x->flags & TRACE_MEM_TOTALS)
-                level = tr->mem_totals[r].allocated;
-        } else {
-            level = run;
-        }
+        if (x >= 0 || !mem->devices[d].has_totals)
+            level = x; /* a record without totals leaves the level as it was */
         seen++;
-        if (x->ts < t0)
+        if (ts < t0)
             out[0] = level;
         else if (level > out[c])
             out[c] = level;
     }
+    levels_done(&lv);
     for (; seen && col + 1 < ncols; col++)
         if (level > out[col + 1])
             out[col + 1] = level;

@@ -42,7 +42,7 @@ typedef struct memory_device {
     bool has_totals;         /* the peak is the largest Total Allocated */
     int64_t peak_bytes;      /* largest Total Allocated, else largest running sum of Bytes */
     int64_t peak_ns;         /* when (relative to tr->base_ns) */
-    uint32_t peak_record;    /* index into tr->mems; MEMORY_NONE when no record */
+    uint32_t peak_record;    /* a record of tr->mems; MEMORY_NONE when no record */
     uint32_t peak_node;      /* the stack that was allocating: a node of model->nodes */
     int64_t reserved_at_peak;/* Total Reserved at the peak; -1 when unknown */
     bool has_addr;           /* records carry addresses: allocs and frees can be matched */
@@ -83,6 +83,7 @@ typedef struct memory {
     uint32_t *by_time;   /* record indices in (ts, file order); NULL when the file
                             had them in that order already */
     size_t nrecords;
+    uint32_t *stream_dev; /* per tr->mem_streams: its index into devices */
 } memory;
 
 /* Builds the memory figures of m's trace. Returns NULL with err set on failure;
@@ -101,7 +102,8 @@ const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t devic
    its Total Allocated, or the running sum of Bytes. Fills out[0..ncols) with the
    largest value in each of ncols equal slices of [t0, t1) (ns, relative to the
    base), carrying the level into slices with no record; -1 before the first
-   record. Returns the number of records seen. */
+   record. Returns the number of records seen (0 also when out of memory: a
+   file out of time order reads the totals into a scratch array). */
 size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, int64_t *out,
                     size_t ncols);
 

@@ -49,8 +49,7 @@ void trace_free(trace *t)
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
     vec_free(t->flows, t->cap_flows, sizeof *t->flows);
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
-    vec_free(t->mems, t->cap_mems, sizeof *t->mems);
-    vec_free(t->mem_totals, t->cap_mem_totals, sizeof *t->mem_totals);
+    trace_mem_free(t);
     free(t);
 }
 

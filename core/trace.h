@@ -66,23 +66,50 @@ typedef struct trace_flow {
     char phase; /* 's' or 'f' */
 } trace_flow;
 
-/* One [memory] instant (profile_memory=True): an allocation or a free. 32 bytes. */
-typedef struct trace_mem {
-    int64_t ts;     /* ns, same base as events */
-    int64_t bytes;  /* > 0 allocated, < 0 freed */
-    uint64_t addr;  /* args.Addr; meaningful only with TRACE_MEM_ADDR */
-    uint32_t track; /* the (pid, tid) that wrote it */
-    int16_t device; /* TRACE_MEM_CPU, or the CUDA device index */
-    uint16_t flags; /* TRACE_MEM_* */
-} trace_mem;
+/* The [memory] instants (profile_memory=True), one per allocation or free,
+   in file order. Millions of them in a long run, so they are stored
+   compactly (core/trace_mem.c: 12 bytes each, plus 2 when they come from
+   several (track, device) pairs) and read through trace_mem_* below:
+   - ts: an offset from its block's base (TRACE_MEM_BLOCK records a block);
+   - bytes: 32 bits (> 0 allocated, < 0 freed);
+   - the Addr as an id per (device, Addr): equal ids, same block of memory;
+   - the (track, device) pair as an index into mem_streams;
+   - the allocator's totals only where they differ from what the device's
+     previous record (file order) predicts: its Total Allocated + Bytes, its
+     Total Reserved. Read them in file order with a trace_mem_cursor.
+   What does not fit (a ts 3 s from its block's base, 2 GB in one record)
+   goes to mem_wide. */
+typedef struct trace_mem_rec {
+    uint32_t ts;    /* ns after mem_ts_base[block]; UINT32_MAX: in mem_wide */
+    int32_t bytes;  /* INT32_MIN: in mem_wide */
+    uint32_t addr;  /* interned (device, Addr), TRACE_MEM_NOADDR when it has none */
+} trace_mem_rec;
 
 #define TRACE_MEM_CPU (-1)
-#define TRACE_MEM_ADDR 1u   /* the record has an Addr (PyTorch 1.10+) */
-#define TRACE_MEM_TOTALS 2u /* mem_totals holds its Total Allocated / Total Reserved */
+#define TRACE_MEM_NOADDR UINT32_MAX
+#define TRACE_MEM_BLOCK 4096u
 
-/* The caching allocator's totals right after a memory record. */
+/* Where records come from: the thread that wrote them, and the device. */
+typedef struct trace_mem_stream {
+    uint32_t track;
+    int16_t device; /* TRACE_MEM_CPU, or the CUDA device index */
+    uint16_t dev;   /* index into mem_devices */
+} trace_mem_stream;
+
+enum { TRACE_MEM_WIDE_TS, TRACE_MEM_WIDE_BYTES, TRACE_MEM_WIDE_STREAM };
+
+/* A field too wide for its record; sorted by (rec, field). */
+typedef struct trace_mem_wide {
+    uint32_t rec, field;
+    int64_t value;
+} trace_mem_wide;
+
+/* The allocator's totals of a record that its device's previous one did not
+   predict; sorted by rec. */
 typedef struct trace_mem_total {
-    int64_t allocated; /* "Total Allocated" */
+    uint32_t rec;
+    bool has_alloc;    /* the record has "Total Allocated" */
+    int64_t allocated; /* "Total Allocated", -1 when absent */
     int64_t reserved;  /* "Total Reserved", -1 when absent */
 } trace_mem_total;
 
@@ -128,11 +155,22 @@ typedef struct trace {
     size_t nflows;
     trace_stack *stacks; /* in event order; only X events carry one */
     size_t nstacks;
-    trace_mem *mems;     /* [memory] instants, in file order */
+    trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
     size_t nmems;
-    trace_mem_total *mem_totals; /* parallel to mems; NULL when no record has totals */
+    uint16_t *mem_stream; /* per record: index into mem_streams; NULL while there is one */
+    trace_mem_stream *mem_streams;
+    size_t nmem_streams;
+    int16_t *mem_devices; /* the devices of the records, in order of appearance */
+    size_t nmem_devices;
+    int64_t *mem_ts_base; /* per block of TRACE_MEM_BLOCK records */
+    trace_mem_wide *mem_wide;
+    size_t nmem_wide;
+    trace_mem_total *mem_totals;
+    size_t nmem_totals;
+    uint32_t nmem_addrs;  /* addr ids are below this */
     size_t cap_events, cap_corrs, cap_flows, cap_stacks; /* allocation sizes, for trace_free */
-    size_t cap_mems, cap_mem_totals;
+    size_t cap_mems, cap_mem_stream, cap_mem_streams, cap_mem_devices, cap_mem_ts_base,
+        cap_mem_wide, cap_mem_totals;
 
     int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
     bool has_base;
@@ -184,6 +222,76 @@ static inline const char *trace_str(const trace *t, uint32_t id)
 {
     return strtab_str(t->strs, id);
 }
+
+/* ---- [memory] records (core/trace_mem.c) ---- */
+
+/* A field of record i kept in mem_wide. */
+int64_t trace_mem_wide_get(const trace *t, size_t i, uint32_t field);
+
+static inline int64_t trace_mem_ts(const trace *t, size_t i)
+{
+    uint32_t off = t->mems[i].ts;
+    if (off == UINT32_MAX)
+        return trace_mem_wide_get(t, i, TRACE_MEM_WIDE_TS);
+    return (int64_t)((uint64_t)t->mem_ts_base[i / TRACE_MEM_BLOCK] + off);
+}
+
+static inline int64_t trace_mem_bytes(const trace *t, size_t i)
+{
+    int32_t b = t->mems[i].bytes;
+    return b == INT32_MIN ? trace_mem_wide_get(t, i, TRACE_MEM_WIDE_BYTES) : b;
+}
+
+/* The index in mem_streams of record i's stream. */
+static inline size_t trace_mem_stream_index(const trace *t, size_t i)
+{
+    if (!t->mem_stream)
+        return 0;
+    uint16_t s = t->mem_stream[i];
+    return s != UINT16_MAX ? s : (size_t)trace_mem_wide_get(t, i, TRACE_MEM_WIDE_STREAM);
+}
+
+static inline const trace_mem_stream *trace_mem_stream_of(const trace *t, size_t i)
+{
+    return &t->mem_streams[trace_mem_stream_index(t, i)];
+}
+
+/* Reads the allocator's totals of records 0, 1, 2, ... in file order. */
+typedef struct trace_mem_cursor {
+    size_t next;    /* the record next() reads */
+    size_t total;   /* the next entry of mem_totals */
+    int64_t *alloc, *res; /* per mem_devices: the last record's totals */
+    bool *has;
+} trace_mem_cursor;
+
+/* 0, or -1 when out of memory; trace_mem_cursor_done is due either way. */
+int trace_mem_cursor_init(trace_mem_cursor *c, const trace *t);
+void trace_mem_cursor_done(trace_mem_cursor *c);
+
+/* The totals of record c->next (-1 when absent), then moves to the next one.
+   Returns whether it has a Total Allocated. */
+bool trace_mem_cursor_next(trace_mem_cursor *c, const trace *t, int64_t *alloc, int64_t *res);
+
+/* One record's totals (reads from the start: for a single record). Returns
+   1 when it has a Total Allocated, 0 when not, -1 when out of memory. */
+int trace_mem_totals_at(const trace *t, size_t i, int64_t *alloc, int64_t *res);
+
+/* A [memory] record as the loader read it. */
+typedef struct trace_mem_in {
+    int64_t ts, bytes;
+    uint32_t track;
+    int16_t device;
+    bool has_addr, has_alloc, has_res;
+    uint64_t addr;
+    int64_t allocated, reserved;
+} trace_mem_in;
+
+/* The loader's side: appends a record to t. *state (NULL at first) holds the
+   interning tables until trace_mem_load_done. Returns 0, or -1 when out of memory. */
+struct trace_mem_load;
+int trace_mem_append(trace *t, struct trace_mem_load **state, const trace_mem_in *in);
+void trace_mem_load_done(struct trace_mem_load *state);
+void trace_mem_free(trace *t);
 
 /* A track's label for people and pprof: "thread 1262 (pt_main_thread)", "stream 7",
    or "pid/tid". Writes into buf, returns buf. */

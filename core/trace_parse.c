@@ -164,24 +164,12 @@ static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
     uint32_t track = track_get(L, pid, tid);
     if (track == UINT32_MAX)
         return fail_nomem(L);
-    size_t i = t->nmems;
-    if (vec_grow((void **)&t->mems, &t->cap_mems, i, sizeof *t->mems) < 0)
+    trace_mem_in in = { .ts = c->ts, .bytes = c->bytes, .track = track, .device = dev,
+                        .has_addr = c->has_addr, .addr = c->addr,
+                        .has_alloc = c->has_total_alloc, .allocated = c->total_alloc,
+                        .has_res = c->has_total_res, .reserved = c->total_res };
+    if (trace_mem_append(t, &L->mem, &in) < 0)
         return fail_nomem(L);
-    uint16_t flags = c->has_addr ? TRACE_MEM_ADDR : 0;
-    if (c->has_total_alloc || t->mem_totals) {
-        size_t had = t->cap_mem_totals;
-        if (vec_grow((void **)&t->mem_totals, &t->cap_mem_totals, i, sizeof *t->mem_totals) < 0)
-            return fail_nomem(L);
-        if (!had) /* the records before had none */
-            for (size_t k = 0; k < i; k++)
-                t->mem_totals[k] = (trace_mem_total){ -1, -1 };
-        t->mem_totals[i] = (trace_mem_total){ c->has_total_alloc ? c->total_alloc : -1,
-                                              c->has_total_res ? c->total_res : -1 };
-        if (c->has_total_alloc)
-            flags |= TRACE_MEM_TOTALS;
-    }
-    t->mems[i] = (trace_mem){ c->ts, c->bytes, c->has_addr ? c->addr : 0, track, dev, flags };
-    t->nmems++;
     return 1;
 }
 
@@ -762,6 +750,8 @@ void trace_parse_done(trace_parser *L)
     hmap_done(&L->tracks);
     hmap_done(&L->procs);
     hmap_done(&L->open_top);
+    trace_mem_load_done(L->mem);
+    L->mem = NULL;
     free(L->begins);
     L->begins = NULL;
 }

@@ -13,6 +13,9 @@ check() {
 }
 check pyfunc_frames.json "E j j v" model.py
 check pystack_calls.json "E j j v" model.py
+# recorded as /home/ci/proj/model.py: found as pysrc/model.py, the path less its directories
+check pysrc_abs.json "E j j v" /home/ci/proj/model.py
+check pysrc_abs.json "/aten::mul <Enter> v" /home/ci/proj/model.py
 # not under pysrc: the pane lists the lines with time
 check pystack_train.json.gz "/aten::linear <Enter> v" torch/nn/modules/linear.py
 exit $fail

@@ -120,13 +120,22 @@ static void test_memory_figures(void **state)
     const trace *tr = f.tr;
     assert_int_equal(tr->nmems, 12);
     assert_int_equal(tr->skipped[TRACE_SKIP_INSTANT], 1);
-    assert_non_null(tr->mem_totals);
-    assert_int_equal(tr->mems[0].ts, 5000);
-    assert_int_equal(tr->mems[3].bytes, -100);
-    assert_int_equal(tr->mems[8].device, 0);
-    assert_int_equal(tr->mems[0].device, TRACE_MEM_CPU);
-    assert_int_equal(tr->mem_totals[0].allocated, -1);
-    assert_int_equal(tr->mem_totals[9].allocated, 1500);
+    assert_int_equal(trace_mem_ts(tr, 0), 5000);
+    assert_int_equal(trace_mem_bytes(tr, 3), -100);
+    assert_int_equal(trace_mem_stream_of(tr, 8)->device, 0);
+    assert_int_equal(trace_mem_stream_of(tr, 0)->device, TRACE_MEM_CPU);
+    int64_t a, res;
+    assert_int_equal(trace_mem_totals_at(tr, 0, &a, &res), 0);
+    assert_int_equal(a, -1);
+    assert_int_equal(trace_mem_totals_at(tr, 9, &a, &res), 1);
+    assert_int_equal(a, 1500);
+    assert_int_equal(res, 2048);
+    /* 11 follows from 10 (500 + 300 = 800) but its Total Reserved does not */
+    assert_int_equal(trace_mem_totals_at(tr, 11, &a, &res), 1);
+    assert_int_equal(a, 800);
+    assert_int_equal(res, 4096);
+    /* 9 and 10 follow from 8, the CPU's records have none: only 8 and 11 are stored */
+    assert_int_equal(tr->nmem_totals, 2);
 
     const memory *mem = f.mem;
     assert_int_equal(mem->ndevices, 2);
@@ -257,7 +266,7 @@ static void test_memory_early_kineto(void **state)
              "\"args\":{\"Device Type\":5,\"Device Id\":0,\"Bytes\":8}}"
              "]}");
     assert_int_equal(f.tr->nmems, 2);
-    assert_null(f.tr->mem_totals);
+    assert_int_equal(f.tr->nmem_totals, 0);
     assert_int_equal(f.mem->ndevices, 1);
     const memory_device *v = &f.mem->devices[0];
     assert_string_equal(v->name, "GPU3");
@@ -299,6 +308,40 @@ static void test_memory_device_properties(void **state)
     done(&f);
 }
 
+/* What the compact records keep aside: a ts seconds from its block's first,
+   5 GB in one record; out of time order in the file, totals predicted across. */
+static void test_memory_wide(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, "{\"traceEvents\":["
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"big\",\"pid\":1,\"tid\":1,"
+             "\"ts\":0,\"dur\":5},"
+             MEM(1, 1, 1, 5000000000, 1, GPU0 ",\"Total Allocated\":5000000000")
+             MEM(1, 1, 10000000, -5000000000, 1, GPU0 ",\"Total Allocated\":0")
+             MEM(1, 1, 2, 8, 2, GPU0 ",\"Total Allocated\":8")
+             "{\"ph\":\"i\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":1}]}");
+    const trace *tr = f.tr;
+    assert_int_equal(tr->nmems, 3);
+    assert_int_equal(trace_mem_ts(tr, 0), 1000);
+    assert_int_equal(trace_mem_ts(tr, 1), INT64_C(10000000000));
+    assert_int_equal(trace_mem_ts(tr, 2), 2000);
+    assert_int_equal(trace_mem_bytes(tr, 0), INT64_C(5000000000));
+    assert_int_equal(trace_mem_bytes(tr, 1), -INT64_C(5000000000));
+    assert_int_equal(trace_mem_bytes(tr, 2), 8);
+    assert_int_equal(tr->nmem_wide, 3);
+    assert_int_equal(tr->nmem_totals, 1); /* 0 and 8 follow from 5 GB */
+    const memory_device *v = &f.mem->devices[0];
+    assert_non_null(f.mem->by_time);
+    assert_int_equal(v->peak_bytes, INT64_C(5000000000));
+    assert_int_equal(v->peak_ns, 1000);
+    assert_int_equal(v->matched, 1);
+    assert_int_equal(v->lifetime_ns, INT64_C(10000000000) - 1000);
+    assert_int_equal(v->live_bytes_at_end, 8);
+    assert_int_equal(op_stat(&f, "big", 0)->self_alloc_bytes, INT64_C(5000000008));
+    done(&f);
+}
+
 static void test_memory_none(void **state)
 {
     (void)state;
@@ -318,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_memory_figures),
         cmocka_unit_test(test_memory_early_kineto),
         cmocka_unit_test(test_memory_device_properties),
+        cmocka_unit_test(test_memory_wide),
         cmocka_unit_test(test_memory_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
