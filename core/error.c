@@ -14,6 +14,7 @@ void error_clear(t2p_error *e)
         return;
     e->kind = T2P_OK;
     e->offset = -1;
+    e->sys_errno = 0;
     e->file[0] = '\0';
     e->reason[0] = '\0';
 }
@@ -27,10 +28,29 @@ void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t of
         return;
     e->kind = kind;
     e->offset = offset;
+    e->sys_errno = 0;
     snprintf(e->file, sizeof e->file, "%s", file ? file : "");
     va_start(ap, fmt);
     vsnprintf(e->reason, sizeof e->reason, fmt, ap);
     va_end(ap);
+}
+
+void error_set_errno(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
+                     int errnum, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!e)
+        return;
+    e->kind = kind;
+    e->offset = offset;
+    e->sys_errno = errnum;
+    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+    va_start(ap, fmt);
+    int n = vsnprintf(e->reason, sizeof e->reason, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof e->reason)
+        snprintf(e->reason + n, sizeof e->reason - (size_t)n, ": %s", strerror(errnum));
 }
 
 const char *error_format(const t2p_error *e, char *buf, size_t size)

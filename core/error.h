@@ -22,6 +22,8 @@ enum t2p_errkind {
 typedef struct t2p_error {
     enum t2p_errkind kind;
     int64_t offset;      /* byte offset in the (uncompressed) input, or -1 */
+    int sys_errno;       /* the system's errno behind it (EEXIST, ENOSPC...), or 0:
+                            test it rather than the text of reason */
     char file[512];
     char reason[512];
 } t2p_error;
@@ -31,6 +33,11 @@ void error_clear(t2p_error *e);
 /* Sets every field; file may be NULL, offset -1 when it has no meaning. */
 void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* As error_set, with the system's errno: reason becomes "fmt: strerror(errnum)"
+   and errnum is kept in sys_errno. */
+void error_set_errno(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
+                     int errnum, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* One line without a trailing newline: "FILE: at byte N: reason", in its
    visible form (core/fmt.h: no control character reaches a terminal). Returns buf. */

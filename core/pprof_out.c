@@ -1,19 +1,19 @@
 /* The output side of a pprof export: packed bytes through a gzip stream into
-   a temp file beside the output, renamed into place (or linked, to never
-   replace a file), or into memory; and the choice of a free file name. */
+   an output file (core/outfile.c: a temp file renamed into place, or linked
+   to never replace a file; a FIFO or standard output in place), or into
+   memory; and the choice of a free file name. */
 #include "config.h"
 
 #include "core/pprof_out.h"
 #include "core/pprof_int.h"
+#include "core/outfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -62,10 +62,14 @@ static int gzsink_write(struct pprof_sink *s, const uint8_t *data, size_t len)
 }
 
 /* Whether out names the trace file: same inode, or the same path once
-   resolved (for an out that does not exist yet, its directory resolved). */
+   resolved (for an out that does not exist yet, its directory resolved).
+   "-" is standard output, whatever it was opened on. */
 static bool same_file(const char *trace_path, const char *out)
 {
     struct stat a, b;
+    if (outfile_is_stdout(out))
+        return stat(trace_path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+               a.st_dev == b.st_dev && a.st_ino == b.st_ino;
     if (stat(trace_path, &a) == 0 && stat(out, &b) == 0)
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
     if (strcmp(trace_path, out) == 0)
@@ -78,56 +82,18 @@ static bool same_file(const char *trace_path, const char *out)
     return same;
 }
 
-/* Creates DIR/.BASE.XXXXXX.tmp beside out with O_EXCL. Not mkstemp: its
-   0600 mode would become the output's; open's 0666 lets the umask decide,
-   as for any file a user writes. */
-static int open_temp(const char *out, char **tmp_out)
-{
-    const char *slash = strrchr(out, '/');
-    size_t dirlen = slash ? (size_t)(slash - out) + 1 : 0;
-    const char *base = out + dirlen;
-    size_t size = strlen(out) + 32;
-    char *tmp = malloc(size);
-    if (!tmp) {
-        errno = ENOMEM;
-        return -1;
-    }
-    static unsigned counter;
-    unsigned seed = (unsigned)getpid() * 2654435761u ^ (unsigned)time(NULL) ^ (unsigned)(uintptr_t)tmp;
-    for (int attempt = 0; attempt < 1000; attempt++) {
-        unsigned r = (seed + ++counter * 40503u) & 0xffffffu;
-        snprintf(tmp, size, "%.*s.%s.%06x.tmp", (int)dirlen, out, base, r);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            *tmp_out = tmp;
-            return fd;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    int e = errno;
-    free(tmp);
-    errno = e;
-    return -1;
-}
-
 int pprof_out_write(pprof_pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
                     t2p_error *err)
 {
-    bool no_overwrite = opts && opts->no_overwrite;
-    char *tmp = NULL;
-    int fd = open_temp(out, &tmp);
-    if (fd < 0) {
-        error_set(err, T2P_ERR_IO, out, -1, "cannot create a temporary file beside it: %s",
-                  strerror(errno));
+    outfile of;
+    if (outfile_open(&of, out, opts && opts->no_overwrite ? OUTFILE_NO_REPLACE : 0, err) < 0)
         return -1;
-    }
-    gzFile gz = gzdopen(fd, "wb6");
+    gzFile gz = gzdopen(of.fd, "wb6");
     if (!gz) {
-        close(fd);
         error_set(err, T2P_ERR_NOMEM, out, -1, "out of memory opening the gzip stream");
         goto fail;
     }
+    outfile_take_fd(&of); /* gzclose closes it */
     gzbuffer(gz, 1 << 17);
     struct gzsink sink = { .s = { .base = { .append = pprof_sink_append }, .write = gzsink_write,
                                   .progress = opts ? opts->progress : NULL,
@@ -146,29 +112,19 @@ int pprof_out_write(pprof_pack_fn pack, void *ctx, const pprof_opts *opts, const
     }
     if (sink.s.failed || zrc != Z_OK) {
         int e = sink.s.failed ? sink.failed_errno : errno;
-        error_set(err, T2P_ERR_IO, out, -1, "cannot write: %s",
-                  e ? strerror(e) : zrc == Z_MEM_ERROR ? "out of memory in zlib" : "gzip error");
+        if (e)
+            error_set_errno(err, T2P_ERR_IO, out, -1, e, "cannot write");
+        else
+            error_set(err, T2P_ERR_IO, out, -1, "cannot write: %s",
+                      zrc == Z_MEM_ERROR ? "out of memory in zlib" : "gzip error");
         goto fail;
     }
-    if (no_overwrite) {
-        /* link fails when out exists, where rename would replace it */
-        if (link(tmp, out) < 0) {
-            error_set(err, T2P_ERR_IO, out, -1, "cannot create: %s", strerror(errno));
-            goto fail;
-        }
-        unlink(tmp);
-    } else if (rename(tmp, out) < 0) {
-        error_set(err, T2P_ERR_IO, out, -1, "cannot rename the temporary file into place: %s",
-                  strerror(errno));
-        goto fail;
-    }
-    free(tmp);
-    return 0;
+    return outfile_commit(&of, err);
 fail:
-    unlink(tmp);
-    free(tmp);
+    outfile_done(&of);
     return -1;
 }
+
 static int memsink_write(struct pprof_sink *s, const uint8_t *data, size_t len)
 {
     struct pprof_memsink *ms = (struct pprof_memsink *)s;

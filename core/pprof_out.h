@@ -44,9 +44,10 @@ void pprof_memsink_done(struct pprof_memsink *ms);
    failed and cancelled flags tell the rest. */
 typedef int (*pprof_pack_fn)(void *ctx, struct pprof_sink *s);
 
-/* Runs pack into a gzip stream written to a temp file beside out, renamed
-   into place (opts: no_overwrite, progress; may be NULL); on failure or
-   cancel nothing remains. Returns 0, or -1 with err set. */
+/* Runs pack into a gzip stream written to out through core/outfile.h (a
+   temp file beside out renamed into place; a FIFO, device or "-" in place)
+   (opts: no_overwrite, progress; may be NULL); on failure, cancel or a
+   terminating signal no temp file remains. Returns 0, or -1 with err set. */
 int pprof_out_write(pprof_pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
                     t2p_error *err);
 

@@ -4,11 +4,13 @@
 
 #include "src/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/fmt.h"
 #include "core/textsafe.h"
+#include "core/outfile.h"
 
 int cli_fail(const t2p_error *err)
 {
@@ -75,6 +77,25 @@ void cli_put_cell(FILE *f, const char *s, size_t len, size_t cols)
 const char *cli_shown(const char *s, char *buf, size_t size)
 {
     return fmt_visible(s, strlen(s), buf, size);
+}
+
+FILE *cli_summary_stream(const char *out)
+{
+    return outfile_is_stdout(out) ? stderr : stdout;
+}
+
+int cli_summary_done(FILE *f, const char *out)
+{
+    errno = 0;
+    if (fflush(f) == 0 && !ferror(f))
+        return EXIT_OK;
+    int e = errno;
+    char vis[1200];
+    fprintf(stderr, "torch2pprof: wrote %s, but cannot print the summary on %s: %s\n",
+            cli_shown(out, vis, sizeof vis),
+            f == stderr ? "standard error" : "standard output",
+            e ? strerror(e) : "write error");
+    return EXIT_INPUT;
 }
 
 void cli_json_string(FILE *f, const char *s, size_t len)

@@ -9,7 +9,6 @@
 #include "core/trace.h"
 #include "src/args.h"
 
-
 int cli_analyze(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 
@@ -21,6 +20,14 @@ void cli_warn_truncated(const char *path, const char *reason, const char *done);
 
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
+
+/* Where convert's summary line goes: standard output, or standard error
+   when the profile itself goes there (OUT "-"). */
+FILE *cli_summary_stream(const char *out);
+
+/* Flushes the summary: EXIT_OK, or EXIT_INPUT after saying that OUT was
+   written but the summary could not be (standard output closed, full). */
+int cli_summary_done(FILE *f, const char *out);
 
 /* Names, categories, labels and paths come from the trace or the file
    system: every text output writes them with these, in their visible form

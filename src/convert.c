@@ -59,7 +59,10 @@ static const char convert_usage[] =
     "                  -diff_base BASE.pb.gz TRACE.pb.gz writes (base samples negated,\n"
     "                  labelled pprof::base=true); -top and the flame graph show the change\n"
     "\n"
-    "OUT is written to a temporary file beside it and renamed; it is never the trace.\n"
+    "OUT is written to a temporary file beside it and renamed (removed if the write\n"
+    "fails or is interrupted); an OUT that is a FIFO or a device is written in place;\n"
+    "- is standard output (the summary line then goes to standard error). OUT is\n"
+    "never the trace.\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
 int cli_convert(int argc, char **argv)
@@ -218,28 +221,25 @@ int cli_convert(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
+    FILE *so = cli_summary_stream(out);
     char a[64], b[64], d[64];
-    printf("wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
-           cli_shown(out, vis, sizeof vis), sum.samples, sum.locations, sum.functions, sum.strings,
-           fmt_ms(sum.total_ns, a, sizeof a));
+    fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
+            cli_shown(out, vis, sizeof vis), sum.samples, sum.locations, sum.functions,
+            sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
     if (selecting)
-        printf(" (of %s ms self time over all tracks)", fmt_ms(m->busy_ns, b, sizeof b));
+        fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(m->busy_ns, b, sizeof b));
     else
-        fputs(" (self time over all tracks)", stdout);
+        fputs(" (self time over all tracks)", so);
     if (m->gpu_events)
-        printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+        fprintf(so, ", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
     if (mem)
-        printf(", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
-               (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
-               (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
-    putchar('\n');
+        fprintf(so, ", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
+                (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
+                (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
+    fputc('\n', so);
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "converted");
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: cannot write the summary\n");
-        rc = EXIT_INPUT;
-    }
+    rc = cli_summary_done(so, out);
 out:
     memory_free(mem);
     shortname_free(sn);

@@ -55,23 +55,20 @@ int convert_compare(const convert_compare_opts *o)
         cli_fail(&err);
         goto out;
     }
+    FILE *so = cli_summary_stream(o->out_path);
     char a[64], vo[1200], vn[1200], vb[1200];
-    printf("wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, "
-           "%s minus %s: time %s ms net",
-           cli_shown(o->out_path, vo, sizeof vo), sum.samples, sum.locations, sum.functions,
-           sum.strings, cli_shown(o->new_path, vn, sizeof vn),
-           cli_shown(o->base_path, vb, sizeof vb), fmt_ms(sum.total_ns, a, sizeof a));
+    fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, "
+            "%s minus %s: time %s ms net",
+            cli_shown(o->out_path, vo, sizeof vo), sum.samples, sum.locations, sum.functions,
+            sum.strings, cli_shown(o->new_path, vn, sizeof vn),
+            cli_shown(o->base_path, vb, sizeof vb), fmt_ms(sum.total_ns, a, sizeof a));
     if (side[0].m->gpu_events || side[1].m->gpu_events)
-        printf(", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
-    putchar('\n');
+        fprintf(so, ", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
+    fputc('\n', so);
     for (int s = 0; s < 2; s++)
         if (side[s].tr->truncated)
             cli_warn_truncated(side[s].tr->path, side[s].tr->truncated_reason, "converted");
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: cannot write the summary\n");
-        rc = EXIT_INPUT;
-    }
+    rc = cli_summary_done(so, o->out_path);
 out:
     for (int s = 0; s < 2; s++) {
         free(keep[s]);

@@ -134,22 +134,19 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
         cli_fail(&err);
         goto out;
     }
+    FILE *so = cli_summary_stream(out);
     char a[64], b[64], d[64], vis[1200];
-    printf("wrote %s: %zu ranks, %zu samples, %zu locations, %zu functions, %zu strings, "
-           "total %s ms", cli_shown(out, vis, sizeof vis), j->nloaded, sum.samples, sum.locations, sum.functions,
-           sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
+    fprintf(so, "wrote %s: %zu ranks, %zu samples, %zu locations, %zu functions, %zu strings, "
+            "total %s ms", cli_shown(out, vis, sizeof vis), j->nloaded, sum.samples,
+            sum.locations, sum.functions, sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
     if (o->sel)
-        printf(" (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
+        fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
     else
-        fputs(" (self time over all tracks)", stdout);
+        fputs(" (self time over all tracks)", so);
     if (gpu)
-        printf(", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
-    putchar('\n');
-    rc = EXIT_OK;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: cannot write the summary\n");
-        rc = EXIT_INPUT;
-    }
+        fprintf(so, ", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    fputc('\n', so);
+    rc = cli_summary_done(so, out);
 out:
     pprof_merge_free(pm);
     ranks_free(j);

@@ -174,7 +174,7 @@ int view_export_to(view *v, const char *typed)
         return -1;
     }
     /* another process took the name between the look and the write */
-    if (err.kind == T2P_ERR_IO && strstr(err.reason, strerror(EEXIST))) {
+    if (err.kind == T2P_ERR_IO && err.sys_errno == EEXIST) {
         view_status_set(v, "%s exists: type another name (never overwritten)", path);
         return VIEW_EXPORT_RETRY;
     }

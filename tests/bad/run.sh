@@ -348,7 +348,7 @@ if "$tool" convert --help >/dev/null 2>&1; then
         convert cnn.json.gz ./adir/../cnn.json.gz
     rm -f trace_link.json.gz trace_hardlink.json.gz
     cvt "convert onto a directory" 2 \
-        'torch2pprof: adir: cannot rename the temporary file into place: Is a directory' \
+        'torch2pprof: adir: cannot write a profile there: Is a directory' \
         convert cnn.json.gz adir
     cvt "convert a truncated trace writes nothing" 2 \
         'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\)' \

@@ -579,11 +579,13 @@ static void test_write_errors(void **state)
     assert_int_equal(after.st_size, before.st_size);
     assert_int_equal(after.st_mtime, before.st_mtime);
 
-    /* the rename fails (OUT is a directory): the temp file goes too */
+    /* OUT is a directory: said so (not the rename's EBUSY for "." or "/"),
+       and no temp file is made */
     char *dir = path_in("adir");
     assert_int_equal(mkdir(dir, 0755), 0);
     assert_int_equal(pprof_write(l.m, NULL, dir, NULL, &err), -1);
     assert_int_equal(err.kind, T2P_ERR_IO);
+    assert_int_equal(err.sys_errno, EISDIR);
     assert_int_equal(count_files(".tmp"), 0);
     rmdir(dir);
     free(dir);
@@ -593,6 +595,7 @@ static void test_write_errors(void **state)
     pprof_opts po = { .no_overwrite = true };
     assert_int_equal(pprof_write(l.m, &po, existing, NULL, &err), -1);
     assert_int_equal(err.kind, T2P_ERR_IO);
+    assert_int_equal(err.sys_errno, EEXIST); /* what the explorer's e retries on */
     assert_int_equal(count_files(".tmp"), 0);
     assert_int_equal(stat(existing, &after), 0);
     assert_int_equal(after.st_size, 7);
