@@ -52,6 +52,8 @@ static const char usage[] =
     "                    (steps is the default for a trace with two or more ProfilerStep#)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "  --top N           list only the first N operators (0: all)\n"
+    "  --short-names     C++ names without return type, template arguments and\n"
+    "                    parameters, as HTA's use_short_name (s toggles)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
     "  --strict          refuse a truncated trace (by default it opens what was read,\n"
     "                    under a warning banner)\n"
@@ -447,6 +449,7 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "jobs", required_argument, NULL, 'J' },
         { "base", required_argument, NULL, 'B' },
+        { "short-names", no_argument, NULL, 'n' },
         { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
@@ -522,6 +525,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'n': vo.short_names = true; break;
         case 'D': vo.source_path = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s",
