@@ -25,6 +25,7 @@
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
+#include "ui/mouse.h"
 #include "ui/view.h"
 
 #ifndef T2P_DATADIR
@@ -70,6 +71,9 @@ static const char usage[] =
     "  --source-path DIR v on a Python frame shows its file from the path the trace\n"
     "                    recorded, else from under DIR (DIR/path, then DIR/ + the path\n"
     "                    less its leading directories, as pprof's -source_path)\n"
+    "  --no-mouse        leave the mouse to the terminal (its own text selection);\n"
+    "                    by default the wheel scrolls, a click selects a row or a\n"
+    "                    view's tab, a double-click folds a tree node or opens a row\n"
     "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
@@ -425,6 +429,11 @@ static int loop(view *v)
         if (k == DRAW_RESIZE) {
             draw_size(&w, &h);
             view_resize(v, w, h);
+        } else if (k == DRAW_MOUSE) {
+            int kind, x, y;
+            draw_mouse_event(&kind, &x, &y);
+            if (mouse_event(v, (enum mouse_kind)kind, x, y) == VIEW_QUIT)
+                return EXIT_OK;
         } else if (k > 0 && view_key(v, k) == VIEW_QUIT) {
             return EXIT_OK;
         }
@@ -449,6 +458,7 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "jobs", required_argument, NULL, 'J' },
         { "base", required_argument, NULL, 'B' },
+        { "no-mouse", no_argument, NULL, 'M' },
         { "short-names", no_argument, NULL, 'n' },
         { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
@@ -461,7 +471,7 @@ int main(int argc, char **argv)
     bool partial = true, print = false;
     char *script = NULL, vis[600];
     long jobs = 0;
-    bool view_given = false;
+    bool view_given = false, mouse = true;
     int rw = 120, rh = 40;
     int c;
     double t_start = now_s();
@@ -525,6 +535,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'M': mouse = false; break;
         case 'n': vo.short_names = true; break;
         case 'D': vo.source_path = optarg; break;
         default:
@@ -621,6 +632,7 @@ int main(int argc, char **argv)
         struct export_ctx ec = { 0 };
         if (job)
             view_attach_ranks(v, job);
+        draw_mouse(mouse);
         view_set_export_progress(v, on_export_progress, &ec);
         rc = loop(v);
         draw_close();
