@@ -15,6 +15,7 @@
 
 #include "core/steps.h"
 #include "core/hmap.h"
+#include "core/vec.h"
 
 /* ---- names ---- */
 
@@ -217,25 +218,26 @@ unsigned ranks_default_jobs(void)
 
 /* ---- one file's figures ---- */
 
-/* The step figures: steps kept for the average (TensorBoard's rules,
-   core/steps), their mean and longest duration, the role split and the
-   communication and overlap, each averaged over the kept steps. Without
-   ProfilerStep# the whole-trace step still gives communication and overlap. */
-static int step_figures(const model *m, ranks_stat *s)
+/* The step figures over steps first..last of st: steps kept for the
+   average (TensorBoard's rules, core/steps), their mean and longest
+   duration, the role split and the communication and overlap, each
+   averaged over the kept steps. Without ProfilerStep# the whole-trace step
+   still gives communication and overlap. Over every step, the mean and role
+   split are steps_build's own averages. */
+static void step_figures(const steps *st, size_t first, size_t last, ranks_stat *s)
 {
-    t2p_error err;
-    steps *st = steps_build(m, &err);
-    if (!st)
-        return -1;
-    int64_t comm = 0, overlap = 0;
+    int64_t comm = 0, overlap = 0, dur = 0, roles[STEPS_NROLES] = { 0 };
     size_t n = 0;
-    for (size_t i = 0; i < st->nsteps; i++) {
+    for (size_t i = first; i <= last && i < st->nsteps; i++) {
         const steps_step *x = &st->steps[i];
         if (!x->kept)
             continue;
         n++;
         comm += x->overlap.communication_ns;
         overlap += x->overlap.overlap_ns;
+        dur += x->end - x->start;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            roles[r] += x->role_ns[r];
         if (!st->whole_trace && x->end - x->start > s->step_max_ns)
             s->step_max_ns = x->end - x->start;
     }
@@ -243,16 +245,18 @@ static int step_figures(const model *m, ranks_stat *s)
         s->communication_ns = comm / (int64_t)n;
         s->overlap_ns = overlap / (int64_t)n;
     }
-    if (!st->whole_trace && st->nkept) {
-        s->steps = st->nkept;
-        s->step_mean_ns = st->avg_duration_ns;
-        memcpy(s->role_ns, st->avg_role_ns, sizeof s->role_ns);
+    if (!st->whole_trace && n) {
+        s->steps = n;
+        s->step_mean_ns = dur / (int64_t)n;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            s->role_ns[r] = roles[r] / (int64_t)n;
     }
-    steps_free(st);
-    return 0;
 }
 
-int ranks_figures(const model *m, ranks_stat *s)
+/* m's figures, the steps' from st (steps first..last of the whole trace's
+   model; m may be the model of those steps alone). */
+static void fill_figures(const model *m, const steps *st, size_t first, size_t last,
+                         ranks_stat *s)
 {
     const trace *tr = m->tr;
     memset(s, 0, sizeof *s);
@@ -263,16 +267,24 @@ int ranks_figures(const model *m, ranks_stat *s)
     s->cpu_ns = m->cpu_ns;
     s->gpu_events = m->gpu_events;
     s->gpu_busy_ns = m->gpu_busy_ns;
-    return step_figures(m, s);
+    step_figures(st, first, last, s);
 }
 
-static int file_figures(ranks_file *f, const model *m)
+int ranks_figures(const model *m, ranks_stat *s)
+{
+    t2p_error err;
+    steps *st = steps_build(m, &err);
+    if (!st)
+        return -1;
+    fill_figures(m, st, 0, st->nsteps ? st->nsteps - 1 : 0, s);
+    steps_free(st);
+    return 0;
+}
+
+/* f's ops from m, with their names copied: the trace may be dropped next. */
+static int file_ops(ranks_file *f, const model *m)
 {
     const trace *tr = m->tr;
-    if (ranks_figures(m, &f->st) < 0)
-        return -1;
-
-    /* the ops, with their names copied: the trace may be dropped next */
     f->names = strtab_new();
     f->ops = malloc((m->nops ? m->nops : 1) * sizeof *f->ops);
     if (!f->names || !f->ops)
@@ -316,6 +328,42 @@ static int cancelled(const trace_progress *p, void *ctx)
     return *(const volatile sig_atomic_t *)ctx != 0;
 }
 
+/* f's figures and ops from its whole model m, over opts->step's steps when
+   set; then opts->on_model. Returns 0, or -1 with f->err set. */
+static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
+{
+    steps *st = steps_build(m, &f->err);
+    if (!st)
+        return -1;
+    size_t first = 0, last = st->nsteps ? st->nsteps - 1 : 0;
+    model *sm = NULL;
+    int rc = -1;
+    if (o->step) {
+        t2p_error e;
+        if (steps_parse_range(st, o->step, &first, &last, &e) < 0) {
+            error_set(&f->err, T2P_ERR_ARG, f->path, -1, "--step: %s", e.reason);
+            goto out;
+        }
+        if (!(sm = steps_scope(st, first, last, &o->mo, &f->err)))
+            goto out;
+        f->scoped = true;
+        f->step_first = first;
+        f->step_last = last;
+    }
+    fill_figures(sm ? sm : m, st, first, last, &f->st);
+    if (file_ops(f, sm ? sm : m) < 0) {
+        error_set(&f->err, T2P_ERR_NOMEM, f->path, -1, "out of memory computing its figures");
+        goto out;
+    }
+    if (o->on_model && o->on_model(f, m, st, o->ctx, &f->err) < 0)
+        goto out;
+    rc = 0;
+out:
+    model_free(sm);
+    steps_free(st);
+    return rc;
+}
+
 static void load_one(ranks_file *f, const ranks_load_opts *o)
 {
     trace_load_opts lo = { .partial = o->partial, .progress = o->cancel ? cancelled : NULL,
@@ -336,11 +384,7 @@ static void load_one(ranks_file *f, const ranks_load_opts *o)
     }
     f->truncated = tr->truncated;
     snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
-    if (file_figures(f, m) < 0) {
-        error_set(&f->err, T2P_ERR_NOMEM, f->path, -1, "out of memory computing its figures");
-        goto drop;
-    }
-    if (o->on_model && o->on_model(f, m, o->ctx, &f->err) < 0)
+    if (file_figures(f, m, o) < 0)
         goto drop;
     f->loaded = true;
     if (o->keep_models) {
@@ -364,14 +408,17 @@ struct pool {
 static void *worker(void *arg)
 {
     struct pool *p = arg;
+    vec_reuse_begin(); /* each file takes the last one's pages back */
     for (;;) {
         pthread_mutex_lock(&p->mu);
         size_t i = p->next++;
         pthread_mutex_unlock(&p->mu);
         if (i >= p->j->nfiles)
-            return NULL;
+            break;
         load_one(&p->j->files[p->order[i]], p->o);
     }
+    vec_reuse_end();
+    return NULL;
 }
 
 static int cmp_size(const void *pa, const void *pb, void *arg)

@@ -71,6 +71,8 @@ typedef struct ranks_file {
     strtab *names;       /* names and categories of ops; owned */
     ranks_fop *ops;
     size_t nops;
+    bool scoped;         /* ranks_load_opts.step: st and ops cover steps */
+    size_t step_first, step_last; /* step_first..step_last (indices in its steps) alone */
     void *out;           /* what ranks_model_fn made of it; freed with free() */
     size_t out_len;
 } ranks_file;
@@ -104,14 +106,21 @@ typedef struct ranks_job {
 
 /* Called in a worker thread for each file whose model is built, before the
    model is dropped (unless keep_models): the place to build per-rank output
-   such as a pprof piece. Return 0, or -1 with err set to fail that file. */
-typedef int (*ranks_model_fn)(ranks_file *f, const model *m, void *ctx, t2p_error *err);
+   such as a pprof piece. m is the whole trace's model and st its steps
+   (f->scoped tells the steps --step kept). Return 0, or -1 with err set to
+   fail that file. */
+typedef int (*ranks_model_fn)(ranks_file *f, const model *m, const steps *st, void *ctx,
+                              t2p_error *err);
 
 typedef struct ranks_load_opts {
     unsigned jobs;        /* worker threads; 0: one per available core */
     bool partial;         /* load what a truncated file holds */
     bool keep_models;     /* keep each file's trace and model (the explorer) */
     model_opts mo;
+    /* "N" or "N-M" (--step): each rank's figures and ops cover those of its
+       steps alone (steps_scope), as analyze --step of its file; a rank
+       without them fails. NULL: the whole trace. */
+    const char *step;
     ranks_model_fn on_model; /* may be NULL */
     void *ctx;
     /* may be NULL; when it becomes non-zero the loads stop (files not done

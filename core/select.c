@@ -50,13 +50,37 @@ int select_check(const select_spec *s, t2p_error *err)
     return 0;
 }
 
-static bool contains(const char *s, size_t len, const char *needle, size_t nlen)
+static bool has_upper(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            return true;
+    return false;
+}
+
+static char lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+bool select_name_has(const char *s, size_t len, const char *needle, size_t nlen)
 {
     if (nlen == 0)
         return true;
-    for (size_t i = 0; i + nlen <= len; i++)
-        if (s[i] == needle[0] && memcmp(s + i, needle, nlen) == 0)
+    if (has_upper(needle, nlen)) {
+        for (size_t i = 0; i + nlen <= len; i++)
+            if (s[i] == needle[0] && memcmp(s + i, needle, nlen) == 0)
+                return true;
+        return false;
+    }
+    /* no capital in the text: any case (ASCII letters; UTF-8 bytes as they are) */
+    for (size_t i = 0; i + nlen <= len; i++) {
+        size_t k = 0;
+        while (k < nlen && lower(s[i + k]) == needle[k])
+            k++;
+        if (k == nlen)
             return true;
+    }
     return false;
 }
 
@@ -100,7 +124,7 @@ uint8_t *select_nodes(const model *m, const select_spec *s, t2p_error *err)
             opbits[i] |= HAS_FOCUS;
         if (have_ignore && regexec(&ignore, name, 0, NULL, 0) == 0)
             opbits[i] |= HAS_IGNORE;
-        if (s->filter && contains(name, len, s->filter, flen))
+        if (s->filter && select_name_has(name, len, s->filter, flen))
             opbits[i] |= HAS_FILTER;
         if (s->focus_op == i)
             opbits[i] |= HAS_OP;

@@ -4,6 +4,8 @@
 #ifndef T2P_SELECT_H
 #define T2P_SELECT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -15,8 +17,14 @@ typedef struct select_spec {
     const char *thread_re; /* keep stacks whose track label matches; NULL: no test */
     uint32_t focus_op;     /* keep stacks holding this op (model->ops index); MODEL_NONE: no test */
     uint32_t focus_mnode;  /* keep stacks at or below this merged-tree node; MODEL_NONE: no test */
-    const char *filter;    /* keep stacks with a frame whose name contains this; NULL: no test */
+    const char *filter;    /* keep stacks with a frame whose name contains this (smart
+                              case: select_name_has); NULL: no test */
 } select_spec;
+
+/* Whether name[0..len) contains pat[0..plen), smart case as in less and
+   vim: in any case unless pat holds a capital letter, then exactly. The
+   TUI's filter and search, and the filter here, all test names this way. */
+bool select_name_has(const char *name, size_t len, const char *pat, size_t plen);
 
 /* Sets every test off. */
 void select_init(select_spec *s);

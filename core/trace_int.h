@@ -153,6 +153,10 @@ struct trace_cur {
     uint64_t addr;
 };
 
+/* Objects and arrays nest at most this deep: a trace's events sit at level
+   2 or 3, their args a few levels below. */
+#define TRACE_MAX_DEPTH 1000
+
 typedef struct trace_parser {
     trace *t;
     t2p_error *err;

@@ -563,11 +563,27 @@ static int cb_string(void *ctx, const unsigned char *s, size_t n)
     return on_value(ctx, (const char *)s, n, true);
 }
 
+/* Opens an object or array: refused past TRACE_MAX_DEPTH levels, at once
+   (2.2 billion '[' overflowed an int after 2 GB of input). Returns 0 then. */
+static int open_level(trace_parser *L)
+{
+    L->any_token = true;
+    if (L->depth >= TRACE_MAX_DEPTH) {
+        error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                  "JSON nested deeper than %d levels (the limit; a trace nests a few)",
+                  TRACE_MAX_DEPTH);
+        L->failed = true;
+        return 0;
+    }
+    L->depth++;
+    return 1;
+}
+
 static int cb_start_map(void *ctx)
 {
     trace_parser *L = ctx;
-    L->any_token = true;
-    L->depth++;
+    if (!open_level(L))
+        return 0;
     int d = L->depth;
     if (d == 1) {
         L->top = 'm';
@@ -650,8 +666,8 @@ static int cb_end_map(void *ctx)
 static int cb_start_array(void *ctx)
 {
     trace_parser *L = ctx;
-    L->any_token = true;
-    L->depth++;
+    if (!open_level(L))
+        return 0;
     int d = L->depth;
     if (d == 1) {
         L->top = 'a';

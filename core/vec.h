@@ -7,8 +7,9 @@
 #include <stddef.h>
 
 /* Makes room for element n of *p (cap elements of elem bytes); *p == NULL
-   and *cap == 0 at first. Returns 0, or -1 when out of memory (then *p and
-   *cap are unchanged). */
+   and *cap == 0 at first. The new room is not zeroed (a reused mapping,
+   vec_reuse_begin): write each element before reading it. Returns 0, or -1
+   when out of memory (then *p and *cap are unchanged). */
 int vec_grow(void **p, size_t *cap, size_t n, size_t elem);
 
 /* A zeroed array of n elements on its own mapping (huge pages when large),
@@ -18,5 +19,12 @@ void *vec_alloc(size_t n, size_t elem);
 
 /* Releases what vec_grow or vec_alloc mapped; p may be NULL. */
 void vec_free(void *p, size_t cap, size_t elem);
+
+/* From vec_reuse_begin to vec_reuse_end, what the calling thread releases
+   stays mapped (up to 16 mappings) for its next vec_grow and vec_alloc: a
+   thread that loads one file after another skips faulting in and zeroing
+   fresh pages for each. vec_reuse_end unmaps what is kept. */
+void vec_reuse_begin(void);
+void vec_reuse_end(void);
 
 #endif

@@ -51,7 +51,8 @@ static const char analyze_usage[] =
     "  --steps           only the Steps section: each ProfilerStep# split by role as\n"
     "                    TensorBoard's Overview did, the average, the recommendations\n"
     "  --step N|N-M      every figure for steps N to M alone: CPU events that start in\n"
-    "                    them, the GPU work they launched\n"
+    "                    them, the GPU work they launched (several traces: each\n"
+    "                    rank's steps N to M)\n"
     "\n"
     "Compare (what changed from BASE to TRACE):\n"
     "  --base BASE       per operator and category: base and new figures and their\n"
@@ -373,14 +374,14 @@ int cli_analyze(int argc, char **argv)
                             "or a directory\n");
             return EXIT_USAGE;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.spec || sel.only) {
-            fprintf(stderr, "torch2pprof analyze: --base, --per-step, --step, --steps and delta "
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only) {
+            fprintf(stderr, "torch2pprof analyze: --base, --per-step, --steps and delta "
                             "sort keys take one TRACE, not several or a directory\n");
             return EXIT_USAGE;
         }
         analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
                                   .json = json, .partial = partial, .jobs = (unsigned)jobs,
-                                  .mo = mo };
+                                  .step = sel.spec, .mo = mo };
         return analyze_ranks(&ro, argc - optind, argv + optind);
     }
     if (argc - optind != 1) {

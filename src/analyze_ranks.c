@@ -50,6 +50,9 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
     if (j->nfailed)
         fprintf(f, ", %zu failed (left out)", j->nfailed);
     fputc('\n', f);
+    if (o->step)
+        fprintf(f, "Scope:             step%s %s of each rank (CPU events that start in it, "
+                   "GPU work they launched)\n", strchr(o->step, '-') ? "s" : "", o->step);
     const char *metric = j->by_steps ? "mean step" : "busy time";
     if (j->straggler >= 0) {
         const ranks_file *s = &j->files[j->straggler];
@@ -144,9 +147,16 @@ static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64
         fprintf(f, ",\"%s\":null", key);
 }
 
-static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow)
+static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow,
+                        const analyze_ranks_opts *o)
 {
-    fprintf(f, "{\"files\":%zu,\"skew_by\":\"%s\",\"median_ns\":%lld,\"ranks\":[", j->nfiles,
+    fprintf(f, "{\"files\":%zu,", j->nfiles);
+    if (o->step) {
+        fputs("\"scope\":{\"steps\":", f);
+        cli_json_string(f, o->step, strlen(o->step));
+        fputs("},", f);
+    }
+    fprintf(f, "\"skew_by\":\"%s\",\"median_ns\":%lld,\"ranks\":[",
             j->by_steps ? "step_mean" : "busy", (long long)j->median_ns);
     for (size_t i = 0; i < j->nloaded; i++) {
         const ranks_file *r = &j->files[i];
@@ -247,7 +257,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
     if (!j)
         return cli_fail(&err);
-    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo };
+    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo, .step = o->step };
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
     if (ranks_load(j, &lo, &err) < 0) {
@@ -264,7 +274,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     ranks_sort_ops(j, o->sort, o->spread, order);
     size_t nshow = o->top == 0 || o->top > j->nops ? j->nops : (size_t)o->top;
     if (o->json)
-        report_json(stdout, j, order, nshow);
+        report_json(stdout, j, order, nshow, o);
     else
         report_text(stdout, j, order, nshow, o);
     errno = 0;

@@ -14,6 +14,7 @@ typedef struct analyze_ranks_opts {
     bool spread;          /* --sort spread: by max - min of the per-rank self time */
     bool json, partial;
     unsigned jobs;        /* --jobs; 0: one per core */
+    const char *step;     /* --step N[-M]: each rank's steps N to M alone; NULL */
     model_opts mo;
 } analyze_ranks_opts;
 

@@ -48,7 +48,7 @@ static const char convert_usage[] =
     "                  (which otherwise add alloc_objects, alloc_space, inuse_objects,\n"
     "                  inuse_space with a device label, as Go heap profiles)\n"
     "  --step N|N-M    only steps N to M: CPU events that start in them, the GPU work\n"
-    "                  they launched\n"
+    "                  they launched (several traces: each rank's steps N to M)\n"
     "  --partial       load what a truncated trace holds instead of failing;\n"
     "                  with several traces, go on without those that fail\n"
     "  --jobs N        (several traces) load N at a time (default: one per core)\n"
@@ -150,20 +150,20 @@ int cli_convert(int argc, char **argv)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
     if (mo.no_python)
         comments[ncomments++] = "no Python frames (--no-python)";
-    if (step && (many || base)) {
-        fprintf(stderr, "torch2pprof convert: --step takes one TRACE, without --base\n");
+    if (step && base) {
+        fprintf(stderr, "torch2pprof convert: --step does not go with --base\n");
         return EXIT_USAGE;
     }
     if (many) {
-        if (base || step) {
-            fprintf(stderr, "torch2pprof convert: --base and --step take one TRACE, not "
+        if (base) {
+            fprintf(stderr, "torch2pprof convert: --base takes one TRACE, not "
                             "several or a directory\n");
             return EXIT_USAGE;
         }
         convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
                                   .ncomments = ncomments, .partial = partial,
                                   .jobs = (unsigned)jobs, .mo = mo,
-                                  .short_names = short_names };
+                                  .short_names = short_names, .step = step };
         return convert_ranks(&ro, argc - optind, argv + optind);
     }
 

@@ -1,6 +1,7 @@
 /* torch2pprof convert DIR|TRACE... OUT: each rank's profile is built on the
-   worker that loaded it (then its model is dropped), labelled rank=N, and the
-   pieces are merged in rank order into one profile. */
+   worker that loaded it (then its model is dropped), labelled rank=N (and
+   step=N, as single-trace convert does), and the pieces are merged in rank
+   order into one profile. */
 #include "config.h"
 
 #include "src/convert_ranks.h"
@@ -14,6 +15,7 @@
 #include "core/pprof_merge.h"
 #include "core/ranks.h"
 #include "core/shortname.h"
+#include "core/steps.h"
 #include "src/cli.h"
 
 bool convert_ranks_wanted(int nargs, char **args)
@@ -21,34 +23,67 @@ bool convert_ranks_wanted(int nargs, char **args)
     return nargs > 2 || (nargs == 2 && ranks_is_dir(args[0]));
 }
 
+/* The model convert writes for one rank: each step's calls in nodes of
+   their own, so that every sample carries its step label as single-trace
+   convert does (only the steps --step kept when f->scoped); m itself for a
+   trace without ProfilerStep#. */
+static model *step_model(const ranks_file *f, const model *m, const steps *st,
+                         const model_opts *mo, t2p_error *err)
+{
+    if (st->whole_trace && !f->scoped)
+        return (model *)m;
+    model_opts so = *mo;
+    unsigned char *keep = NULL;
+    if (f->scoped && !(keep = steps_mask(st, f->step_first, f->step_last))) {
+        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+        return NULL;
+    }
+    so.keep = keep;
+    so.group = st->ev_step;
+    model *gm = model_build(m->tr, &so, err);
+    free(keep);
+    return gm;
+}
+
 /* In a worker: this rank's profile, packed, into f->out. */
-static int pack_rank(ranks_file *f, const model *m, void *ctx, t2p_error *err)
+static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *ctx,
+                     t2p_error *err)
 {
     const convert_ranks_opts *o = ctx;
     uint8_t *keep = NULL;
-    if (o->sel) {
-        keep = select_nodes(m, o->sel, err);
-        if (!keep)
-            return -1;
-    }
+    const char **labels = NULL;
     shortnames *sn = NULL;
-    if (o->short_names && !(sn = shortname_new(m))) {
-        free(keep);
-        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+    int rc = -1;
+    model *m = step_model(f, whole, st, &o->mo, err);
+    if (!m)
         return -1;
+    if (m != whole && !(labels = steps_labels(st))) {
+        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+        goto out;
+    }
+    if (o->sel && !(keep = select_nodes(m, o->sel, err)))
+        goto out;
+    if (o->short_names && !(sn = shortname_new(m))) {
+        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
+        goto out;
     }
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
-                      .rank = f->rank, .short_names = sn };
+                      .rank = f->rank, .short_names = sn,
+                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0 };
     uint8_t *buf;
     size_t len;
-    int rc = pprof_merge_pack(m, &po, &buf, &len, err);
-    free(keep);
-    shortname_free(sn);
-    if (rc < 0)
-        return -1;
+    if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)
+        goto out;
     f->out = buf;
     f->out_len = len;
-    return 0;
+    rc = 0;
+out:
+    free(keep);
+    free(labels);
+    shortname_free(sn);
+    if (m != whole)
+        model_free(m);
+    return rc;
 }
 
 int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
@@ -68,7 +103,7 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
             goto out;
         }
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
-                           .on_model = pack_rank, .ctx = (void *)o };
+                           .step = o->step, .on_model = pack_rank, .ctx = (void *)o };
     if (ranks_load(j, &lo, &err) < 0) {
         cli_fail(&err);
         goto out;
@@ -116,6 +151,12 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
     snprintf(line, sizeof line, "%zu ranks, each sample labelled rank=N (-tagfocus rank=3)",
              j->nloaded);
     comments[nc++] = line;
+    char scope[200];
+    if (o->step) {
+        snprintf(scope, sizeof scope, "scope: step %s of each rank (CPU events that start in "
+                 "it, the GPU work they launched)", o->step);
+        comments[nc++] = scope;
+    }
     for (size_t i = 0; i < o->ncomments && nc < 8; i++)
         comments[nc++] = o->comments[i];
     char mapping[64];

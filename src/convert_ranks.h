@@ -16,6 +16,7 @@ typedef struct convert_ranks_opts {
     bool partial;
     unsigned jobs;               /* 0: one per core */
     bool short_names;            /* --short-names */
+    const char *step;            /* --step N[-M] of each rank, or NULL */
     model_opts mo;
 } convert_ranks_opts;
 

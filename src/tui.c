@@ -24,6 +24,7 @@
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
+#include "ui/mouse.h"
 #include "ui/view.h"
 
 #ifndef T2P_DATADIR
@@ -51,6 +52,8 @@ static const char usage[] =
     "                    (steps is the default for a trace with two or more ProfilerStep#)\n"
     "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
     "  --top N           list only the first N operators (0: all)\n"
+    "  --short-names     C++ names without return type, template arguments and\n"
+    "                    parameters, as HTA's use_short_name (s toggles)\n"
     "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
     "  --strict          refuse a truncated trace (by default it opens what was read,\n"
     "                    under a warning banner)\n"
@@ -67,6 +70,9 @@ static const char usage[] =
     "  --source-path DIR v on a Python frame shows its file from the path the trace\n"
     "                    recorded, else from under DIR (DIR/path, then DIR/ + the path\n"
     "                    less its leading directories, as pprof's -source_path)\n"
+    "  --no-mouse        leave the mouse to the terminal (its own text selection);\n"
+    "                    by default the wheel scrolls, a click selects a row or a\n"
+    "                    view's tab, a double-click folds a tree node or opens a row\n"
     "  --base BASE       compare TRACE with BASE: every view shows both\n"
     "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
     "                    figures between new, base and delta; e exports the diff profile\n"
@@ -419,6 +425,11 @@ static int loop(view *v)
         if (k == DRAW_RESIZE) {
             draw_size(&w, &h);
             view_resize(v, w, h);
+        } else if (k == DRAW_MOUSE) {
+            int kind, x, y;
+            draw_mouse_event(&kind, &x, &y);
+            if (mouse_event(v, (enum mouse_kind)kind, x, y) == VIEW_QUIT)
+                return EXIT_OK;
         } else if (k > 0 && view_key(v, k) == VIEW_QUIT) {
             return EXIT_OK;
         }
@@ -443,6 +454,8 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { "jobs", required_argument, NULL, 'J' },
         { "base", required_argument, NULL, 'B' },
+        { "no-mouse", no_argument, NULL, 'M' },
+        { "short-names", no_argument, NULL, 'n' },
         { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
@@ -454,7 +467,7 @@ int main(int argc, char **argv)
     bool partial = true, print = false;
     char *script = NULL;
     long jobs = 0;
-    bool view_given = false;
+    bool view_given = false, mouse = true;
     int rw = 120, rh = 40;
     int c;
     double t_start = now_s();
@@ -516,6 +529,8 @@ int main(int argc, char **argv)
         case 'h': fputs(usage, stdout); return EXIT_OK;
         case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
         case 'B': base = optarg; break;
+        case 'M': mouse = false; break;
+        case 'n': vo.short_names = true; break;
         case 'D': vo.source_path = optarg; break;
         default:
             fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
@@ -610,6 +625,7 @@ int main(int argc, char **argv)
         struct export_ctx ec = { 0 };
         if (job)
             view_attach_ranks(v, job);
+        draw_mouse(mouse);
         view_set_export_progress(v, on_export_progress, &ec);
         rc = loop(v);
         draw_close();

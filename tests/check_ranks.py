@@ -20,7 +20,11 @@ distributedInfo.rank set and one rank's times stretched by a known factor:
     lists it), duplicate ranks (exit 2 naming both), an empty directory;
   - convert: one profile whose rank labels cut it back to each rank's busy
     time (read with go tool pprof, when go is there), and per-rank converts
-    merged by go tool pprof -proto keep their rank labels.
+    merged by go tool pprof -proto keep their rank labels;
+  - --step N[-M]: each rank's figures equal its single-file analyze --step,
+    the merged ops the oracle's figures scoped to those steps; the step label
+    of convert's samples: rank R then step N focused equals single-file
+    convert --step N of rank R, as does convert --step N of the job.
 Exit 0 if all match, 1 otherwise, 77 when python or the shared traces are
 missing. Stdlib only.
 """
@@ -104,13 +108,22 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) // 2
 
 
-def check_per_op(d, files_by_rank, label):
-    """Merged ops against oracle.py's figures of each rank's file."""
+def tool_windows(tool, trace):
+    """The tool's step windows in absolute ns, for oracle.analyze's scope."""
+    p = run([tool, "analyze", "--steps", "--json", trace])
+    d = json.loads(p.stdout)
+    return [(d["base_ns"] + st["start_ns"], d["base_ns"] + st["end_ns"]) for st in d["steps"]]
+
+
+def check_per_op(d, files_by_rank, label, step=None):
+    """Merged ops against oracle.py's figures of each rank's file (scoped by the
+    oracle itself to steps STEP when given)."""
     per = {}
     sums = {}
     ranks = sorted(files_by_rank)
     for r in ranks:
-        o = oracle.analyze(files_by_rank[r])
+        f = files_by_rank[r]
+        o = oracle.analyze(f, scope=(step, tool_windows(d["tool"], f)) if step else None)
         for op in o["ops"]:
             k = (op["name"], op["category"])
             per.setdefault(k, {})[r] = op["self_ns"]
@@ -134,9 +147,11 @@ def check_per_op(d, files_by_rank, label):
                                             sums[k]))
 
 
-def check_rank_figures(tool, d, label):
+def check_rank_figures(tool, d, label, step=None):
+    """Each rank's figures against its single-file analyze (--step STEP too
+    when given: then the step figures come from the scope's kept steps)."""
     for r in d["ranks"]:
-        one = analyze_json(tool, [r["file"]])
+        one = analyze_json(tool, (["--step", step] if step else []) + [r["file"]])
         if not one:
             continue
         for k in ("events", "complete_events", "window_ns", "busy_ns", "gpu_events"):
@@ -148,6 +163,14 @@ def check_rank_figures(tool, d, label):
                  % (label, r["rank"], k, r[k], want))
         avg = one["steps_average"]
         kept = [x for x in one["steps"] if x["kept"]]
+        if step and kept:
+            n = len(kept)
+            roles = {k: sum(x[k] for x in kept) // n for k in kept[0]
+                     if k.endswith("_ns") and k not in ("start_ns", "end_ns", "duration_ns",
+                                                       "gpu_busy_ns", "cpu_ns")}
+            avg = dict(roles, steps=n, duration_ns=sum(x["duration_ns"] for x in kept) // n)
+        elif step:
+            avg = None
         if avg:
             want = {"steps": avg["steps"], "step_mean_ns": avg["duration_ns"],
                     "step_max_ns": max(x["duration_ns"] for x in kept),
@@ -164,7 +187,7 @@ def check_rank_figures(tool, d, label):
         cpu = sum(t["busy_ns"] for t in one["threads"] if (t["pid"], t["tid"]) not in streams
                   and t["pid"] not in dev and not t["name"].lower().startswith("stream "))
         need(r["cpu_ns"] == cpu, "%s: rank %d cpu_ns %d, want %d" % (label, r["rank"], r["cpu_ns"], cpu))
-        g = gpu_union(r["file"])
+        g = gpu_union(r["file"]) if not step else one["gpu_busy_ns"]
         need(r["gpu_busy_ns"] == g, "%s: rank %d gpu_busy_ns %d, want %d"
              % (label, r["rank"], r["gpu_busy_ns"], g))
 
@@ -228,6 +251,63 @@ def check_convert(tool, go, job, d, work):
         t = pprof_total(go, merged, ["-tagfocus", "rank=%d" % r["rank"]])
         need(t == r["busy_ns"], "pprof -proto merge: rank=%d total %d, want %d"
              % (r["rank"], t, r["busy_ns"]))
+
+
+def pprof_rows(go, profile, extra):
+    """(flat ns, cum ns, name) of every row go tool pprof -top shows."""
+    p = subprocess.run([go, "tool", "pprof", "-top", "-unit=ns", "-nodecount=1000000",
+                        "-nodefraction=0", "-edgefraction=0"] + extra + [profile],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    need(p.returncode == 0, "go tool pprof %s: %s" % (extra, p.stderr.strip()))
+    rows, started = [], False
+    for line in p.stdout.splitlines():
+        if line.strip().startswith("flat"):
+            started = True
+        elif started and line.strip():
+            m = re.match(r"\s*(-?\d+)ns\s+\S+\s+\S+\s+(-?\d+)ns\s+\S+\s+(.*)$", line)
+            rows.append((int(m.group(1)), int(m.group(2)), m.group(3)))
+    return sorted(rows)
+
+
+def check_steps(tool, go, job, spec, label, work, convert_step=None):
+    """analyze --step SPEC of the job: each rank's figures equal its single-file
+    analyze --step SPEC, the merged ops the oracle's scoped figures; convert of
+    the job labels every sample with its step: -tagfocus rank=R then -tagfocus
+    step=N (two pprof passes: a second -tagfocus replaces the first) equals
+    single-file convert --step N of rank R, and so does convert --step N of
+    the job focused on rank R."""
+    d = analyze_json(tool, ["--step", spec, job])
+    if not d:
+        return
+    d["tool"] = tool
+    need(d.get("scope") == {"steps": spec}, "%s: scope %s" % (label, d.get("scope")))
+    check_rank_figures(tool, d, label, step=spec)
+    check_per_op(d, {r["rank"]: r["file"] for r in d["ranks"]}, label, step=spec)
+    text = run([tool, "analyze", "--step", spec, job]).stdout
+    need(re.search(r"^Scope: +steps? %s of each rank" % re.escape(spec), text, re.M) is not None,
+         "%s: text says the scope" % label)
+    if not convert_step or not go:
+        return
+    whole = os.path.join(work, label + ".pb.gz")
+    scoped = os.path.join(work, label + "-step.pb.gz")
+    run([tool, "convert", job, whole])
+    run([tool, "convert", "--step", convert_step, job, scoped])
+    for r in d["ranks"]:
+        one = os.path.join(work, "%s-r%d.pb.gz" % (label, r["rank"]))
+        run([tool, "convert", "--step", convert_step, r["file"], one])
+        want = pprof_rows(go, one, [])
+        part = os.path.join(work, "%s-r%d-all.pb.gz" % (label, r["rank"]))
+        with open(part, "wb") as f:
+            p = subprocess.run([go, "tool", "pprof", "-proto", "-tagfocus", "rank=%d" % r["rank"],
+                                whole], stdout=f, stderr=subprocess.PIPE, timeout=300)
+        need(p.returncode == 0, "go tool pprof -proto -tagfocus: %s" % p.stderr)
+        got = pprof_rows(go, part, ["-tagfocus", "step=" + convert_step])
+        need(want and got == want, "%s: rank %d: -tagfocus rank then step=%s: %d rows, "
+             "single-file convert --step %d rows" % (label, r["rank"], convert_step, len(got),
+                                                     len(want)))
+        got = pprof_rows(go, scoped, ["-tagfocus", "rank=%d" % r["rank"]])
+        need(got == want, "%s: rank %d: convert --step %s of the job, focused on the rank: %d "
+             "rows, single-file %d" % (label, r["rank"], convert_step, len(got), len(want)))
 
 
 def tui_screen(tui, keys, args):
@@ -300,6 +380,11 @@ def main():
                 sp = [o["per_rank"]["max_ns"] - o["per_rank"]["min_ns"] for o in spread["ops"]]
                 need(sp == sorted(sp, reverse=True) and sp[0] > 0, "a: --sort spread order")
             check_convert(tool, go, a, d, work)
+            # its step 1 (two ProfilerStep#1 in this trace: -tagfocus step=1 would
+            # take both, so no convert check here)
+            check_steps(tool, go, a, "1", "a-step1", work)
+            # a step whose GPU work the profiler missed: no kept step, no mean
+            check_steps(tool, go, a, "2", "a-step2", work)
 
         # communication: 3 ranks of an NCCL job, rank 1 stretched 1.1x
         n = os.path.join(work, "nccl")
@@ -311,6 +396,9 @@ def main():
                      for r in d["ranks"]), "nccl: communication and overlap found")
             check_straggler(d, exp, "nccl")
             check_rank_figures(tool, d, "nccl")
+        # --step: one step, then a range, of each rank
+        check_steps(tool, go, n, "5", "nccl-step5", work, convert_step="5")
+        check_steps(tool, go, n, "4-5", "nccl-steps4-5", work)
 
         # B: different traces per rank, ranks from file names (an even count: the
         # median of two different middle values)
@@ -375,11 +463,15 @@ def main():
                  "dup: %s names both files: %s" % (cmd[0], p.stderr.strip()))
 
         # one-trace options refuse a job rather than ignore it
-        for cmd in (["analyze", "--step", "1", a], ["analyze", "--base", a, a],
+        for cmd in (["analyze", "--steps", a], ["analyze", "--base", a, a],
                     ["analyze", "--short-names", a], ["convert", "--base", a, a, "x.pb.gz"]):
             p = run([tool] + cmd, ok=(1,))
             need("not several or a directory" in p.stderr or "one TRACE" in p.stderr,
                  "%s: usage error: %s" % (" ".join(cmd[:2]), p.stderr.strip()))
+
+        # a step some rank lacks: exit 2 naming the ranks
+        p = run([tool, "analyze", "--step", "9", n], ok=(2,))
+        need("rank-0.json.gz: --step: no step 9" in p.stderr, "step 9: named: %s" % p.stderr.strip())
 
         # an empty directory
         empty = os.path.join(work, "empty")

@@ -12,6 +12,7 @@
 
 #include "core/fmt.h"
 #include "ui/glyph.h"
+#include "ui/mouse.h"
 
 enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
        PAIR_BETTER, PAIR_ROLE0 };
@@ -90,12 +91,57 @@ void draw_size(int *width, int *height)
     *height = LINES;
 }
 
+static struct { int kind, x, y; } last_mouse;
+
+void draw_mouse(bool on)
+{
+    if (!opened)
+        return;
+    mmask_t want = on ? BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                        | BUTTON5_PRESSED
+#endif
+                      : 0;
+    mousemask(want, NULL);
+}
+
+void draw_mouse_event(int *kind, int *x, int *y)
+{
+    *kind = last_mouse.kind;
+    *x = last_mouse.x;
+    *y = last_mouse.y;
+}
+
+/* A curses mouse event as DRAW_MOUSE, or -1 for one the explorer ignores. */
+static int mouse_key(void)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return -1;
+    if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+        last_mouse.kind = MOUSE_DOUBLE;
+    else if (ev.bstate & BUTTON1_CLICKED)
+        last_mouse.kind = MOUSE_CLICK;
+    else if (ev.bstate & BUTTON4_PRESSED)
+        last_mouse.kind = MOUSE_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+    else if (ev.bstate & BUTTON5_PRESSED)
+        last_mouse.kind = MOUSE_WHEEL_DOWN;
+#endif
+    else
+        return -1;
+    last_mouse.x = ev.x;
+    last_mouse.y = ev.y;
+    return DRAW_MOUSE;
+}
+
 int draw_key(int timeout_ms)
 {
     timeout(timeout_ms);
     int c = getch();
     switch (c) {
     case ERR: return -1;
+    case KEY_MOUSE: return mouse_key();
     case KEY_RESIZE: return DRAW_RESIZE;
     case KEY_UP: return VK_UP;
     case KEY_DOWN: return VK_DOWN;

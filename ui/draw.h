@@ -9,6 +9,7 @@
 #include "ui/view.h"
 
 #define DRAW_RESIZE (-2) /* draw_key: the terminal changed size */
+#define DRAW_MOUSE (-3)  /* draw_key: a mouse event, read with draw_mouse_event */
 
 /* Takes the terminal (colours unless no_color or the terminal has none).
    Returns 0, or -1 when the terminal cannot be used. */
@@ -18,9 +19,16 @@ void draw_close(void);
 bool draw_is_open(void);
 void draw_size(int *width, int *height);
 
-/* The next key (a byte or a view_keycode), DRAW_RESIZE, or -1 after
-   timeout_ms without one. */
+/* The next key (a byte or a view_keycode), DRAW_RESIZE, DRAW_MOUSE, or -1
+   after timeout_ms without one. */
 int draw_key(int timeout_ms);
+
+/* Reports clicks, double-clicks and the wheel as DRAW_MOUSE (after
+   draw_open; --no-mouse leaves the terminal's own selection alone). */
+void draw_mouse(bool on);
+/* The event draw_key last reported as DRAW_MOUSE: an enum mouse_kind
+   (ui/mouse.h) and its screen cell. */
+void draw_mouse_event(int *kind, int *x, int *y);
 
 void draw_screen(view *v);
 

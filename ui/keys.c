@@ -62,7 +62,7 @@ static const key_def table[] = {
     { '>', ACT_SORT_NEXT, 0, KEYS_ALL, "sort by the next column", NULL, 0 },
     { 'r', ACT_REVERSE, 0, KEYS_ALL, "reverse the sort", "r reverse",
       TABLES | RANKS | KEYS_VIEW(VIEW_STEPS) },
-    { '/', ACT_SEARCH, 0, KEYS_ALL, "incremental search", "/ search", 0 },
+    { '/', ACT_SEARCH, 0, KEYS_ALL, "search as you type, folded nodes too", "/ search", 0 },
     { 'n', ACT_NEXT_MATCH, 0, KEYS_ALL, "next match", NULL, 0 },
     { 'N', ACT_PREV_MATCH, 0, KEYS_ALL, "previous match", NULL, 0 },
     { '\\', ACT_FILTER, 0, KEYS_ALL, "keep rows whose name holds text (Enter applies, Esc clears)",
@@ -73,6 +73,8 @@ static const key_def table[] = {
       NULL, 0 },
     { 'e', ACT_EXPORT, 0, KEYS_ALL, "export the scope to pprof (asks where; never overwrites)",
       "e export", 0 },
+    { 's', ACT_SHORT_NAMES, 0, KEYS_ALL, "short names: no return type, template or arguments",
+      NULL, 0 },
     { 'b', ACT_CMP_FIGS, 0, KEYS_ALL, "comparing (--base): figures of the new trace, the base, their delta",
       NULL, 0 },
     { 'p', ACT_PYTHON, 0, KEYS_ALL,
@@ -262,5 +264,6 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
     out_line(&w, "\n");
     out_line(&w, "Figures are the model's, as `torch2pprof analyze` prints them (ms).\n");
     out_line(&w, "Under a focus or filter the tree shows only the selected stacks' time, like pprof.\n");
+    out_line(&w, "Search and filter ignore case unless the text has a capital (smart case).\n");
     return w.lines;
 }

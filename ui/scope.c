@@ -139,7 +139,7 @@ const char *scope_filter(const scope *s)
 
 bool scope_name_passes(const scope *s, const char *name)
 {
-    return !s->filter[0] || strstr(name, s->filter) != NULL;
+    return !s->filter[0] || select_name_has(name, strlen(name), s->filter, strlen(s->filter));
 }
 
 bool scope_per_track(const scope *s)
@@ -196,7 +196,9 @@ static void mask_compute(scope *s, scope_mask *k, bool merged)
     uint32_t all = nent >= 32 ? UINT32_MAX : ((uint32_t)1 << nent) - 1;
     if (s->filter[0])
         for (size_t o = 0; o < m->nops; o++)
-            s->op_hit[o] = strstr(model_op_name(m, (uint32_t)o), s->filter) != NULL;
+            s->op_hit[o] = select_name_has(model_op_name(m, (uint32_t)o),
+                                           strtab_len(m->tr->strs, m->ops[o].name), s->filter,
+                                           strlen(s->filter));
     int64_t busy = 0;
     for (size_t i = 0; i < n; i++) {
         const model_node *nd = &nodes[i];

@@ -160,8 +160,10 @@ static void footer(view *v, cols_line *l)
         snprintf(tmp, sizeof tmp, "%s%s%s%s", prompt_label(v), v->srch.prompt,
                  v->status[0] ? "   " : "", v->status);
     } else if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
-        snprintf(tmp, sizeof tmp, "%s%s%s", v->mode == VIEW_MODE_SEARCH ? "/" : "filter: ",
-                 v->srch.prompt, v->status[0] && v->mode == VIEW_MODE_SEARCH ? "   (not found)" : "");
+        /* searching: "match 3 of 17" or "not found" as the text is typed */
+        bool say = v->status[0] && v->mode == VIEW_MODE_SEARCH;
+        snprintf(tmp, sizeof tmp, "%s%.300s%s%.200s%s", v->mode == VIEW_MODE_SEARCH ? "/" : "filter: ",
+                 v->srch.prompt, say ? "   (" : "", say ? v->status : "", say ? ")" : "");
     } else if (v->status[0]) {
         snprintf(tmp, sizeof tmp, "%s", v->status);
     } else if (view_nrows(v) == 0) {

@@ -4,8 +4,10 @@
 #include "ui/search.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/select.h"
 #include "ui/keys.h"
 
 bool search_edit(char *s, size_t size, int key)
@@ -32,25 +34,50 @@ bool search_edit(char *s, size_t size, int key)
 
 bool search_match(const char *name, const char *pat)
 {
-    return strcasestr(name, pat) != NULL;
+    return select_name_has(name, strlen(name), pat, strlen(pat));
 }
 
-size_t search_rows(size_t n, size_t from, int dir, search_hit_fn hit, void *ctx)
+void search_rows(size_t n, size_t from, int dir, bool at, search_hit_fn hit, void *ctx,
+                 search_found *f)
 {
-    size_t first = SIZE_MAX, before = SIZE_MAX, after = SIZE_MAX, last = SIZE_MAX;
+    /* flat views are small: count every match to say which one this is */
+    size_t total = 0, first = SIZE_MAX, last = SIZE_MAX, after = SIZE_MAX, before = SIZE_MAX;
+    size_t i_after = 0, i_before = 0;
     for (size_t i = 0; i < n; i++) {
         if (!hit(ctx, i))
             continue;
+        total++;
         if (first == SIZE_MAX)
             first = i;
         last = i;
-        if (i < from)
-            before = i;
-        if (i >= from && after == SIZE_MAX) {
+        if (after == SIZE_MAX && (i > from || (at && i == from))) {
             after = i;
-            if (dir > 0)
-                break;
+            i_after = total;
+        }
+        if (i < from || (at && i == from)) {
+            before = i;
+            i_before = total;
         }
     }
-    return dir > 0 ? (after != SIZE_MAX ? after : first) : (before != SIZE_MAX ? before : last);
+    f->total = total;
+    f->wrapped = false;
+    if (!total) {
+        f->row = SIZE_MAX;
+        f->index = 0;
+    } else if (dir > 0) {
+        f->wrapped = after == SIZE_MAX;
+        f->row = f->wrapped ? first : after;
+        f->index = f->wrapped ? 1 : i_after;
+    } else {
+        f->wrapped = before == SIZE_MAX;
+        f->row = f->wrapped ? last : before;
+        f->index = f->wrapped ? total : i_before;
+    }
+}
+
+const char *search_describe(const search_found *f, int dir, char *buf, size_t size)
+{
+    snprintf(buf, size, "match %zu of %zu%s", f->index, f->total,
+             !f->wrapped ? "" : dir > 0 ? " (search wrapped to top)" : " (search wrapped to bottom)");
+    return buf;
 }

@@ -179,6 +179,9 @@ void tree_rows_done(tree_rows *t)
     free(t->depth);
     free(t->expanded);
     free(t->scratch);
+    free(t->below);
+    free(t->found);
+    free(t->stack);
     memset(t, 0, sizeof *t);
 }
 
@@ -451,4 +454,79 @@ uint32_t tree_rows_prev(tree_rows *t, uint32_t u)
             return x;
         x = last;
     }
+}
+
+size_t tree_rows_find(tree_rows *t, const uint8_t *hit, const uint32_t **out)
+{
+    size_t n1 = t->n ? t->n : 1, nf = 0, sp = 0, nt, nk;
+    if (!t->below) {
+        t->below = malloc(n1);
+        t->found = malloc(n1 * sizeof *t->found);
+        t->stack = malloc(n1 * sizeof *t->stack);
+        if (!t->below || !t->found || !t->stack) {
+            free(t->below);
+            free(t->found);
+            free(t->stack);
+            t->below = NULL;
+            t->found = t->stack = NULL;
+            return SIZE_MAX;
+        }
+    }
+    /* children have larger indices: one pass up marks the paths to hits */
+    for (size_t i = 0; i < t->n; i++)
+        t->below[i] = hit[i] && tree_rows_shown(t, (uint32_t)i);
+    for (size_t i = t->n; i-- > 0;) {
+        uint32_t p = t->par[i];
+        if (t->below[i] && p != MODEL_NONE)
+            t->below[p] = 1;
+    }
+    /* depth first in row order, down the marked paths only; each node is
+       pushed once, so the stack never holds more than n */
+    const uint32_t *tops = tops_of(t, &nt);
+    for (size_t k = nt; k-- > 0;)
+        if (t->below[tops[k]])
+            t->stack[sp++] = tops[k];
+    while (sp > 0) {
+        uint32_t u = t->stack[--sp];
+        if (hit[u])
+            t->found[nf++] = u;
+        const uint32_t *kids = kids_of(t, u, &nk);
+        for (size_t k = nk; k-- > 0;)
+            if (t->below[kids[k]])
+                t->stack[sp++] = kids[k];
+    }
+    *out = t->found;
+    return nf;
+}
+
+static uint32_t depth_of(const tree_rows *t, uint32_t u)
+{
+    uint32_t d = 0;
+    for (uint32_t p = t->par[u]; p != MODEL_NONE; p = t->par[p])
+        d++;
+    return d;
+}
+
+bool tree_rows_before(tree_rows *t, uint32_t a, uint32_t b)
+{
+    size_t n;
+    if (a == b)
+        return false;
+    uint32_t da = depth_of(t, a), db = depth_of(t, b), x = a, y = b;
+    while (da > db) {
+        x = t->par[x];
+        da--;
+    }
+    while (db > da) {
+        y = t->par[y];
+        db--;
+    }
+    if (x == y) /* one holds the other: the ancestor's row comes first */
+        return x == a;
+    while (t->par[x] != t->par[y]) {
+        x = t->par[x];
+        y = t->par[y];
+    }
+    siblings(t, x, &n); /* brings pos[] up to the order */
+    return t->pos[x] < t->pos[y];
 }

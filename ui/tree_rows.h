@@ -47,6 +47,9 @@ typedef struct tree_rows {
     uint32_t rc_node;
     uint32_t *scratch;
     size_t scratch_cap;
+    uint8_t *below;       /* tree_rows_find: a hit at or under the node */
+    uint32_t *found;      /* tree_rows_find's result */
+    uint32_t *stack;
 } tree_rows;
 
 /* Rows over nodes[0..n) with the given top-level nodes (copied), which start
@@ -98,5 +101,14 @@ void tree_rows_expand_subtree(tree_rows *t, uint32_t u);
 void tree_rows_expand_all(tree_rows *t, bool on);
 /* Expands every ancestor of u, so that u has a row when shown. */
 void tree_rows_reveal(tree_rows *t, uint32_t u);
+
+/* Search: the shown nodes u with hit[u] set, folded or not, in the order
+   their rows would have with every node expanded; *out points into t
+   (valid until the next call). One pass over the node array, then a walk
+   down the paths to the hits only (sorting the children it passes).
+   Returns how many, or SIZE_MAX when out of memory. */
+size_t tree_rows_find(tree_rows *t, const uint8_t *hit, const uint32_t **out);
+/* Whether a comes before b in that order (false when a == b). */
+bool tree_rows_before(tree_rows *t, uint32_t a, uint32_t b);
 
 #endif

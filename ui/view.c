@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/shortname.h"
 #include "ui/cmp.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
@@ -80,6 +81,17 @@ void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx)
     v->export_ctx = ctx;
 }
 enum model_sort view_sort(const view *v) { return v->sort; }
+bool view_short_names(const view *v) { return v->short_names; }
+
+const char *view_op_name(view *v, uint32_t op, size_t *len)
+{
+    if (v->short_names && !v->sn)
+        v->sn = shortname_new(v->m); /* out of memory: full names */
+    if (v->short_names && v->sn)
+        return shortname_op(v->sn, op, len);
+    *len = strtab_len(v->m->tr->strs, v->m->ops[op].name);
+    return model_op_name(v->m, op);
+}
 
 void view_set_status(view *v, const char *msg)
 {
@@ -298,6 +310,8 @@ static void close_all(view *v, bool freeing)
             v->state[k] = NULL;
     scope_free(v->scope);
     v->scope = NULL;
+    shortname_free(v->sn); /* of the old model */
+    v->sn = NULL;
 }
 
 static int open_all(view *v)
@@ -329,6 +343,7 @@ view *view_new(const model *m, const view_opts *o)
     v->tab = o ? o->tab : VIEW_OPS;
     v->sort = o ? o->sort : MODEL_SORT_SELF;
     v->top_ops = o ? o->top : 0;
+    v->short_names = o && o->short_names;
     v->source_path = o ? o->source_path : NULL;
     for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = views[k];
@@ -452,21 +467,29 @@ static bool row_hit(void *vc, size_t i)
     return search_match(view_row_name(c->v, i, buf, sizeof buf, &len), c->pat);
 }
 
-/* Moves to the first row matching s at or after row `from` (dir > 0), or
-   the last one before it (dir < 0), wrapping. */
-static bool search_move(view *v, const char *s, size_t from, int dir)
+/* Moves to the next row matching s after row `from` (dir > 0, at it too
+   when `at`), or the previous one (dir < 0), wrapping; says which match of
+   how many in the status line. */
+static bool search_move(view *v, const char *s, size_t from, int dir, bool at)
 {
     size_t n = view_nrows(v);
     if (!*s || n == 0)
         return false;
-    from %= n;
+    if (from >= n)
+        from = n - 1;
     const struct view_ops *o = cur_ops(v);
     struct hit_ctx c = { v, s };
-    size_t hit = o->search ? o->search(v, s, from, dir) : search_rows(n, from, dir, row_hit, &c);
-    if (hit == SIZE_MAX)
+    search_found f;
+    if (o->search)
+        o->search(v, s, from, dir, at, &f);
+    else
+        search_rows(n, from, dir, at, row_hit, &c, &f);
+    if (f.row == SIZE_MAX)
         return false;
-    v->cur[v->tab] = hit;
+    v->cur[v->tab] = f.row;
     view_clamp(v);
+    char msg[128];
+    view_status_set(v, "%s", search_describe(&f, dir, msg, sizeof msg));
     return true;
 }
 
@@ -514,7 +537,7 @@ static int prompt_key(view *v, int key)
         v->mode = VIEW_MODE_NORMAL;
         if (is_search) {
             snprintf(s->last, sizeof s->last, "%s", s->prompt);
-            if (s->prompt[0] && !search_move(v, s->last, s->from, 1))
+            if (s->prompt[0] && !search_move(v, s->last, s->from, 1, true))
                 view_status_set(v, "not found: %s", s->last);
         } else {
             scope_set_filter(v->scope, s->prompt);
@@ -540,10 +563,10 @@ static int prompt_key(view *v, int key)
     }
     if (is_search) {
         /* incremental: from where the search started, on every key */
-        if (s->prompt[0] && !search_move(v, s->prompt, s->from, 1))
-            view_status_set(v, "not found: %s", s->prompt);
-        else
+        if (!s->prompt[0])
             v->status[0] = '\0';
+        else if (!search_move(v, s->prompt, s->from, 1, true))
+            view_status_set(v, "not found");
         return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
     }
     return VIEW_DRAW_FOOTER;
@@ -601,7 +624,7 @@ static int generic_action(view *v, enum key_act act, int arg)
         bool next = act == ACT_NEXT_MATCH;
         if (!v->srch.last[0])
             view_status_set(v, "no search yet: / to search");
-        else if (!search_move(v, v->srch.last, next ? *c + 1 : *c + n - 1, next ? 1 : -1))
+        else if (!search_move(v, v->srch.last, *c, next ? 1 : -1, false))
             view_status_set(v, "not found: %s", v->srch.last);
         break;
     }
@@ -609,6 +632,13 @@ static int generic_action(view *v, enum key_act act, int arg)
         v->mode = VIEW_MODE_FILTER;
         snprintf(v->srch.prompt, sizeof v->srch.prompt, "%s", scope_filter(v->scope));
         return VIEW_DRAW_FOOTER;
+    case ACT_SHORT_NAMES:
+        v->short_names = !v->short_names;
+        v->order_gen++; /* by name, the order may change */
+        view_all_stale(v);
+        view_status_set(v, "%s", v->short_names ? "short names (s: full names)" : "full names");
+        redraw = VIEW_DRAW_ALL;
+        break;
     case ACT_EXPORT:
         return view_export_begin(v);
     case ACT_PYTHON:

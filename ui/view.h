@@ -127,6 +127,7 @@ typedef struct view_opts {
        become their compare twins (ui/cmp.h) over this, whose new model is
        m; NULL: one trace. Must outlive the view. */
     const struct compare *cmp;
+    bool short_names;       /* names shortened as HTA's use_short_name (s toggles) */
 } view_opts;
 
 /* A view over m (which must outlive it). NULL when out of memory. */
@@ -181,6 +182,7 @@ int view_height(const view *v);
 const char *view_export_dir(const view *v);
 void view_set_export_dir(view *v, const char *dir); /* not copied */
 enum model_sort view_sort(const view *v);
+bool view_short_names(const view *v);
 
 /* The rows of the current view (rebuilt when stale). */
 size_t view_nrows(view *v);

@@ -59,9 +59,10 @@ struct view_ops {
        the generic actions */
     int (*action)(view *v, enum key_act act, int arg);
     /* optional: the view's own search (the generic one tests every row's
-       name): the row of the next match from `from` in direction dir,
-       wrapping; SIZE_MAX when none */
-    size_t (*search)(view *v, const char *pat, size_t from, int dir);
+       name): as search_rows (ui/search.h), the next match after row `from`
+       (at it too when `at`) in direction dir, wrapping, into *f; it may
+       unfold rows to show the match (f->row is then a row after that) */
+    void (*search)(view *v, const char *pat, size_t from, int dir, bool at, search_found *f);
     /* optional: more text on the tab line after the sort */
     void (*tabinfo)(view *v, char *buf, size_t size);
     /* optional: after every key while the view is shown (to remember
@@ -133,9 +134,16 @@ struct view {
     struct view_keyed *kbuf; /* sort keys */
     size_t kcap;
     const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
+    bool short_names;        /* s: op names as core/shortname.h cuts them */
+    struct shortnames *sn;   /* built on first use, per model */
 };
 
 const struct view_ops *view_ops_of(enum view_tab tab);
+
+/* An op's name as the views show it: short when s is on (owned by the
+   view or the model); its length in *len. Two ops with the same short name
+   stay two rows: only the text changes. */
+const char *view_op_name(view *v, uint32_t op, size_t *len);
 
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);

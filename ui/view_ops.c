@@ -130,8 +130,7 @@ static const char *ops_name(view *v, uint32_t op, char *buf, size_t size, size_t
 {
     (void)buf;
     (void)size;
-    *len = strtab_len(v->m->tr->strs, v->m->ops[op].name);
-    return model_op_name(v->m, op);
+    return view_op_name(v, op, len);
 }
 
 static void ops_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l)

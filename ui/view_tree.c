@@ -35,6 +35,12 @@ struct one {
     bool merged;
     tree_rows rows;
     uint32_t scope_gen, order_gen; /* what its rows were last made for */
+    /* search: the matches of fpat, for the scope and order they were found in */
+    uint8_t *hit;
+    const uint32_t *found;
+    size_t nfound;
+    uint32_t fgen, fscope;
+    char fpat[SEARCH_TEXT];
     /* p: Python frames hidden (v->hide_python): skipped by the rows, their
        self time lifted into the nearest shown ancestor's, per node, under
        the scope (stale after a scope change) */
@@ -151,7 +157,7 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         *split = f.func_len + 2;
         return buf;
     }
-    *len = strtab_len(m->tr->strs, m->ops[nd->op].name);
+    const char *name = view_op_name(o->v, nd->op, len);
     if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE && !o->v->hide_python) {
         /* an operator with a Call stack: the Python line that called it tells
            apart the siblings one operator makes from several lines */
@@ -165,7 +171,7 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         while (pyframe_next(text, tlen, &pos, &f) && !f.file_len)
             ;
         if (tlen && f.file_len) {
-            *len = (size_t)snprintf(buf, size, "%s  @ %.*s:%u %.*s", model_op_name(m, nd->op),
+            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s", (int)*len, name,
                                     (int)f.file_len, f.file, (unsigned)f.line,
                                     (int)f.func_len, f.func);
             if (*len >= size)
@@ -174,7 +180,7 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
             return buf;
         }
     }
-    return model_op_name(m, nd->op);
+    return name;
 }
 
 static const char *node_name(const struct one *o, uint32_t u, char *buf, size_t size,
@@ -333,6 +339,7 @@ static void tree_close(view *v)
         return;
     for (int i = 0; i < 2; i++) {
         tree_rows_done(&s->t[i].rows);
+        free(s->t[i].hit);
         free(s->t[i].skip);
         free(s->t[i].lift_self);
         free(s->t[i].lift_dev);
@@ -545,85 +552,81 @@ static int tree_action(view *v, enum key_act act, int arg)
     return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
 }
 
-static bool hit(struct one *o, const uint8_t *op_hit, uint32_t u, const char *pat)
+/* The matching nodes of the tree shown, folded or not, in row order: the
+   names are tested once per operator, then one pass over the node array
+   (tree_rows_find). Kept while the text, the scope and the order stay. */
+static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t **found)
 {
+    tree_rows *t = &o->rows;
+    if (o->hit && o->fgen == t->gen && o->fscope == scope_gen(view_scope(v)) &&
+        !strcmp(o->fpat, pat)) {
+        *found = o->found;
+        return o->nfound;
+    }
+    uint8_t *op_hit = st(v)->op_hit;
     char buf[600];
     size_t len;
-    if (is_root(o, u))
-        return search_match(node_name(o, u, buf, sizeof buf, &len), pat);
-    return op_hit[o->rows.nodes[u].op];
+    if (!o->hit && !(o->hit = malloc(t->n ? t->n : 1)))
+        return SIZE_MAX;
+    for (size_t i = 0; i < v->m->nops; i++)
+        op_hit[i] = search_match(model_op_name(v->m, (uint32_t)i), pat);
+    for (size_t u = 0; u < t->n; u++)
+        o->hit[u] = t->nodes[u].parent == MODEL_NONE
+                        ? search_match(node_name(o, (uint32_t)u, buf, sizeof buf, &len), pat)
+                        : op_hit[t->nodes[u].op];
+    o->nfound = tree_rows_find(t, o->hit, &o->found);
+    if (o->nfound == SIZE_MAX)
+        return SIZE_MAX;
+    o->fgen = t->gen;
+    o->fscope = scope_gen(view_scope(v));
+    snprintf(o->fpat, sizeof o->fpat, "%s", pat);
+    *found = o->found;
+    return o->nfound;
 }
 
-/* The next match from row `from` (inclusive) forward, or the previous one
-   before it, wrapping: walks only as far as the match, one step per row
-   and a byte test per row (the names are tested once per operator). */
-static size_t tree_search(view *v, const char *pat, size_t from, int dir)
+/* The next match after row `from` (or at it), or the previous one,
+   wrapping, anywhere in the tree: a match under a folded node unfolds the
+   way to it. Binary search of the matches for the cursor's node, so n and
+   N cost O(log matches) once the matches are known. */
+static void tree_search(view *v, const char *pat, size_t from, int dir, bool at,
+                        search_found *f)
 {
     struct one *o = cur(v);
     tree_rows *t = &o->rows;
-    uint8_t *op_hit = st(v)->op_hit;
-    char buf[600];
-    size_t len, n = tree_rows_count(t);
-    bool any = false;
-    for (size_t i = 0; i < v->m->nops; i++)
-        any |= op_hit[i] = search_match(model_op_name(v->m, (uint32_t)i), pat);
-    for (size_t k = 0; k < t->ntops && !any; k++)
-        any = search_match(node_name(o, t->tops[k], buf, sizeof buf, &len), pat);
-    if (!any || n == 0) /* nothing anywhere: no need to walk the rows */
-        return SIZE_MAX;
-    size_t i = dir > 0 ? from : (from + n - 1) % n;
-    uint32_t u = tree_rows_at(t, i);
-    /* dense matches are near: walk; sparse ones may be a whole tree away:
-       after a bounded walk, place each visible matching node instead */
-    size_t limit = n < 20000 ? n : 20000;
-    for (size_t step = 0; step < limit && u != MODEL_NONE; step++) {
-        if (hit(o, op_hit, u, pat))
-            goto found;
-        if (dir > 0) {
-            u = tree_rows_next(t, u);
-            i++;
-            if (u == MODEL_NONE) {
-                tree_rows_dirty(t);
-                u = tree_rows_at(t, 0);
-                i = 0;
-            }
-        } else {
-            u = tree_rows_prev(t, u);
-            if (u == MODEL_NONE) {
-                i = n - 1;
-                tree_rows_dirty(t);
-                u = tree_rows_at(t, i);
-            } else {
-                i--;
-            }
-        }
+    const uint32_t *m;
+    size_t k = find_all(v, o, pat, &m);
+    f->row = SIZE_MAX;
+    f->index = 0;
+    f->total = k == SIZE_MAX ? 0 : k;
+    f->wrapped = false;
+    if (k == SIZE_MAX || k == 0)
+        return;
+    uint32_t c = tree_rows_at(t, from);
+    /* lo: the matches before the cursor's node; hi: those not after it */
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tree_rows_before(t, m[mid], c))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    tree_rows_dirty(t);
-    if (limit == n)
-        return SIZE_MAX;
-    size_t best = SIZE_MAX, wrap = SIZE_MAX;
-    for (uint32_t x = 0; x < t->n; x++) {
-        if (!tree_rows_shown(t, x) || !hit(o, op_hit, x, pat))
-            continue;
-        size_t at = tree_rows_index_of(t, x);
-        if (at == SIZE_MAX)
-            continue;
-        if (dir > 0) {
-            if (at >= from && (best == SIZE_MAX || at < best))
-                best = at;
-            if (wrap == SIZE_MAX || at < wrap)
-                wrap = at;
-        } else {
-            if (at < from && (best == SIZE_MAX || at > best))
-                best = at;
-            if (wrap == SIZE_MAX || at > wrap)
-                wrap = at;
-        }
+    bool on = lo < k && m[lo] == c;
+    size_t j;
+    if (dir > 0) {
+        j = on && !at ? lo + 1 : lo;
+        f->wrapped = j == k;
+        if (f->wrapped)
+            j = 0;
+    } else {
+        size_t le = on && at ? lo + 1 : lo; /* matches at or before: [0, le) */
+        f->wrapped = le == 0;
+        j = f->wrapped ? k - 1 : le - 1;
     }
-    return best != SIZE_MAX ? best : wrap;
-found:
+    tree_rows_reveal(t, m[j]);
     tree_rows_dirty(t);
-    return i;
+    f->row = tree_rows_index_of(t, m[j]);
+    f->index = j + 1;
 }
 
 bool view_tree_merged(view *v)

@@ -218,16 +218,24 @@ loads "6,000-character name is cut in the table" '^kkkkkkkkkkkkkkkkkkkkkkkkkkkkk
 run analyze --json big_ids.json
 loads "ids above 2^63, string and negative pids and tids" '"complete_events":3' '"gpu_events":2' \
     '"gpu_unattributed_events":1' '"name":"cudaLaunchKernel","category":"cuda_runtime","count":1,"self_ns":5000,"total_ns":5000,"min_ns":5000,"max_ns":5000,"device_self_ns":2000,"device_total_ns":2000'
-# nesting 200,000 deep inside args and at the top of the array
+# nesting: 1,000 levels (the limit) inside args and at the top of the array
+# load; one more is refused at its byte, and 10 million at once (2.2 billion
+# overflowed the depth counter after 24 s)
 { printf '[{"ph":"X","ts":1,"dur":2,"name":"a","pid":1,"tid":1,"args":{"x":'
-  head -c 200000 /dev/zero | tr '\0' '['
-  head -c 200000 /dev/zero | tr '\0' ']'
+  head -c 997 /dev/zero | tr '\0' '['
+  head -c 997 /dev/zero | tr '\0' ']'
   printf '}},'
-  head -c 200000 /dev/zero | tr '\0' '['
-  head -c 200000 /dev/zero | tr '\0' ']'
+  head -c 999 /dev/zero | tr '\0' '['
+  head -c 999 /dev/zero | tr '\0' ']'
   printf ']\n'; } >deep.json
 run analyze --json deep.json
-loads "nesting 200,000 deep" '"events":2,"complete_events":1,"skipped":\{"not_an_object":1\}'
+loads "nesting 1,000 deep (the limit)" '"events":2,"complete_events":1,"skipped":\{"not_an_object":1\}'
+run analyze deep_nesting.json
+fails "nesting 1,001 deep" 2 'torch2pprof: deep_nesting\.json: at byte 1063: JSON nested deeper than 1000 levels \(the limit; a trace nests a few\)'
+head -c 10000000 /dev/zero | tr '\0' '[' >deep10m.json
+run analyze deep10m.json
+fails "nesting 10 million deep" 2 'torch2pprof: deep10m\.json: at byte 1001: JSON nested deeper than 1000 levels \(the limit; a trace nests a few\)'
+rm -f deep10m.json
 # 100,000 open B on one track, 100,000 on another, then the first track's E:
 # each E used to scan every open B (quadratic; minutes at a few MB)
 awk 'BEGIN { n = 100000; printf "[";

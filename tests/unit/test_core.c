@@ -18,6 +18,7 @@
 #include "core/num.h"
 #include "core/strtab.h"
 #include "core/trace.h"
+#include "core/vec.h"
 #include "tests/unit/unit.h"
 
 static void test_num_exact(void **state)
@@ -228,6 +229,39 @@ static void test_fmt(void **state)
     assert_int_equal(fmt_width("\xc3\xa9t\xc3\xa9", 5), 3);
 }
 
+/* vec_reuse: what a thread releases comes back to it, vec_alloc's zeroed and
+   vec_grow's contents kept through growth; a fresh mapping without reuse. */
+static void test_vec_reuse(void **state)
+{
+    (void)state;
+    size_t n = 3u << 20; /* 12 MB of uint32_t: past the huge-page advice too */
+    vec_reuse_begin();
+    uint32_t *a = vec_alloc(n, sizeof *a);
+    assert_non_null(a);
+    memset(a, 0xab, n * sizeof *a);
+    vec_free(a, n, sizeof *a);
+    uint32_t *b = vec_alloc(n / 2, sizeof *b);
+    assert_ptr_equal(b, a); /* the same pages back, the rest returned */
+    for (size_t i = 0; i < n / 2; i++)
+        assert_int_equal(b[i], 0);
+    memset(b, 0xcd, n / 2 * sizeof *b);
+    vec_free(b, n / 2, sizeof *b);
+    uint64_t *g = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(vec_grow((void **)&g, &cap, i, sizeof *g), 0);
+        g[i] = i * 7;
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(g[i], i * 7);
+    vec_free(g, cap, sizeof *g);
+    vec_reuse_end();
+    uint32_t *c = vec_alloc(16, sizeof *c);
+    assert_non_null(c);
+    assert_int_equal(c[0] | c[15], 0);
+    vec_free(c, 16, sizeof *c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_steps_and_window),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_fmt),
+        cmocka_unit_test(test_vec_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

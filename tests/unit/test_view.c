@@ -21,6 +21,7 @@
 #include "core/pprof.h"
 #include "core/select.h"
 #include "core/trace.h"
+#include "ui/mouse.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -937,6 +938,74 @@ static void test_set_model(void **state)
     close_fixture(g);
 }
 
+/* ------------------------------------------------------------- mouse */
+
+/* The mouse without a terminal: a click on screen line y selects row
+   top + (y - chrome), the wheel moves the cursor by three, a double-click
+   on a tree node folds and unfolds it, a click on a tab shows its view. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    view_resize(v, 80, 24);
+    view_key(v, '1');
+    assert_true(view_nrows(v) > 40);
+    view_key(v, VK_PGDN);
+    view_key(v, VK_PGDN);
+    size_t top = view_top(v);
+    assert_true(top > 0);
+    assert_int_not_equal(mouse_event(v, MOUSE_CLICK, 10, VIEW_CHROME_TOP + 5), 0);
+    assert_int_equal(view_cursor(v), top + 5);
+    assert_int_equal(view_top(v), top); /* a click does not scroll */
+    /* the wheel: three rows a notch */
+    mouse_event(v, MOUSE_WHEEL_DOWN, 10, 10);
+    assert_int_equal(view_cursor(v), top + 8);
+    mouse_event(v, MOUSE_WHEEL_UP, 10, 10);
+    mouse_event(v, MOUSE_WHEEL_UP, 10, 10);
+    assert_int_equal(view_cursor(v), top + 2);
+    /* chrome lines and rows past the last one select nothing */
+    size_t c = view_cursor(v);
+    assert_int_equal(mouse_event(v, MOUSE_CLICK, 10, 0), 0);
+    assert_int_equal(mouse_event(v, MOUSE_CLICK, 10, view_height(v) - 1), 0);
+    assert_int_equal(view_cursor(v), c);
+    view_key(v, VK_END);
+    size_t last = view_cursor(v);
+    mouse_event(v, MOUSE_CLICK, 10, view_height(v) - 3); /* the last body line */
+    assert_int_equal(view_cursor(v), last);
+    /* a tab: " 1 Ops   2 Categories  [3 Tree]": column 10 is Categories */
+    mouse_event(v, MOUSE_CLICK, 10, 2);
+    assert_int_equal(view_current(v), VIEW_CATS);
+    mouse_event(v, MOUSE_CLICK, 25, 2);
+    assert_int_equal(view_current(v), VIEW_TREE);
+    /* the tree: a double-click on a node with children folds it, again unfolds */
+    const struct tree_rows *t = view_tree_rows(v);
+    size_t r = SIZE_MAX;
+    for (size_t i = 0; i < view_nrows(v) && i < (size_t)(view_height(v) - VIEW_CHROME); i++)
+        if (tree_rows_has_kids(t, view_row(v, i)) && i >= view_top(v)) {
+            r = i;
+            break;
+        }
+    assert_true(r != SIZE_MAX);
+    uint32_t u = view_row(v, r);
+    bool was = tree_rows_expanded(t, u);
+    size_t n = view_nrows(v);
+    int y = VIEW_CHROME_TOP + (int)(r - view_top(v));
+    mouse_event(v, MOUSE_DOUBLE, 30, y);
+    assert_int_equal(view_cursor(v), r);
+    assert_true(tree_rows_expanded(t, u) != was);
+    assert_int_not_equal(view_nrows(v), n);
+    mouse_event(v, MOUSE_DOUBLE, 30, y);
+    assert_true(tree_rows_expanded(t, u) == was);
+    assert_int_equal(view_nrows(v), n);
+    /* a prompt open: the mouse leaves it alone */
+    view_key(v, '/');
+    c = view_cursor(v);
+    assert_int_equal(mouse_event(v, MOUSE_WHEEL_DOWN, 10, 10), 0);
+    assert_int_equal(view_cursor(v), c);
+    close_fixture(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -955,6 +1024,7 @@ int main(void)
         cmocka_unit_test(test_scoped_tables),
         cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_set_model),
+        cmocka_unit_test(test_mouse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

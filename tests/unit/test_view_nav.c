@@ -1,0 +1,312 @@
+/* Unit tests of the explorer's navigation (ui/): search into folded
+   subtrees with "match i of n" and wrapping, smart case in search and
+   filter, driven by keys on the view state as the terminal drives it.
+   Expected orders come from a second computation: the rows of the fully
+   expanded tree. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/model.h"
+#include "core/select.h"
+#include "core/trace.h"
+#include "ui/tree_rows.h"
+#include "ui/view_impl.h"
+
+/* Track 1: fwd [0,100] { aten::relu [10,40] { Relu_kernel [15,25] },
+                          aten::mm [50,80] { relu_inner [55,60] } }
+   Track 2: fwd [0,50] { aten::relu [10,20] }   (us) */
+static const char nav_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"aten::relu\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"k\",\"name\":\"Relu_kernel\",\"pid\":1,\"tid\":1,\"ts\":15,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"k\",\"name\":\"relu_inner\",\"pid\":1,\"tid\":1,\"ts\":55,\"dur\":5},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"fwd\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":50},"
+    "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"aten::relu\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":10}]";
+
+struct fixture {
+    char *path;
+    trace *tr;
+    model *m;
+    view *v;
+};
+
+static struct fixture *open_trace(const char *path)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    t2p_error err;
+    assert_non_null(f);
+    f->tr = trace_load(path, NULL, &err);
+    assert_non_null(f->tr);
+    f->m = model_build(f->tr, NULL, &err);
+    assert_non_null(f->m);
+    f->v = view_new(f->m, NULL);
+    assert_non_null(f->v);
+    view_resize(f->v, 120, 40);
+    return f;
+}
+
+static struct fixture *open_nav(void)
+{
+    char *path = strdup("/tmp/t2p-nav-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, nav_trace, strlen(nav_trace)), (ssize_t)strlen(nav_trace));
+    close(fd);
+    struct fixture *f = open_trace(path);
+    f->path = path;
+    return f;
+}
+
+static void close_fixture(struct fixture *f)
+{
+    view_free(f->v);
+    model_free(f->m);
+    trace_free(f->tr);
+    if (f->path) {
+        unlink(f->path);
+        free(f->path);
+    }
+    free(f);
+}
+
+static void keys(view *v, const char *s)
+{
+    for (; *s; s++)
+        view_key(v, (unsigned char)*s);
+}
+
+static const char *cur_name(view *v)
+{
+    static char buf[600];
+    size_t len;
+    const char *s = view_row_name(v, view_cursor(v), buf, sizeof buf, &len);
+    memmove(buf, s, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static void search_for(view *v, const char *text)
+{
+    view_key(v, '/');
+    keys(v, text);
+    view_key(v, VK_ENTER);
+}
+
+/* ------------------------------------------------------------- search */
+
+static void test_search_folded(void **state)
+{
+    (void)state;
+    struct fixture *f = open_nav();
+    view *v = f->v;
+    keys(v, "3C"); /* every node folded: the two track rows */
+    assert_int_equal(view_nrows(v), 2);
+    search_for(v, "relu_inner");
+    /* found under fwd and aten::mm, both folded: the way to it unfolds */
+    assert_string_equal(cur_name(v), "relu_inner");
+    assert_string_equal(view_status(v), "match 1 of 1");
+    assert_int_equal(view_nrows(v), 6); /* R fwd aten::relu aten::mm relu_inner R */
+    /* smart case: lower case matches any case, a capital only itself */
+    keys(v, "gC");
+    search_for(v, "relu");
+    assert_string_equal(view_status(v), "match 1 of 4");
+    search_for(v, "Relu");
+    assert_string_equal(cur_name(v), "Relu_kernel");
+    assert_string_equal(view_status(v), "match 1 of 1");
+    search_for(v, "RELU");
+    assert_non_null(strstr(view_status(v), "not found"));
+    close_fixture(f);
+}
+
+/* n and N walk every match in the order of the fully expanded tree, and
+   say when they go round the end. */
+static void check_order(view *v, const char *pat)
+{
+    char buf[600], name[300], msg[96];
+    size_t len, want[64], nwant = 0;
+    uint32_t got[64];
+    /* the second computation: the matching rows of the expanded tree */
+    keys(v, "E");
+    for (size_t i = 0; i < view_nrows(v) && nwant < 64; i++) {
+        const char *s = view_row_name(v, i, buf, sizeof buf, &len);
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        if (select_name_has(name, strlen(name), pat, strlen(pat)))
+            want[nwant++] = i;
+    }
+    assert_true(nwant > 1 && nwant < 64);
+    /* with everything folded: the search, then n to each match in turn */
+    keys(v, "Cg");
+    search_for(v, pat);
+    for (size_t k = 0; k <= nwant; k++) {
+        if (k > 0)
+            view_key(v, 'n');
+        size_t j = k % nwant;
+        snprintf(msg, sizeof msg, "match %zu of %zu%s", j + 1, nwant,
+                 k == nwant ? " (search wrapped to top)" : "");
+        assert_string_equal(view_status(v), msg);
+        got[j] = view_row(v, view_cursor(v));
+        assert_true(got[j] != UINT32_MAX);
+    }
+    /* N from the first match wraps to the last */
+    keys(v, "Cg");
+    search_for(v, pat);
+    view_key(v, 'N');
+    snprintf(msg, sizeof msg, "match %zu of %zu (search wrapped to bottom)", nwant, nwant);
+    assert_string_equal(view_status(v), msg);
+    assert_int_equal(view_row(v, view_cursor(v)), got[nwant - 1]);
+    view_key(v, 'N');
+    snprintf(msg, sizeof msg, "match %zu of %zu", nwant - 1, nwant);
+    assert_string_equal(view_status(v), msg);
+    /* the nodes n visited are the expanded tree's matching rows, in order */
+    keys(v, "E");
+    for (size_t j = 0; j < nwant; j++)
+        assert_int_equal(view_row(v, want[j]), got[j]);
+}
+
+static void test_search_order(void **state)
+{
+    (void)state;
+    struct fixture *f = open_nav();
+    keys(f->v, "3");
+    check_order(f->v, "relu");
+    keys(f->v, "m"); /* merged tree: aten::relu once, with both tracks' calls */
+    check_order(f->v, "relu");
+    close_fixture(f);
+    f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    keys(f->v, "3");
+    check_order(f->v, "relu");
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- filter */
+
+static void test_filter_smart_case(void **state)
+{
+    (void)state;
+    struct fixture *f = open_nav();
+    view *v = f->v;
+    keys(v, "\\relu");
+    view_key(v, VK_ENTER);
+    /* Ops: every op whose name holds relu, in any case */
+    assert_int_equal(view_nrows(v), 3);
+    /* a capital: that case only */
+    keys(v, "\\");
+    view_key(v, VK_ESC);
+    keys(v, "\\Relu");
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_nrows(v), 1);
+    assert_string_equal(cur_name(v), "Relu_kernel");
+    /* the export's selection (select_nodes) agrees node for node */
+    select_spec sp;
+    t2p_error err;
+    assert_true(scope_spec(view_scope(v), &sp));
+    uint8_t *a = select_nodes(v->m, &sp, &err), *b = scope_keep(view_scope(v));
+    assert_non_null(a);
+    assert_non_null(b);
+    size_t kept = 0;
+    for (size_t i = 0; i < v->m->nnodes; i++) {
+        assert_int_equal(a[i], b[i]);
+        kept += a[i];
+    }
+    assert_int_equal(kept, 1); /* the stack ending in Relu_kernel */
+    free(a);
+    free(b);
+    /* the rule itself */
+    assert_true(select_name_has("aten::ReLU", 10, "relu", 4));
+    assert_false(select_name_has("aten::ReLU", 10, "Relu", 4));
+    assert_true(select_name_has("aten::ReLU", 10, "ReLU", 4));
+    assert_false(select_name_has("aten::re", 8, "relu", 4));
+    close_fixture(f);
+}
+
+/* ------------------------------------------------------------- short names */
+
+/* Two kernels whose short names are equal, under one launch. */
+static const char short_trace[] =
+    "[{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"run\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"k\",\"name\":\"void ns::k<1>(int, float*)\",\"pid\":1,\"tid\":1,"
+    "\"ts\":10,\"dur\":30},"
+    "{\"ph\":\"X\",\"cat\":\"k\",\"name\":\"void ns::k<2>(int, float*)\",\"pid\":1,\"tid\":1,"
+    "\"ts\":50,\"dur\":20}]";
+
+static void test_short_names(void **state)
+{
+    (void)state;
+    char *path = strdup("/tmp/t2p-nav-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, short_trace, strlen(short_trace)), (ssize_t)strlen(short_trace));
+    close(fd);
+    struct fixture *f = open_trace(path);
+    f->path = path;
+    view *v = f->v;
+    char buf[600];
+    size_t len;
+    /* Ops by self time: k<1> (30 us), k<2> (20), run (50 - 50 = 50) */
+    assert_int_equal(view_nrows(v), 3);
+    assert_false(view_short_names(v));
+    view_key(v, 's');
+    assert_true(view_short_names(v));
+    /* the two kernels become equal names and stay two rows, with their own figures */
+    assert_int_equal(view_nrows(v), 3);
+    int ks = 0;
+    for (size_t i = 0; i < view_nrows(v); i++) {
+        const char *n = view_row_name(v, i, buf, sizeof buf, &len);
+        if (len == 5 && !memcmp(n, "ns::k", 5))
+            ks++;
+    }
+    assert_int_equal(ks, 2);
+    /* the tree too: two children of run named ns::k */
+    keys(v, "3E");
+    assert_int_equal(view_nrows(v), 4);
+    const char *n = view_row_name(v, 2, buf, sizeof buf, &len);
+    assert_int_equal(len, 5);
+    assert_memory_equal(n, "ns::k", 5);
+    n = view_row_name(v, 3, buf, sizeof buf, &len);
+    assert_memory_equal(n, "ns::k", 5);
+    assert_true(view_row(v, 2) != view_row(v, 3));
+    /* s again: full names */
+    view_key(v, 's');
+    n = view_row_name(v, 2, buf, sizeof buf, &len);
+    assert_int_equal(len, strlen("void ns::k<1>(int, float*)"));
+    close_fixture(f);
+    /* --short-names: on from the start */
+    view_opts o = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF, .short_names = true };
+    t2p_error err;
+    trace *tr = trace_load(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL, &err);
+    assert_non_null(tr);
+    model *m = model_build(tr, NULL, &err);
+    assert_non_null(m);
+    view *w = view_new(m, &o);
+    assert_non_null(w);
+    assert_true(view_short_names(w));
+    for (size_t i = 0; i < view_nrows(w); i++) {
+        n = view_row_name(w, i, buf, sizeof buf, &len);
+        assert_null(memchr(n, '(', len) && memchr(n, '<', len) ? n : NULL);
+    }
+    view_free(w);
+    model_free(m);
+    trace_free(tr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_search_folded),
+        cmocka_unit_test(test_search_order),
+        cmocka_unit_test(test_filter_smart_case),
+        cmocka_unit_test(test_short_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,82 @@
+/* The mouse; see ui/mouse.h. */
+#include "config.h"
+
+#include "ui/mouse.h"
+
+#include <string.h>
+
+#include "core/fmt.h"
+#include "ui/tree_rows.h"
+#include "ui/view_impl.h"
+
+/* The view whose tab covers column x of the tab line, or -1. Each tab is
+   "[N Label] " or " N Label  ": its label's width plus five (ui/screen.c). */
+static int tab_at(const view *v, int x)
+{
+    int at = 0;
+    for (int i = 0; i < VIEW_NTABS; i++) {
+        const char *l = v->ops[i]->label;
+        int w = (int)fmt_width(l, strlen(l)) + 5;
+        if (x >= at && x < at + w)
+            return i;
+        at += w;
+    }
+    return -1;
+}
+
+/* Selects body row i as the arrow keys would have. */
+static int select_row(view *v, size_t i)
+{
+    v->cur[v->tab] = i;
+    view_clamp(v);
+    if (v->ops[v->tab]->after_key)
+        v->ops[v->tab]->after_key(v);
+    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
+}
+
+/* Double-click on the selected row: a tree node with children folds or
+   unfolds (+ or -), any other row does what Enter does. */
+static int activate(view *v)
+{
+    if (v->ops[v->tab] == &view_tree_ops) {
+        const tree_rows *t = view_tree_rows(v);
+        uint32_t u = view_row(v, view_cursor(v));
+        if (t && u != UINT32_MAX && tree_rows_has_kids(t, u))
+            return view_key(v, tree_rows_expanded(t, u) ? '-' : '+');
+    }
+    return view_key(v, VK_ENTER);
+}
+
+int mouse_event(view *v, enum mouse_kind kind, int x, int y)
+{
+    enum view_mode mode = view_mode_of(v);
+    if (mode == VIEW_MODE_HELP)
+        return kind == MOUSE_CLICK || kind == MOUSE_DOUBLE ? view_key(v, VK_ESC) : 0;
+    if (mode != VIEW_MODE_NORMAL)
+        return 0; /* a prompt is open: the keyboard finishes it */
+    if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
+        int r = 0;
+        for (int i = 0; i < MOUSE_WHEEL_ROWS; i++) {
+            int k = view_key(v, kind == MOUSE_WHEEL_UP ? VK_UP : VK_DOWN);
+            if (k == VIEW_QUIT)
+                return k;
+            r |= k;
+        }
+        return r;
+    }
+    if (y == 2) { /* the tab line */
+        int t = tab_at(v, x);
+        return t >= 0 && t < 9 ? view_key(v, '1' + t) : 0;
+    }
+    if (y < VIEW_CHROME_TOP || y >= VIEW_CHROME_TOP + v->page)
+        return 0;
+    size_t i = v->top[v->tab] + (size_t)(y - VIEW_CHROME_TOP);
+    if (i >= view_nrows(v))
+        return 0;
+    int r = select_row(v, i);
+    if (kind == MOUSE_DOUBLE) {
+        int k = activate(v);
+        return k == VIEW_QUIT ? k : r | k;
+    }
+    return r;
+}
