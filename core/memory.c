@@ -659,6 +659,42 @@ const memory_stat *memory_node_stat(const memory *mem, bool merged, uint32_t nod
     return NULL;
 }
 
+int memory_node_scoped(const memory *mem, bool merged, uint32_t device, const uint8_t *sel,
+                       memory_stat *out)
+{
+    const model *m = mem->m;
+    const model_node *nodes = merged ? m->mnodes : m->nodes;
+    size_t n = merged ? m->nmnodes : m->nnodes;
+    memset(out, 0, n * sizeof *out);
+    if (device >= mem->ndevices)
+        return -1;
+    const memory_node *v = merged ? mem->mnodes : mem->nodes;
+    size_t nv = merged ? mem->nmnodes : mem->nnodes;
+    for (size_t i = 0; i < nv; i++) {
+        uint32_t u = v[i].node;
+        if (v[i].device != device || (sel && !sel[u]))
+            continue;
+        memory_stat *o = &out[u];
+        o->self_alloc_count = v[i].st.self_alloc_count;
+        o->self_alloc_bytes = v[i].st.self_alloc_bytes;
+        o->self_increase_bytes = v[i].st.self_increase_bytes;
+        o->live_count = v[i].st.live_count;
+        o->live_bytes = v[i].st.live_bytes;
+    }
+    /* a node's index is above its parent's: children are done first */
+    for (size_t u = n; u-- > 0;) {
+        add_incl(&out[u], &out[u]);
+        /* add_incl added u's own; its children added theirs before */
+        if (nodes[u].parent != MODEL_NONE) {
+            memory_stat *p = &out[nodes[u].parent];
+            p->alloc_count += out[u].alloc_count;
+            p->alloc_bytes += out[u].alloc_bytes;
+            p->increase_bytes += out[u].increase_bytes;
+        }
+    }
+    return 0;
+}
+
 const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t device)
 {
     if (!mem)

@@ -95,6 +95,16 @@ void memory_free(memory *mem);
    model->mnodes instead of model->nodes. */
 const memory_stat *memory_node_stat(const memory *mem, bool merged, uint32_t node, uint32_t device);
 
+/* Every node's figures on one device under a selection of stacks, for a
+   tree that shows a scope: out[u] (one per node of model->nodes, or of
+   model->mnodes when merged) gets u's own figures when sel is NULL or
+   sel[u] (the stack ending at u is selected), and, as including-children
+   figures, the sum of the own figures of the selected nodes at or below u.
+   With sel NULL these are memory_node_stat's. Returns 0, or -1 for a
+   device out of range. */
+int memory_node_scoped(const memory *mem, bool merged, uint32_t device, const uint8_t *sel,
+                       memory_stat *out);
+
 /* The (op, device) figures, NULL when it has none. */
 const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t device);
 

@@ -466,6 +466,14 @@ int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model
                 sum->total_ns += sm->value[1];
                 sum->device_ns += sm->value[2];
             }
+            /* the heap types (pprof.c's order); the object counts net of
+               base's can be negative: they wrap, as calls do */
+            if (sm->n_value >= 7) {
+                sum->alloc_objects += (uint64_t)sm->value[3];
+                sum->alloc_bytes += sm->value[4];
+                sum->inuse_objects += (uint64_t)sm->value[5];
+                sum->inuse_bytes += sm->value[6];
+            }
         }
     }
     rc = 0;

@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/steps.h"
@@ -322,10 +324,23 @@ static void set_rank(ranks_file *f)
     }
 }
 
-static int cancelled(const trace_progress *p, void *ctx)
+/* One file's progress, written by its worker, read by ranks_load's thread. */
+struct live {
+    atomic_int stage;
+    _Atomic uint64_t done, size;
+};
+
+struct load_ctx {
+    const volatile sig_atomic_t *cancel;
+    struct live *live;
+};
+
+static int on_trace_progress(const trace_progress *p, void *ctx)
 {
-    (void)p;
-    return *(const volatile sig_atomic_t *)ctx != 0;
+    struct load_ctx *c = ctx;
+    atomic_store(&c->live->done, p->file_bytes);
+    atomic_store(&c->live->size, p->file_size);
+    return c->cancel && *c->cancel != 0;
 }
 
 /* f's figures and ops from its whole model m, over opts->step's steps when
@@ -364,17 +379,21 @@ out:
     return rc;
 }
 
-static void load_one(ranks_file *f, const ranks_load_opts *o)
+static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
 {
-    trace_load_opts lo = { .partial = o->partial, .progress = o->cancel ? cancelled : NULL,
-                           .progress_ctx = (void *)o->cancel };
+    struct load_ctx lc = { o->cancel, live };
+    trace_load_opts lo = { .partial = o->partial, .progress = on_trace_progress, .progress_ctx = &lc };
     if (o->cancel && *o->cancel) {
         error_set(&f->err, T2P_ERR_CANCELLED, f->path, -1, "cancelled");
         return;
     }
+    atomic_store(&live->stage, RANKS_READING);
     trace *tr = trace_load(f->path, &lo, &f->err);
     if (!tr)
         return;
+    atomic_store(&live->done, tr->file_size);
+    atomic_store(&live->size, tr->file_size);
+    atomic_store(&live->stage, RANKS_BUILDING);
     f->trace_rank = tr->has_rank ? tr->rank : -1;
     set_rank(f);
     model *m = model_build(tr, &o->mo, &f->err);
@@ -402,7 +421,10 @@ struct pool {
     const ranks_load_opts *o;
     size_t *order; /* files, largest first: the long loads start early */
     size_t next;
+    struct live *live; /* by file */
+    unsigned running;  /* workers not yet finished */
     pthread_mutex_t mu;
+    pthread_cond_t done;
 };
 
 static void *worker(void *arg)
@@ -415,10 +437,50 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->mu);
         if (i >= p->j->nfiles)
             break;
-        load_one(&p->j->files[p->order[i]], p->o);
+        size_t k = p->order[i];
+        load_one(&p->j->files[k], p->o, &p->live[k]);
+        atomic_store(&p->live[k].stage, p->j->files[k].loaded ? RANKS_DONE : RANKS_FAILED);
     }
     vec_reuse_end();
+    pthread_mutex_lock(&p->mu);
+    p->running--;
+    pthread_cond_signal(&p->done);
+    pthread_mutex_unlock(&p->mu);
     return NULL;
+}
+
+static void report(struct pool *p, ranks_file_progress *snap)
+{
+    for (size_t i = 0; i < p->j->nfiles; i++) {
+        snap[i].stage = (enum ranks_stage)atomic_load(&p->live[i].stage);
+        snap[i].done = atomic_load(&p->live[i].done);
+        snap[i].size = atomic_load(&p->live[i].size);
+    }
+    p->o->progress(p->j, snap, p->o->progress_ctx);
+}
+
+/* Until every worker has finished: the progress callback ten times a second. */
+static void wait_workers(struct pool *p, ranks_file_progress *snap)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->running > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->done, &p->mu, &ts);
+        if (p->running > 0 && p->o->progress) {
+            pthread_mutex_unlock(&p->mu);
+            report(p, snap);
+            pthread_mutex_lock(&p->mu);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (p->o->progress)
+        report(p, snap);
 }
 
 static int cmp_size(const void *pa, const void *pb, void *arg)
@@ -434,13 +496,17 @@ static int load_all(ranks_job *j, const ranks_load_opts *o)
     struct pool p = { .j = j, .o = o };
     off_t *sizes = calloc(j->nfiles, sizeof *sizes);
     p.order = malloc(j->nfiles * sizeof *p.order);
+    p.live = calloc(j->nfiles, sizeof *p.live);
+    ranks_file_progress *snap = calloc(j->nfiles, sizeof *snap);
     unsigned n = o->jobs ? o->jobs : ranks_default_jobs();
     if (n > j->nfiles)
         n = (unsigned)j->nfiles;
     pthread_t *th = malloc(n * sizeof *th);
-    if (!sizes || !p.order || !th) {
+    if (!sizes || !p.order || !th || !p.live || !snap) {
         free(sizes);
         free(p.order);
+        free(p.live);
+        free(snap);
         free(th);
         return -1;
     }
@@ -448,20 +514,35 @@ static int load_all(ranks_job *j, const ranks_load_opts *o)
         struct stat st;
         sizes[i] = stat(j->files[i].path, &st) == 0 ? st.st_size : 0;
         p.order[i] = i;
+        atomic_init(&p.live[i].stage, RANKS_WAITING);
+        atomic_init(&p.live[i].done, 0);
+        atomic_init(&p.live[i].size, (uint64_t)sizes[i]);
     }
     qsort_r(p.order, j->nfiles, sizeof *p.order, cmp_size, sizes);
     pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.done, NULL);
     unsigned started = 0;
+    p.running = n;
     for (; started < n; started++)
         if (pthread_create(&th[started], NULL, worker, &p) != 0)
             break;
-    if (started == 0)
+    pthread_mutex_lock(&p.mu);
+    p.running -= n - started; /* the threads that could not be made */
+    pthread_mutex_unlock(&p.mu);
+    if (started == 0) {
+        p.running = 1;
         worker(&p); /* no thread to be had: load them here, one by one */
+    } else {
+        wait_workers(&p, snap);
+    }
     for (unsigned i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    pthread_cond_destroy(&p.done);
     pthread_mutex_destroy(&p.mu);
     free(sizes);
     free(p.order);
+    free(p.live);
+    free(snap);
     free(th);
     return 0;
 }

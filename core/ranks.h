@@ -104,6 +104,25 @@ typedef struct ranks_job {
     bool flagged;        /* its skew is above RANKS_SKEW_FLAG */
 } ranks_job;
 
+/* Where one file of a job is, for a progress screen. */
+enum ranks_stage {
+    RANKS_WAITING,  /* not started: every worker is busy */
+    RANKS_READING,  /* done of size bytes of the file read */
+    RANKS_BUILDING, /* read; its model is being built */
+    RANKS_DONE,     /* loaded */
+    RANKS_FAILED    /* failed or cancelled */
+};
+
+typedef struct ranks_file_progress {
+    enum ranks_stage stage;
+    uint64_t done, size; /* bytes of the (compressed) file read, of its size */
+} ranks_file_progress;
+
+/* Called by ranks_load on its own thread about ten times a second while
+   the workers load, with each file's state (p[i] is files[i], in name
+   order: ranks are not known yet). */
+typedef void (*ranks_progress_fn)(const ranks_job *j, const ranks_file_progress *p, void *ctx);
+
 /* Called in a worker thread for each file whose model is built, before the
    model is dropped (unless keep_models): the place to build per-rank output
    such as a pprof piece. m is the whole trace's model and st its steps
@@ -126,6 +145,8 @@ typedef struct ranks_load_opts {
     /* may be NULL; when it becomes non-zero the loads stop (files not done
        fail with T2P_ERR_CANCELLED): the explorer's Ctrl-C */
     const volatile sig_atomic_t *cancel;
+    ranks_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
 } ranks_load_opts;
 
 /* Whether path is a directory. */

@@ -174,7 +174,8 @@ int cli_convert(int argc, char **argv)
     if (base) {
         convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
                                     .partial = partial, .mo = mo, .sel = selecting ? &sel : NULL,
-                                    .comments = comments, .ncomments = ncomments };
+                                    .comments = comments, .ncomments = ncomments,
+                                    .no_memory = no_memory };
         return convert_compare(&co);
     }
     trace *tr = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/memory.h"
 #include "core/pair.h"
 #include "core/pprof.h"
 #include "core/ranks.h"
@@ -23,6 +24,7 @@ int convert_compare(const convert_compare_opts *o)
     pair_side side[2];
     uint8_t *keep[2] = { NULL, NULL };
     convert_steps cs[2];
+    memory *mem[2] = { NULL, NULL };
     t2p_error err;
     int rc = EXIT_INPUT;
     bool usage_error;
@@ -40,6 +42,13 @@ int convert_compare(const convert_compare_opts *o)
             cli_fail(&err);
             goto out;
         }
+    /* the heap sample types when both sides can have them */
+    bool with_mem = !o->no_memory && side[0].tr->nmems && side[1].tr->nmems;
+    for (int s = 0; s < 2 && with_mem; s++)
+        if (!(mem[s] = memory_build(side[s].m, &err))) {
+            cli_fail(&err);
+            goto out;
+        }
     pprof_opts po[2];
     for (int s = 0; s < 2; s++) {
         /* the rank label a single trace's convert gives, so the diff stays
@@ -48,7 +57,8 @@ int convert_compare(const convert_compare_opts *o)
         po[s] = (pprof_opts){ .keep = keep[s], .tool_version = PACKAGE_VERSION,
                               .comments = o->comments, .ncomments = o->ncomments,
                               .has_rank = rank >= 0, .rank = rank,
-                              .step_labels = cs[s].labels, .nsteps = cs[s].nlabels };
+                              .step_labels = cs[s].labels, .nsteps = cs[s].nlabels,
+                              .mem = mem[s] };
     }
     pprof_summary sum;
     if (pprof_write_diff(side[0].m, &po[0], side[1].m, &po[1], o->out_path, &sum, &err) < 0) {
@@ -63,7 +73,16 @@ int convert_compare(const convert_compare_opts *o)
             o->base_path, fmt_ms(sum.total_ns, a, sizeof a));
     if (side[0].m->gpu_events || side[1].m->gpu_events)
         fprintf(so, ", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
+    if (with_mem)
+        fprintf(so, ", alloc_space %lld B in %lld objects net, inuse_space %lld B in %lld objects net",
+                (long long)sum.alloc_bytes, (long long)sum.alloc_objects,
+                (long long)sum.inuse_bytes, (long long)sum.inuse_objects);
     fputc('\n', so);
+    if (!with_mem && !o->no_memory && (side[0].tr->nmems || side[1].tr->nmems)) {
+        fflush(so);
+        fprintf(stderr, "torch2pprof: note: only %s has memory events: no memory sample types\n",
+                side[0].tr->nmems ? o->base_path : o->new_path);
+    }
     for (int s = 0; s < 2; s++)
         if (side[s].tr->truncated)
             fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
@@ -71,6 +90,7 @@ int convert_compare(const convert_compare_opts *o)
     rc = cli_summary_done(so, o->out_path);
 out:
     for (int s = 0; s < 2; s++) {
+        memory_free(mem[s]);
         free(keep[s]);
         model_free(side[s].m);
         convert_steps_done(&cs[s]);

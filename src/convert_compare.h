@@ -15,9 +15,14 @@ typedef struct convert_compare_opts {
     const select_spec *sel;      /* applied to both traces; NULL: every stack */
     const char *const *comments; /* the profile's extra comments (the selection) */
     size_t ncomments;
+    bool no_memory;              /* leave out the memory sample types */
 } convert_compare_opts;
 
-/* Loads both traces (in parallel), writes TRACE minus BASE; returns the exit code. */
+/* Loads both traces (in parallel), writes TRACE minus BASE; returns the exit
+   code. When both traces have [memory] records (and not no_memory), the
+   profile has the heap sample types too, as each side's convert gives them;
+   when only one has, neither side gets them (pprof diffs only profiles with
+   the same sample types). */
 int convert_compare(const convert_compare_opts *o);
 
 #endif

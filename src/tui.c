@@ -25,6 +25,7 @@
 #include "ui/draw.h"
 #include "ui/glyph.h"
 #include "ui/mouse.h"
+#include "ui/progress.h"
 #include "ui/view.h"
 
 #ifndef T2P_DATADIR
@@ -147,9 +148,22 @@ struct load_ctx {
     bool draw;
 };
 
+/* T2P_PROGRESS_DELAY=MS: each load step sleeps MS milliseconds, so that a
+   test can see the progress screen of a small trace (never set otherwise). */
+static void test_delay(void)
+{
+    const char *d = getenv("T2P_PROGRESS_DELAY");
+    long ms = d ? strtol(d, NULL, 10) : 0;
+    if (ms > 0 && ms < 10000) {
+        struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+}
+
 static int on_progress(const trace_progress *p, void *vctx)
 {
     struct load_ctx *c = vctx;
+    test_delay();
     if (got_signal)
         return 1;
     double t = now_s();
@@ -199,6 +213,29 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
     return EXIT_OK;
 }
 
+static int slow_model(ranks_file *f, const model *m, const steps *st, void *ctx, t2p_error *err)
+{
+    (void)f, (void)m, (void)st, (void)ctx, (void)err;
+    test_delay();
+    return 0;
+}
+
+struct ranks_draw {
+    double t0;
+};
+
+/* The job's load screen, ten times a second from ranks_load's thread: a
+   line and a bar per file, and overall. */
+static void on_ranks_progress(const ranks_job *j, const ranks_file_progress *p, void *vctx)
+{
+    struct ranks_draw *c = vctx;
+    static char text[64 * 1024];
+    int w, h;
+    draw_size(&w, &h);
+    progress_ranks_text(j, p, now_s() - c->t0, w - 4, h - 2, text, sizeof text);
+    draw_text(text);
+}
+
 /* The ranks of one job: every trace of a directory, or several traces,
    loaded on a pool of threads (core/ranks). The first loaded rank's model
    is the one shown first; files that fail are listed in the Ranks view. */
@@ -218,8 +255,12 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
         snprintf(what, sizeof what, "%zu traces (%s%s)", j->nfiles, args[0], nargs > 1 ? ", ..." : "");
         draw_progress(what, 0, 0, 0, 0, "Loading");
     }
+    struct ranks_draw rd = { now_s() };
     ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo,
-                           .cancel = &got_signal };
+                           .cancel = &got_signal, .progress = draw ? on_ranks_progress : NULL,
+                           .progress_ctx = &rd };
+    if (getenv("T2P_PROGRESS_DELAY"))
+        lo.on_model = slow_model;
     int lrc = ranks_load(j, &lo, &err);
     if (got_signal) {
         draw_close();

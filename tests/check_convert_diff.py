@@ -94,7 +94,13 @@ def main(argv):
             extra_r = [x for x in r if x not in m][:3]
             extra_m = [x for x in m if x not in r][:3]
             bad.append("%s differ: only pprof's %r, only ours %r" % (what, extra_r, extra_m))
-    for idx in ("samples", "time", "device_time"):
+    # the heap types when the two traces have memory events (convert --base
+    # carries them then, as each single convert does)
+    heap = ("alloc_objects", "alloc_space", "inuse_objects", "inuse_space")
+    has_heap = "alloc_space" in "\n".join(ref[0])
+    if has_heap != ("alloc_space" in "\n".join(mine[0])):
+        bad.append("memory sample types in one profile only")
+    for idx in ("samples", "time", "device_time") + (heap if has_heap else ()):
         a = sh(["go", "tool", "pprof", "-top", "-nodecount=1000", "-sample_index=" + idx, f("ref.pb.gz")])
         b = sh(["go", "tool", "pprof", "-top", "-nodecount=1000", "-sample_index=" + idx, f("mine.pb.gz")])
         if a != b:
@@ -106,8 +112,9 @@ def main(argv):
         for b in bad:
             print("  " + b)
         return 1
-    print("ok: convert --base %s %s = go tool pprof -diff_base: %d samples, %d locations"
-          % (os.path.basename(base), os.path.basename(new), len(mine[1]), len(mine[2])))
+    print("ok: convert --base %s %s = go tool pprof -diff_base: %d samples, %d locations%s"
+          % (os.path.basename(base), os.path.basename(new), len(mine[1]), len(mine[2]),
+             ", memory types too" if has_heap else ""))
     return 0
 
 

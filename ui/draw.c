@@ -307,3 +307,18 @@ void draw_export_progress(const char *path, uint64_t done, uint64_t total, doubl
              seconds);
     progress_screen(path, done, total, "Exporting", msg);
 }
+
+void draw_text(const char *text)
+{
+    char line[1200];
+    erase();
+    int y = 1;
+    for (const char *p = text; *p && y < LINES - 1; y++) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        put(y, 2, line);
+        p += n + (e ? 1 : 0);
+    }
+    refresh();
+}

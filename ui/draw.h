@@ -36,6 +36,10 @@ void draw_screen(view *v);
 void draw_progress(const char *path, uint64_t done, uint64_t total, uint64_t events,
                    double seconds, const char *what);
 
+/* A screen of text lines (each ended by '\n'), from the top left: the
+   load screen of many ranks (ui/progress.h). */
+void draw_text(const char *text);
+
 /* The same for a pprof export: done of total stack entries written. */
 void draw_export_progress(const char *path, uint64_t done, uint64_t total, double seconds);
 

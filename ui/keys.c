@@ -218,12 +218,36 @@ static void out_line(struct out *w, const char *fmt, ...)
     w->lines++;
 }
 
+/* One action: its keys, then its text wrapped under itself so that the
+   help fits 80 columns. */
+static void out_entry(struct out *w, const char *keys, const char *help)
+{
+    enum { ROOM = 79 - 20 };
+    const char *p = help;
+    bool first = true;
+    while (first || *p) {
+        size_t n = strlen(p);
+        if (n > ROOM) {
+            n = ROOM;
+            while (n > 0 && p[n] != ' ')
+                n--;
+            if (n == 0)
+                n = ROOM;
+        }
+        out_line(w, "  %-17s %.*s\n", first ? keys : "", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        first = false;
+    }
+}
+
 size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size)
 {
     struct out w = { buf, size, 0, 0 };
     bool done[sizeof table / sizeof *table] = { false };
     char head[256], ks[128], kn[32], help[512];
-    out_line(&w, "torch2pprof-tui: keys (any key closes this help)\n");
+    out_line(&w, "torch2pprof-tui: keys (Up, Down, PgUp, PgDn scroll; any other key closes)\n");
     /* one group per views mask, in the order the table first names it */
     for (size_t g = 0; table[g].act != ACT_NONE; g++) {
         unsigned views = table[g].views;
@@ -258,12 +282,13 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
             } else {
                 snprintf(help, sizeof help, "%s", table[i].help);
             }
-            out_line(&w, "  %-17s %s\n", ks, help);
+            out_entry(&w, ks, help);
         }
     }
     out_line(&w, "\n");
     out_line(&w, "Figures are the model's, as `torch2pprof analyze` prints them (ms).\n");
-    out_line(&w, "Under a focus or filter the tree shows only the selected stacks' time, like pprof.\n");
+    out_line(&w, "Under a focus or filter the tree shows only the selected stacks' time,\n");
+    out_line(&w, "like pprof.\n");
     out_line(&w, "Search and filter ignore case unless the text has a capital (smart case).\n");
     return w.lines;
 }

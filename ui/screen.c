@@ -15,7 +15,8 @@
 static int layout(view *v, const col **out, int *namew)
 {
     const struct view_ops *o = v->ops[v->tab];
-    return cols_layout(o->cols, v->width, v->gpu, o->namecap, out, namew);
+    const col *c = o->cols_of ? o->cols_of(v) : NULL;
+    return cols_layout(c ? c : o->cols, v->width, v->gpu, o->namecap, out, namew);
 }
 
 /* Each figure named for what it is: the window (wall time), the CPU time
@@ -80,7 +81,7 @@ static void tabs(view *v, cols_line *l)
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
     else if (o < sizeof tmp)
-        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(v->sort),
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(view_sort(v)),
                               view_sort_arrow(v));
     const struct view_ops *vo = v->ops[v->tab];
     if (vo->tabinfo && o < sizeof tmp)
@@ -95,7 +96,7 @@ static void colheader(view *v, cols_line *l)
     int k = layout(v, cols, &namew);
     for (int i = 0; i < k; i++) {
         char t[64];
-        bool sorted = cols[i]->sort == (int)v->sort;
+        bool sorted = cols[i]->sort == (int)view_sort(v);
         snprintf(t, sizeof t, "%s%s", cols[i]->title, sorted ? view_sort_arrow(v) : "");
         if (i)
             cols_put(l, " ", 1);
@@ -274,5 +275,21 @@ const char *view_help_line(view *v, size_t i)
             p = e + 1;
         }
     }
-    return i < v->nhelp ? v->help_lines[i] : NULL;
+    /* the screen: a page of the help from help_top, then where it is */
+    size_t page = v->height > 1 ? (size_t)v->height - 1 : 1;
+    if (i > page)
+        return NULL;
+    if (i < page)
+        return v->help_top + i < v->nhelp ? v->help_lines[v->help_top + i] : "";
+    size_t last = v->help_top + page < v->nhelp ? v->help_top + page : v->nhelp;
+    snprintf(v->help_foot, sizeof v->help_foot,
+             "-- lines %zu-%zu of %zu: \xe2\x86\x91\xe2\x86\x93 PgUp PgDn scroll, any other key closes --",
+             v->help_top + 1, last, v->nhelp);
+    return v->help_foot;
+}
+
+size_t view_help_count(view *v)
+{
+    view_help_line(v, 0);
+    return v->nhelp;
 }

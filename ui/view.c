@@ -80,7 +80,13 @@ void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx)
     v->export_progress = fn;
     v->export_ctx = ctx;
 }
-enum model_sort view_sort(const view *v) { return v->sort; }
+enum model_sort view_sort(const view *v)
+{
+    enum model_sort *so;
+    bool *rev;
+    view_sort_slot((view *)v, &so, &rev);
+    return *so;
+}
 bool view_short_names(const view *v) { return v->short_names; }
 
 const char *view_op_name(view *v, uint32_t op, size_t *len)
@@ -199,9 +205,20 @@ void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width)
     cols_cell(l, t, strlen(t), width, true);
 }
 
+void view_sort_slot(view *v, enum model_sort **sort, bool **reverse)
+{
+    *sort = &v->sort;
+    *reverse = &v->reverse;
+    if (cur_ops(v)->own_sort)
+        cur_ops(v)->own_sort(v, sort, reverse);
+}
+
 const char *view_sort_arrow(const view *v)
 {
-    bool up = v->sort == MODEL_SORT_NAME ? !v->reverse : v->reverse;
+    enum model_sort *so;
+    bool *rev;
+    view_sort_slot((view *)v, &so, &rev);
+    bool up = *so == MODEL_SORT_NAME ? !*rev : *rev;
     return up ? "\xe2\x96\xb2" : "\xe2\x96\xbc"; /* ▲ ▼ */
 }
 
@@ -500,12 +517,18 @@ static bool sort_usable(const view *v, enum model_sort s)
     return v->gpu || (s != MODEL_SORT_DEVICE_SELF && s != MODEL_SORT_DEVICE_TOTAL);
 }
 
+/* A new order shows from its top: cursor and scroll go to the first row. */
 static void sort_set(view *v, enum model_sort s, bool reverse)
 {
-    v->sort = s;
-    v->reverse = reverse;
+    enum model_sort *so;
+    bool *rev;
+    view_sort_slot(v, &so, &rev);
+    *so = s;
+    *rev = reverse;
     v->order_gen++;
     view_all_stale(v);
+    ensure_rows(v);
+    v->cur[v->tab] = v->top[v->tab] = 0;
 }
 
 static void sort_step(view *v, int dir)
@@ -514,8 +537,11 @@ static void sort_step(view *v, int dir)
     int n = 0, at = -1;
     while (l[n] != MODEL_SORT_N)
         n++;
+    enum model_sort *so;
+    bool *rev;
+    view_sort_slot(v, &so, &rev);
     for (int i = 0; i < n; i++)
-        if (l[i] == v->sort)
+        if (l[i] == *so)
             at = i;
     int i = at;
     for (int k = 0; k < n; k++) {
@@ -606,7 +632,14 @@ static int generic_action(view *v, enum key_act act, int arg)
         break;
     case ACT_SORT_PREV: sort_step(v, -1); redraw = VIEW_DRAW_ALL; break;
     case ACT_SORT_NEXT: sort_step(v, 1); redraw = VIEW_DRAW_ALL; break;
-    case ACT_REVERSE: sort_set(v, v->sort, !v->reverse); redraw = VIEW_DRAW_ALL; break;
+    case ACT_REVERSE: {
+        enum model_sort *so;
+        bool *rev;
+        view_sort_slot(v, &so, &rev);
+        sort_set(v, *so, !*rev);
+        redraw = VIEW_DRAW_ALL;
+        break;
+    }
     case ACT_DRILL:
         if (n == 0)
             break;
@@ -651,6 +684,7 @@ static int generic_action(view *v, enum key_act act, int arg)
         break;
     case ACT_HELP:
         v->mode = VIEW_MODE_HELP;
+        v->help_top = 0;
         return VIEW_DRAW_ALL;
     default:
         return 0;
@@ -660,13 +694,33 @@ static int generic_action(view *v, enum key_act act, int arg)
     return redraw;
 }
 
-static int key_apply(view *v, int key)
+/* The help scrolls with the moving keys; any other key closes it. */
+static int help_key(view *v, int key)
 {
-    ensure_rows(v);
-    if (v->mode == VIEW_MODE_HELP) {
+    size_t n = view_help_count(v);
+    size_t page = v->height > 1 ? (size_t)v->height - 1 : 1;
+    size_t max = n > page ? n - page : 0, *t = &v->help_top;
+    switch (key) {
+    case VK_DOWN: case 'j': *t += 1; break;
+    case VK_UP: case 'k': *t = *t ? *t - 1 : 0; break;
+    case VK_PGDN: case ' ': *t += page; break;
+    case VK_PGUP: *t = *t > page ? *t - page : 0; break;
+    case VK_HOME: case 'g': *t = 0; break;
+    case VK_END: case 'G': *t = max; break;
+    default:
         v->mode = VIEW_MODE_NORMAL;
         return VIEW_DRAW_ALL;
     }
+    if (*t > max)
+        *t = max;
+    return VIEW_DRAW_ALL;
+}
+
+static int key_apply(view *v, int key)
+{
+    ensure_rows(v);
+    if (v->mode == VIEW_MODE_HELP)
+        return help_key(v, key);
     if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER)
         return prompt_key(v, key);
     if (v->mode == VIEW_MODE_EXPORT)

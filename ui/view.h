@@ -160,7 +160,8 @@ void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_styl
    role letters (the Steps view's, view_ops.bar_col): the terminal
    paints each letter in its role's colour. false when line y has none. */
 bool view_bar_span(view *v, int y, int *x0, int *w);
-/* Help screen lines; NULL after the last. */
+/* Help screen lines (a page of the help from where it is scrolled to, then
+   a line saying where and how to scroll); NULL after the screen's last. */
 const char *view_help_line(view *v, size_t i);
 
 /* The view called name (its --view name or alias), or -1. */
@@ -181,7 +182,7 @@ int view_width(const view *v);
 int view_height(const view *v);
 const char *view_export_dir(const view *v);
 void view_set_export_dir(view *v, const char *dir); /* not copied */
-enum model_sort view_sort(const view *v);
+enum model_sort view_sort(const view *v); /* the current view's */
 bool view_short_names(const view *v);
 
 /* The rows of the current view (rebuilt when stale). */

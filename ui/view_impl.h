@@ -30,6 +30,8 @@ struct view_ops {
     const char *alias;  /* another --view name, or NULL */
     const char *label;  /* on its tab */
     const col *cols;    /* its columns, ended by title NULL */
+    /* optional: the columns shown now, when they vary (NULL: cols) */
+    const col *(*cols_of)(view *v);
     int namecap;        /* the name column's widest when columns follow it; 0: none */
     const enum model_sort *sorts; /* what < and > cycle through, ended by MODEL_SORT_N */
 
@@ -79,6 +81,10 @@ struct view_ops {
     /* optional: 1 + the id of its column of role letters (K M S C R D P O),
        which the terminal paints in the roles' colours (view_bar_span) */
     int bar_col;
+    /* optional: the view sorts apart from the tables (the Tree by total
+       time whatever Ops shows): where its sort and direction live. < > r,
+       the tab line and the column arrow then use them */
+    void (*own_sort)(view *v, enum model_sort **sort, bool **reverse);
     /* optional: what Esc must restore when a focus is left from this view,
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
@@ -131,6 +137,8 @@ struct view {
     char help[8192];          /* the help screen (ui/keys.c), lines split */
     const char *help_lines[128];
     size_t nhelp;
+    size_t help_top;          /* the first help line on screen */
+    char help_foot[160];
     struct view_keyed *kbuf; /* sort keys */
     size_t kcap;
     const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
@@ -181,6 +189,12 @@ int64_t view_track_idle(const model *m, uint32_t k);
 void view_cell_ms(cols_line *l, int64_t ns, int width);
 void view_cell_count(cols_line *l, uint64_t n, int width);
 void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width);
+/* The help's lines (building them on first use). */
+size_t view_help_count(view *v);
+
+/* Where the current view's sort and direction live: v->sort and
+   v->reverse, or the view's own (own_sort). */
+void view_sort_slot(view *v, enum model_sort **sort, bool **reverse);
 /* The sort's arrow: ▲ or ▼ */
 const char *view_sort_arrow(const view *v);
 

@@ -4,7 +4,9 @@
    marked ^ and the steps' starts | under it; then the operators by
    allocation size, count or size increase (< > r), each for one device,
    with TensorBoard's memory figures (core/memory.h). Enter on an operator
-   shows the Tree of every stack through it, as in the Ops view. */
+   shows the Tree of every stack through it, as in the Ops view, with that
+   row's device's memory figures per node (ui/tree_mem.h) while the focus
+   holds. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "core/fmt.h"
 #include "core/memory.h"
 #include "core/steps.h"
+#include "ui/tree_mem.h"
 #include "ui/view_impl.h"
 
 const struct view_ops view_memory_ops;
@@ -52,6 +55,15 @@ struct mem_state {
        per width, not one per line drawn */
     int64_t *vals;
     int vals_w;
+    /* the Tree's memory columns: shown while the scope is at least
+       tree_depth deep (0: not shown), for device tree_dev; tree_figs per
+       node of the tree it was computed for (merged, scope generation) */
+    int tree_depth;
+    uint32_t tree_dev;
+    memory_stat *tree_figs;
+    bool tree_merged;
+    uint32_t tree_gen;
+    col tree_cols[COLS_MAX + 1];
 };
 
 static struct mem_state *state(view *v)
@@ -76,6 +88,7 @@ static void mview_close(view *v)
     memory_free(s->mem);
     steps_free(s->st);
     free(s->vals);
+    free(s->tree_figs);
     free(s);
 }
 
@@ -91,6 +104,9 @@ static const memory *mem_of(view *v)
         s->m = v->m;
         s->err[0] = '\0';
         s->vals_w = 0;
+        s->tree_depth = 0; /* another model: its own scope */
+        free(s->tree_figs);
+        s->tree_figs = NULL;
         t2p_error err;
         if (!(s->mem = memory_build(v->m, &err)))
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
@@ -336,7 +352,15 @@ static int mview_action(view *v, enum key_act act, int arg)
             view_status_set(v, "Enter on an operator shows the Tree of every stack through it");
             return VIEW_DRAW_FOOTER;
         }
+        int depth = scope_depth(view_scope(v));
         view_push_focus(v, SCOPE_OP, mem->ops[id].op);
+        if (scope_depth(view_scope(v)) > depth) {
+            /* the Tree shows this row's device's memory while the focus holds */
+            s->tree_depth = depth + 1;
+            s->tree_dev = mem->ops[id].device;
+            free(s->tree_figs);
+            s->tree_figs = NULL;
+        }
         return VIEW_DRAW_ALL;
     }
     case ACT_SORT_NEXT:
@@ -368,6 +392,103 @@ static void mview_tabinfo(view *v, char *buf, size_t size)
                  memory_sort_name(s->sort), s->reverse ? " (rev)" : "", mem->nrecords,
                  mem->ndevices, mem->ndevices == 1 ? "" : "s");
     }
+}
+
+/* ---- the Tree's memory columns (ui/tree_mem.h) ---- */
+
+enum { T_SIZE = 1000, T_INCR, T_ALLOCS, T_SSIZE, T_SALLOCS, T_SINCR };
+
+static const col tree_cols[] = {
+    { T_SIZE, "Alloc size", 11, -1, 0, false, false, false },
+    { T_INCR, "Increase", 11, -1, 1, false, false, false },
+    { T_ALLOCS, "Allocs", 9, -1, 2, false, false, false },
+    { T_SSIZE, "Self size", 11, -1, 1, false, false, false },
+    { T_SALLOCS, "Self allocs", 11, -1, 3, false, false, false },
+    { T_SINCR, "Self incr.", 11, -1, 3, false, false, false },
+};
+
+/* The Memory view's state when the Tree shows memory, else NULL. */
+static struct mem_state *tree_state(view *v)
+{
+    struct mem_state *s = state(v);
+    if (!s || !s->tree_depth || !s->mem || s->m != v->m || s->tree_dev >= s->mem->ndevices)
+        return NULL;
+    if (scope_depth(view_scope(v)) < s->tree_depth) {
+        s->tree_depth = 0; /* the focus was left: the columns go with it */
+        return NULL;
+    }
+    return s;
+}
+
+const col *tree_mem_cols(view *v, const col *base)
+{
+    struct mem_state *s = tree_state(v);
+    if (!s)
+        return NULL;
+    /* base's figures but its total make room for the memory ones first on
+       a narrow screen; the name stays last */
+    size_t n = 0, nb = 0;
+    while (base[nb].title)
+        nb++;
+    for (size_t i = 0; i < nb && n < COLS_MAX; i++) {
+        if (base[i].name)
+            continue;
+        s->tree_cols[n] = base[i];
+        if (base[i].prio > 0 || base[i].sort != MODEL_SORT_TOTAL)
+            s->tree_cols[n].prio = base[i].prio + 1 > 4 ? 4 : base[i].prio + 1;
+        n++;
+    }
+    for (size_t i = 0; i < sizeof tree_cols / sizeof *tree_cols && n < COLS_MAX; i++)
+        s->tree_cols[n++] = tree_cols[i];
+    for (size_t i = 0; i < nb && n < COLS_MAX; i++)
+        if (base[i].name) {
+            /* names stay readable: the last figures give way first */
+            s->tree_cols[n] = base[i];
+            if (s->tree_cols[n].width < 32)
+                s->tree_cols[n].width = 32;
+            n++;
+        }
+    s->tree_cols[n] = (col){ 0, NULL, 0, 0, 0, false, false, false };
+    return s->tree_cols;
+}
+
+bool tree_mem_cell(view *v, bool merged, uint32_t u, const col *c, cols_line *l)
+{
+    if (c->id < T_SIZE || c->id > T_SINCR)
+        return false;
+    struct mem_state *s = tree_state(v);
+    scope *sc = view_scope(v);
+    const scope_mask *k = s ? scope_mask_of(sc, merged) : NULL;
+    if (s && (!s->tree_figs || s->tree_merged != merged || s->tree_gen != scope_gen(sc))) {
+        size_t n = merged ? v->m->nmnodes : v->m->nnodes;
+        free(s->tree_figs);
+        s->tree_figs = malloc((n ? n : 1) * sizeof *s->tree_figs);
+        if (s->tree_figs)
+            memory_node_scoped(s->mem, merged, s->tree_dev, k && k->active ? k->sel : NULL,
+                               s->tree_figs);
+        s->tree_merged = merged;
+        s->tree_gen = scope_gen(sc);
+    }
+    if (!s || !s->tree_figs) {
+        cols_cell(l, "", 0, c->width, true);
+        return true;
+    }
+    const memory_stat *f = &s->tree_figs[u];
+    switch (c->id) {
+    case T_SIZE: cell_bytes(l, f->alloc_bytes, c->width); break;
+    case T_INCR: cell_bytes(l, f->increase_bytes, c->width); break;
+    case T_ALLOCS: view_cell_count(l, f->alloc_count, c->width); break;
+    case T_SSIZE: cell_bytes(l, f->self_alloc_bytes, c->width); break;
+    case T_SALLOCS: view_cell_count(l, f->self_alloc_count, c->width); break;
+    default: cell_bytes(l, f->self_increase_bytes, c->width); break;
+    }
+    return true;
+}
+
+const char *tree_mem_device(view *v)
+{
+    struct mem_state *s = tree_state(v);
+    return s ? s->mem->devices[s->tree_dev].name : NULL;
 }
 
 const struct view_ops view_memory_ops = {

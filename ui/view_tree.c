@@ -10,14 +10,17 @@
 
 #include "core/fmt.h"
 #include "core/pyframe.h"
+#include "ui/tree_mem.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
-enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_DSELF, C_DTOTAL };
+enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_PCT, C_DSELF, C_DTOTAL };
 
+/* At 80 columns a GPU trace keeps Total, %, Self, Calls and Dev total */
 static const col cols[] = {
-    { C_TOTAL, "Total ms", 12, MODEL_SORT_TOTAL, 0, false, false, false },
-    { C_SELF, "Self ms", 12, MODEL_SORT_SELF, 0, false, false, false },
+    { C_TOTAL, "Total ms", 11, MODEL_SORT_TOTAL, 0, false, false, false },
+    { C_PCT, "%", 5, -1, 0, false, false, false }, /* total of the scope's time */
+    { C_SELF, "Self ms", 11, MODEL_SORT_SELF, 0, false, false, false },
     { C_CALLS, "Calls", 10, MODEL_SORT_CALLS, 1, false, false, false },
     { C_DSELF, "Dev self ms", 12, MODEL_SORT_DEVICE_SELF, 2, true, false, false },
     { C_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 1, true, false, false },
@@ -54,6 +57,8 @@ struct tree_state {
     bool merged;     /* which one is shown */
     bool reveal;     /* the next scope opens the way to the selected frames */
     uint32_t tnode;  /* the node under the cursor after the last key */
+    enum model_sort sort; /* its own sort: by total time from the start */
+    bool reverse;
     uint8_t *op_hit; /* search: per op, its name matches */
 };
 
@@ -202,18 +207,19 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         fig f;
         size_t len;
         fig_of(o, mk, ids[i], &f);
-        k[i].key = fig_key(&f, v->sort);
+        enum model_sort so = st(v)->sort;
+        k[i].key = fig_key(&f, so);
         k[i].id = ids[i];
         /* a root has no self time of its own: rank tracks by their time */
         if (is_root(o, ids[i])) {
-            if (v->sort == MODEL_SORT_SELF || v->sort == MODEL_SORT_DEVICE_SELF)
-                k[i].key = v->sort == MODEL_SORT_SELF ? f.total_ns : f.dev_total_ns;
+            if (so == MODEL_SORT_SELF || so == MODEL_SORT_DEVICE_SELF)
+                k[i].key = so == MODEL_SORT_SELF ? f.total_ns : f.dev_total_ns;
             k[i].name = strdup(node_name(o, ids[i], tmp, sizeof tmp, &len));
         } else {
             k[i].name = node_name(o, ids[i], tmp, sizeof tmp, &len);
         }
     }
-    view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
+    view_keyed_sort(k, n, st(v)->sort == MODEL_SORT_NAME, st(v)->reverse);
     for (size_t i = 0; i < n; i++) {
         ids[i] = k[i].id;
         if (is_root(o, k[i].id))
@@ -293,6 +299,36 @@ static void sync(view *v, struct one *o)
     }
 }
 
+/* How a tree opens: GPU streams folded (their kernels are also under their
+   launches), and the heaviest CPU path unfolded down to its leaf, as perf
+   report and pprof's web view lead the eye to it. */
+static void first_unfold(const model *m, tree_rows *t)
+{
+    uint32_t u = MODEL_NONE;
+    for (size_t k = 0; k < t->ntops; k++) {
+        uint32_t r = t->tops[k];
+        const model_node *nd = &t->nodes[r];
+        bool gpu = nd->gpu || (t->nodes == m->nodes && m->tracks[nd->track].stream != MODEL_NONE);
+        if (gpu)
+            tree_rows_expand(t, r, false);
+        else if (u == MODEL_NONE || nd->total_ns > t->nodes[u].total_ns)
+            u = r;
+    }
+    while (u != MODEL_NONE) {
+        if (!tree_rows_has_kids(t, u))
+            break;
+        tree_rows_expand(t, u, true);
+        uint32_t best = MODEL_NONE;
+        for (uint32_t k = t->kid_start[u]; k < t->kid_start[u + 1]; k++) {
+            uint32_t c = t->kids[k];
+            if (!t->nodes[c].gpu &&
+                (best == MODEL_NONE || t->nodes[c].total_ns > t->nodes[best].total_ns))
+                best = c;
+        }
+        u = best;
+    }
+}
+
 static int one_open(view *v, struct one *o, bool merged)
 {
     const model *m = v->m;
@@ -316,6 +352,7 @@ static int one_open(view *v, struct one *o, bool merged)
     if (rc < 0)
         return -1;
     tree_rows_set_sort(&o->rows, sort_kids, o);
+    first_unfold(m, &o->rows);
     return 0;
 }
 
@@ -326,6 +363,7 @@ static int tree_open(view *v)
         return -1;
     view_set_state(v, VIEW_TREE, s);
     s->tnode = MODEL_NONE;
+    s->sort = MODEL_SORT_TOTAL;
     s->op_hit = malloc(v->m->nops ? v->m->nops : 1);
     if (!s->op_hit || one_open(v, &s->t[0], false) < 0 || one_open(v, &s->t[1], true) < 0)
         return -1;
@@ -408,9 +446,17 @@ static void tree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l
             view_cell_ms(l, c->id == C_TOTAL ? f.total_ns : f.self_ns, c->width);
         break;
     case C_CALLS: view_cell_count(l, f.calls, c->width); break;
+    case C_PCT:
+        if (nd->gpu)
+            cols_cell(l, "-", 1, c->width, true);
+        else
+            view_cell_pct(l, f.total_ns, scope_busy(view_scope(v)), c->width);
+        break;
     case C_DSELF: view_cell_ms(l, f.dev_self_ns, c->width); break;
     case C_DTOTAL: view_cell_ms(l, f.dev_total_ns, c->width); break;
-    default: cols_cell(l, "", 0, c->width, true);
+    default:
+        if (!tree_mem_cell(v, o->merged, u, c, l)) /* entered from the Memory view */
+            cols_cell(l, "", 0, c->width, true);
     }
 }
 
@@ -648,10 +694,22 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f)
     fig_of(o, mask_of(o), node, f);
 }
 
+static void tree_own_sort(view *v, enum model_sort **sort, bool **reverse)
+{
+    *sort = &st(v)->sort;
+    *reverse = &st(v)->reverse;
+}
+
 static void tree_tabinfo(view *v, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s%s", st(v)->merged ? "  tree: merged" : "  tree: per track",
-             v->hide_python ? ", no Python" : "");
+    const char *dev = tree_mem_device(v);
+    snprintf(buf, size, "%s%s%s%s", st(v)->merged ? "  tree: merged" : "  tree: per track",
+             v->hide_python ? ", no Python" : "", dev ? ", memory on " : "", dev ? dev : "");
+}
+
+static const col *tree_cols_of(view *v)
+{
+    return tree_mem_cols(v, cols);
 }
 
 static void tree_after_key(view *v)
@@ -675,6 +733,7 @@ const struct view_ops view_tree_ops = {
     .name = "tree",
     .label = "Tree",
     .cols = cols,
+    .cols_of = tree_cols_of,
     .sorts = sorts,
     .open = tree_open,
     .close = tree_close,
@@ -687,6 +746,7 @@ const struct view_ops view_tree_ops = {
     .action = tree_action,
     .search = tree_search,
     .tabinfo = tree_tabinfo,
+    .own_sort = tree_own_sort,
     .after_key = tree_after_key,
     .save = tree_save,
     .restore = tree_restore,

@@ -10,9 +10,14 @@ S="$SHARED/traces"
 fail=0
 "$py" "$top_srcdir/tests/check_memory.py" "$tool" "$F/cnn_memory.json.gz" \
     "$F/cnn_memory.tb_memory.json" || fail=1
+# the Tree's memory columns (Enter in the Memory view) against analyze --json
+"$py" "$top_srcdir/tests/check_tree_memory.py" "$tool" "$top_builddir/torch2pprof-tui" \
+    "$F/cnn_memory.json.gz" || fail=1
 if [ -f "$S/tb_resnet50_w0.json.gz" ]; then
     "$py" "$top_srcdir/tests/check_memory.py" "$tool" "$S/tb_resnet50_w0.json.gz" \
         "$F/tb_resnet50_w0.tb_memory.json" || fail=1
+    "$py" "$top_srcdir/tests/check_tree_memory.py" "$tool" "$top_builddir/torch2pprof-tui" \
+        "$S/tb_resnet50_w0.json.gz" 4 || fail=1
 else
     echo "note: $S not found; tb_resnet50_w0 not checked"
 fi

@@ -342,6 +342,89 @@ static void test_memory_wide(void **state)
     done(&f);
 }
 
+/* memory_node_scoped (the Tree's memory columns) against a second
+   computation: each selected node's own figures added to it and to every
+   ancestor by walking up, per tree, per device, with no selection (then it
+   is memory_node_stat's) and with the stacks ending at "a" nodes only. */
+static void check_scoped(const struct fix *f, bool merged, uint32_t dev, const uint8_t *sel)
+{
+    const model *m = f->m;
+    size_t n = merged ? m->nmnodes : m->nnodes;
+    const model_node *nodes = merged ? m->mnodes : m->nodes;
+    memory_stat *got = calloc(n, sizeof *got), *want = calloc(n, sizeof *want);
+    assert_non_null(got);
+    assert_non_null(want);
+    assert_int_equal(memory_node_scoped(f->mem, merged, dev, sel, got), 0);
+    for (size_t w = 0; w < n; w++) {
+        const memory_stat *x = memory_node_stat(f->mem, merged, (uint32_t)w, dev);
+        if (!x || (sel && !sel[w]))
+            continue;
+        want[w].self_alloc_count = x->self_alloc_count;
+        want[w].self_alloc_bytes = x->self_alloc_bytes;
+        want[w].self_increase_bytes = x->self_increase_bytes;
+        for (uint32_t p = (uint32_t)w; p != MODEL_NONE; p = nodes[p].parent) {
+            want[p].alloc_count += x->self_alloc_count;
+            want[p].alloc_bytes += x->self_alloc_bytes;
+            want[p].increase_bytes += x->self_increase_bytes;
+        }
+    }
+    for (size_t u = 0; u < n; u++) {
+        assert_int_equal(got[u].alloc_count, want[u].alloc_count);
+        assert_int_equal(got[u].alloc_bytes, want[u].alloc_bytes);
+        assert_int_equal(got[u].increase_bytes, want[u].increase_bytes);
+        assert_int_equal(got[u].self_alloc_count, want[u].self_alloc_count);
+        assert_int_equal(got[u].self_alloc_bytes, want[u].self_alloc_bytes);
+        assert_int_equal(got[u].self_increase_bytes, want[u].self_increase_bytes);
+        const memory_stat *x = memory_node_stat(f->mem, merged, (uint32_t)u, dev);
+        if (!sel && x) { /* no selection: the per-node figures themselves */
+            assert_int_equal(got[u].alloc_bytes, x->alloc_bytes);
+            assert_int_equal(got[u].alloc_count, x->alloc_count);
+            assert_int_equal(got[u].increase_bytes, x->increase_bytes);
+        }
+    }
+    free(got);
+    free(want);
+}
+
+static void test_memory_node_scoped(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, trace_text);
+    const model *m = f.m;
+    uint32_t a = op_index(m, "a");
+    for (int merged = 0; merged < 2; merged++) {
+        size_t n = merged ? m->nmnodes : m->nnodes;
+        const model_node *nodes = merged ? m->mnodes : m->nodes;
+        uint8_t *sel = calloc(n, 1);
+        assert_non_null(sel);
+        for (size_t u = 0; u < n; u++)
+            sel[u] = nodes[u].op == a;
+        for (uint32_t d = 0; d < f.mem->ndevices; d++) {
+            check_scoped(&f, merged, d, NULL);
+            check_scoped(&f, merged, d, sel);
+        }
+        free(sel);
+    }
+    /* by hand: GPU0 under the "a" stacks: 1000 (outer a), 500 and -1000
+       (inner a) on thread (1,1)'s root, b's +300 left out */
+    memory_stat *out = calloc(m->nnodes, sizeof *out);
+    uint8_t *sel = calloc(m->nnodes, 1);
+    assert_non_null(out);
+    assert_non_null(sel);
+    for (size_t u = 0; u < m->nnodes; u++)
+        sel[u] = m->nodes[u].op == a;
+    assert_int_equal(memory_node_scoped(f.mem, false, 1, sel, out), 0);
+    const memory_stat *root = &out[m->tracks[0].root];
+    assert_int_equal(root->alloc_bytes, 1500);
+    assert_int_equal(root->alloc_count, 2);
+    assert_int_equal(root->increase_bytes, 500);
+    assert_int_equal(memory_node_scoped(f.mem, false, 7, NULL, out), -1);
+    free(out);
+    free(sel);
+    done(&f);
+}
+
 static void test_memory_none(void **state)
 {
     (void)state;
@@ -362,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_memory_early_kineto),
         cmocka_unit_test(test_memory_device_properties),
         cmocka_unit_test(test_memory_wide),
+        cmocka_unit_test(test_memory_node_scoped),
         cmocka_unit_test(test_memory_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "core/select.h"
 #include "core/trace.h"
 #include "ui/mouse.h"
+#include "ui/progress.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -231,7 +232,11 @@ static void test_tree_expand_collapse(void **state)
     struct fixture *f = open_hand();
     view *v = f->v;
     keys(v, "3");
-    /* per track, tracks by their time: track 1 (150 us) before track 2 (50) */
+    /* per track, tracks by their time: track 1 (150 us) before track 2 (50);
+       the heaviest path open: track 1, A, B (60 us), C */
+    assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1");
+    /* the two tracks open, nothing else */
+    keys(v, "C+jj+g");
     assert_string_equal(tree_shape(v), "R A1 R A1");
     view_key(v, VK_DOWN);
     view_key(v, VK_RIGHT); /* expand A of track 1: B (self 50), then C, D (10 each, by name) */
@@ -256,7 +261,8 @@ static void test_tree_expand_collapse(void **state)
     view_key(v, 'E');
     assert_string_equal(tree_shape(v), "R A1 B2 C3 C2 D2 R A1 C2");
     /* sort by name: children in name order, whatever their time */
-    view_key(v, '>'); /* Self -> Calls -> (no device columns) -> Name */
+    view_key(v, '>'); /* Total -> Self -> Calls -> (no device columns) -> Name */
+    view_key(v, '>');
     view_key(v, '>');
     assert_int_equal(view_sort(v), MODEL_SORT_NAME);
     view_key(v, 'r');
@@ -406,7 +412,8 @@ static void test_focus_and_back(void **state)
         leaf++;
     v->cur[VIEW_CATS] = leaf;
     view_key(v, VK_ENTER);
-    assert_string_equal(tree_shape(v), "R A1 C2 D2 B2 C3");
+    /* by total under the focus: C (20 us), then B and D (10 each) by name */
+    assert_string_equal(tree_shape(v), "R A1 C2 B2 C3 D2");
     assert_int_equal(scope_busy(view_scope(v)), 40000);
     assert_false(scope_spec(view_scope(v), &s)); /* select_spec cannot say it: view_keep does */
     keep = scope_keep(view_scope(v));
@@ -419,9 +426,9 @@ static void test_focus_and_back(void **state)
     assert_int_equal(view_current(v), VIEW_CATS);
 
     /* f in the per-track tree: one track's stack only */
-    keys(v, "3jl");
+    keys(v, "3Cglj"); /* all folded, then track 1 open, on A */
     assert_false(view_tree_merged(v));
-    keys(v, "jf");
+    keys(v, "ljf");
     assert_int_equal(scope_entry_at(view_scope(v), 0)->kind, SCOPE_NODE);
     assert_int_equal(scope_busy(view_scope(v)), 60000); /* B on track 1 (50), with C under it (10) */
     assert_false(scope_spec(view_scope(v), &s));
@@ -888,8 +895,8 @@ static void test_key_table(void **state)
         assert_int_equal(keys_script_next(&p, got, sizeof got), k->key);
         /* the help shows the key by the name keys_name gives */
         bool shown = false;
-        for (size_t i = 0; view_help_line(v, i); i++) {
-            const char *l = view_help_line(v, i);
+        for (size_t i = 0; i < view_help_count(v); i++) {
+            const char *l = v->help_lines[i];
             if (strlen(l) > 20 && strncmp(l, "  ", 2) == 0) {
                 char keycol[20];
                 snprintf(keycol, sizeof keycol, "%.17s ", l + 2);
@@ -1006,6 +1013,48 @@ static void test_mouse(void **state)
     close_fixture(f);
 }
 
+/* ------------------------------------------------------------- ranks' load screen */
+
+/* One line per file with its own percentage and state, the overall
+   fraction weighted by file size, and a count of what does not fit. */
+static void test_ranks_progress(void **state)
+{
+    (void)state;
+    ranks_file files[4];
+    memset(files, 0, sizeof files);
+    char *names[4] = { "dir/rank0.json.gz", "dir/rank1.json.gz", "dir/rank2.json.gz",
+                       "dir/rank3.json.gz" };
+    for (int i = 0; i < 4; i++)
+        files[i].path = names[i];
+    ranks_job j = { .files = files, .nfiles = 4 };
+    ranks_file_progress p[4] = { { RANKS_READING, 45, 100 }, { RANKS_DONE, 300, 300 },
+                                 { RANKS_WAITING, 0, 100 }, { RANKS_BUILDING, 500, 500 } };
+    /* (45 + 300 + 0 + 500) / 1000 of the bytes */
+    assert_true(progress_ranks_fraction(&j, p) > 0.8449 && progress_ranks_fraction(&j, p) < 0.8451);
+    char buf[8192];
+    size_t n = progress_ranks_text(&j, p, 1.5, 100, 20, buf, sizeof buf);
+    assert_int_equal(n, 3 + 4);
+    assert_non_null(strstr(buf, "Loading 4 traces: 1 done, 2 at work, 1 waiting"));
+    assert_non_null(strstr(buf, " 84%\n") ? strstr(buf, " 84%\n") : strstr(buf, " 85%\n"));
+    const char *l = strstr(buf, "rank0.json.gz");
+    assert_non_null(l);
+    assert_non_null(strstr(l, "45% reading"));
+    /* at work first (rank0 reading, rank3 building), then waiting, then done */
+    assert_true(strstr(buf, "rank3.json.gz") < strstr(buf, "rank2.json.gz"));
+    assert_non_null(strstr(strstr(buf, "rank3.json.gz"), "100% building"));
+    assert_true(strstr(buf, "rank2.json.gz") > l);
+    assert_true(strstr(buf, "rank1.json.gz") > strstr(buf, "rank2.json.gz")); /* then done */
+    assert_non_null(strstr(strstr(buf, "rank1.json.gz"), "100% done"));
+    /* every line within the width */
+    for (char *s = buf, *e; (e = strchr(s, '\n')); s = e + 1)
+        assert_true(fmt_width(s, (size_t)(e - s)) <= 100);
+    /* a short screen: the files at work, then a count of the rest */
+    n = progress_ranks_text(&j, p, 1.5, 100, 6, buf, sizeof buf);
+    assert_int_equal(n, 6);
+    assert_non_null(strstr(buf, "... and 2 more"));
+    assert_null(strstr(buf, "rank1.json.gz"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1025,6 +1074,7 @@ int main(void)
         cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_set_model),
         cmocka_unit_test(test_mouse),
+        cmocka_unit_test(test_ranks_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -300,6 +300,93 @@ static void test_short_names(void **state)
     trace_free(tr);
 }
 
+/* ------------------------------------------------------------- tree defaults */
+
+static void test_tree_defaults(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    view *v = f->v;
+    const model *m = v->m;
+    /* the Tree sorts by total time, whatever the tables sort by */
+    assert_int_equal(view_sort(v), MODEL_SORT_SELF);
+    keys(v, "3");
+    assert_int_equal(view_sort(v), MODEL_SORT_TOTAL);
+    keys(v, ">");
+    assert_int_equal(view_sort(v), MODEL_SORT_SELF);
+    keys(v, "<1");
+    assert_int_equal(view_sort(v), MODEL_SORT_SELF);
+    keys(v, ">3");
+    assert_int_equal(view_sort(v), MODEL_SORT_TOTAL); /* Ops went to Total: the Tree stayed */
+    keys(v, "1<3");
+    /* GPU streams start folded; the heaviest CPU track opens down to a leaf
+       along its heaviest children */
+    const tree_rows *t = view_tree_rows(v);
+    uint32_t heavy = MODEL_NONE;
+    for (size_t k = 0; k < t->ntops; k++) {
+        uint32_t r = t->tops[k];
+        bool stream = m->tracks[m->nodes[r].track].stream != MODEL_NONE;
+        if (stream)
+            assert_false(tree_rows_expanded(t, r));
+        else if (heavy == MODEL_NONE || m->nodes[r].total_ns > m->nodes[heavy].total_ns)
+            heavy = r;
+    }
+    assert_true(heavy != MODEL_NONE);
+    size_t depth = 0;
+    for (uint32_t u = heavy; u != MODEL_NONE; depth++) {
+        uint32_t best = MODEL_NONE;
+        for (uint32_t c = m->nodes[u].first_child; c != MODEL_NONE; c = m->nodes[c].next_sibling)
+            if (!m->nodes[c].gpu && (best == MODEL_NONE || m->nodes[c].total_ns > m->nodes[best].total_ns))
+                best = c;
+        if (best == MODEL_NONE)
+            break;
+        assert_true(tree_rows_expanded(t, u));
+        u = best;
+    }
+    assert_true(depth > 3);
+    /* the % column: a row's total over the scope's time */
+    char line[1024];
+    enum view_style sty;
+    view_screen_line(v, 3, line, sizeof line, &sty);
+    assert_non_null(strstr(line, " % "));
+    view_fig fig;
+    view_tree_fig(v, view_row(v, 1), &fig);
+    char want[32];
+    snprintf(want, sizeof want, "%.1f", 100.0 * (double)fig.total_ns / (double)m->busy_ns);
+    view_body_line(v, 1, line, sizeof line, &(bool){ false });
+    assert_non_null(strstr(line, want));
+    close_fixture(f);
+}
+
+/* A new sort shows its top: cursor and scroll back to the first row. */
+static void test_sort_shows_top(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    view *v = f->v;
+    view_resize(v, 80, 24);
+    for (int i = 0; i < 30; i++)
+        view_key(v, 'j');
+    assert_int_equal(view_cursor(v), 30);
+    assert_true(view_top(v) > 0);
+    view_key(v, '>');
+    assert_int_equal(view_cursor(v), 0);
+    assert_int_equal(view_top(v), 0);
+    for (int i = 0; i < 30; i++)
+        view_key(v, 'j');
+    view_key(v, 'r');
+    assert_int_equal(view_cursor(v), 0);
+    assert_int_equal(view_top(v), 0);
+    keys(v, "3E");
+    for (int i = 0; i < 40; i++)
+        view_key(v, 'j');
+    assert_true(view_top(v) > 0);
+    view_key(v, '<');
+    assert_int_equal(view_cursor(v), 0);
+    assert_int_equal(view_top(v), 0);
+    close_fixture(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +394,8 @@ int main(void)
         cmocka_unit_test(test_search_order),
         cmocka_unit_test(test_filter_smart_case),
         cmocka_unit_test(test_short_names),
+        cmocka_unit_test(test_tree_defaults),
+        cmocka_unit_test(test_sort_shows_top),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
