@@ -205,12 +205,73 @@ static int piece_add(struct piece *pc, const unsigned char *buf, size_t len)
     return 0;
 }
 
+static bool json_first(unsigned char c)
+{
+    return c == '[' || c == '{' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* What the first bytes of the (inflated) input are when they cannot start
+   JSON: a compressed file or archive, or text in UTF-16/32. NULL otherwise. */
+static const char *sniff_format(const unsigned char *b, size_t n, bool gzip)
+{
+    static const struct {
+        const char *magic;
+        size_t len;
+        const char *what;
+    } magics[] = {
+        { "\x1f\x8b", 2, "gzip-compressed" },
+        { "\xfd" "7zXZ\0", 6, "xz-compressed: decompress it first (unxz)" },
+        { "\x28\xb5\x2f\xfd", 4, "zstd-compressed: decompress it first (unzstd)" },
+        { "BZh", 3, "bzip2-compressed: decompress it first (bunzip2)" },
+        { "\x04\x22\x4d\x18", 4, "lz4-compressed: decompress it first (unlz4)" },
+        { "PK\x03\x04", 4, "a zip archive: extract the trace first (unzip)" },
+        { "PK\x05\x06", 4, "an empty zip archive" },
+        { "7z\xbc\xaf\x27\x1c", 6, "a 7-Zip archive: extract the trace first" },
+        { "\xff\xfe\0\0", 4, "UTF-32 text (little-endian): convert it to UTF-8 first (iconv)" },
+        { "\0\0\xfe\xff", 4, "UTF-32 text (big-endian): convert it to UTF-8 first (iconv)" },
+        { "\xff\xfe", 2, "UTF-16 text (little-endian): convert it to UTF-8 first (iconv)" },
+        { "\xfe\xff", 2, "UTF-16 text (big-endian): convert it to UTF-8 first (iconv)" },
+    };
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (n >= magics[i].len && memcmp(b, magics[i].magic, magics[i].len) == 0) {
+            if (i == 0)
+                return gzip ? "gzip inside gzip (compressed twice): decompress it once first (gunzip)"
+                            : "gzip-compressed";
+            return magics[i].what;
+        }
+    /* without a byte order mark: the JSON's first characters with zero
+       bytes between */
+    if (n < 4)
+        return NULL;
+    if (json_first(b[0]) && !b[1] && !b[2] && !b[3])
+        return "UTF-32 text (little-endian): convert it to UTF-8 first (iconv)";
+    if (!b[0] && !b[1] && !b[2] && json_first(b[3]))
+        return "UTF-32 text (big-endian): convert it to UTF-8 first (iconv)";
+    if (json_first(b[0]) && !b[1] && b[2] && !b[3])
+        return "UTF-16 text (little-endian): convert it to UTF-8 first (iconv)";
+    if (!b[0] && json_first(b[1]) && !b[2] && b[3])
+        return "UTF-16 text (big-endian): convert it to UTF-8 first (iconv)";
+    return NULL;
+}
+
 /* Runs buf through yajl; base is the offset of buf in the JSON. Returns 0,
    or -1 with err set. */
 static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned char *buf,
                 size_t len, uint64_t base, t2p_error *err)
 {
     const char *path = t->path;
+    if (base == 0) {
+        /* the first bytes: a UTF-8 byte order mark is skipped; other
+           formats are named rather than reported as a lexical error */
+        const char *what = sniff_format(buf, len, t->gzip);
+        if (what) {
+            error_set(err, T2P_ERR_JSON, path, -1,
+                      "not JSON: %s; expected a PyTorch profiler trace (Chrome trace JSON)", what);
+            return -1;
+        }
+        if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+            return feed(t, y, L, buf + 3, len - 3, 3, err);
+    }
     bool oom = false;
     yajl_status s = trace_yajl_parse(y, buf, len, &oom);
     if (oom) {

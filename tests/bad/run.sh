@@ -116,6 +116,16 @@ run analyze empty.json
 fails "empty file" 2 'torch2pprof: empty\.json: empty file \(0 bytes\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
 run analyze whitespace.json
 fails "only white space" 2 'torch2pprof: whitespace\.json: holds only white space; expected a PyTorch profiler trace \(Chrome trace JSON\)'
+# a UTF-8 byte order mark is skipped; other formats are named
+run analyze --json bom.json
+loads "UTF-8 byte order mark" '"events":1,"complete_events":1,'
+for f in utf16le.json:'UTF-16 text \(little-endian\)' utf16_bom.json:'UTF-16 text \(little-endian\)' \
+         utf32be.json:'UTF-32 text \(big-endian\)' double.json.gz:'gzip inside gzip \(compressed twice\)' \
+         trace.json.xz:xz-compressed trace.json.zst:zstd-compressed trace.json.bz2:bzip2-compressed \
+         trace.zip:'a zip archive'; do
+    run analyze "${f%%:*}"
+    fails "not JSON: ${f%%:*}" 2 "torch2pprof: $(echo "${f%%:*}" | sed 's/\./\\./g'): not JSON: ${f#*:}[:)(a-zA-Z0-9 -]*; expected a PyTorch profiler trace \\(Chrome trace JSON\\)"
+done
 run analyze not_json.txt
 fails "not JSON" 2 'torch2pprof: not_json\.txt: at byte 1: not JSON \(lexical error: invalid char in json text\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
 head -c 300 /dev/urandom | gzip -c >binary.gz

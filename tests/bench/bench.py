@@ -14,6 +14,8 @@ rank 3 stretched 1.2x, then each scaled by scale-trace.py to the benchmark
 trace's size: 8 x 274 MB of JSON); analyze DIR must take at most 4.5x the time
 of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
 BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
+Each run's CPU time (user + sys, from wait4) is printed too: on a busy machine
+it says what a load costs when the wall times are noise.
 """
 import json
 import gzip
@@ -34,11 +36,18 @@ KEY_LIMIT_MS = 30.0
 KEYS = "2 3 E C 1 > > < r <Enter> <Esc> 3 <Down> f <Esc> /aten <Enter> n N \\aten <Enter> <Esc> 4 1"
 
 
+CPU = {}  # command line -> CPU seconds (user + sys) of each run
+
+
 def run(cmd, out=subprocess.DEVNULL):
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
+    # CPU time says what a load costs whatever else runs on the machine: two
+    # loads (or eight) on two cores cannot take less wall time than their CPU
+    # time over two
+    CPU.setdefault(tuple(cmd), []).append(ru.ru_utime + ru.ru_stime)
     err = p.stderr.read().decode(errors="replace")
     p.stderr.close()
     code = os.waitstatus_to_exitcode(status)
@@ -58,6 +67,11 @@ def scaled_trace(shared, out, name, copies):
                                tmp, str(copies)])
         os.rename(tmp, path)
     return path
+
+
+def cpu(cmd):
+    """Median CPU seconds of the runs of cmd."""
+    return statistics.median(CPU[tuple(cmd)])
 
 
 def ranks_job(shared, out, copies, n=8, slow=3, factor="1.2"):
@@ -100,8 +114,11 @@ def bench_ranks(tool, shared, out, runs):
     m1, mn = max(m for _, m in one), max(m for _, m in all_)
     good = tn / t1 <= RANKS_TIME_X and mn / m1 <= RANKS_RSS_X and straggler == 3
     size = sum(os.path.getsize(os.path.join(job, x)) for x in os.listdir(job)) / 1e6
+    c1, cn = cpu(one_cmd), cpu(all_cmd)
     print(f"\nranks: {job} (8 ranks, {size:.0f} MB gzip)")
     print(f"  analyze one rank {t1:.3f} s, {m1:.0f} MB; analyze all 8 {tn:.3f} s, {mn:.0f} MB")
+    print(f"  CPU (user+sys): one rank's analyze {c1:.3f} s, all 8 {cn:.3f} s; on 2 cores "
+          f"all 8 need at least {cn / 2:.3f} s of wall time")
     print(f"  {tn / t1:.2f}x the time (target {RANKS_TIME_X}), {mn / m1:.2f}x the peak RSS "
           f"(target {RANKS_RSS_X}), straggler {straggler} (want 3) {'ok' if good else 'MISSED'}")
     return good
@@ -149,6 +166,8 @@ def main():
     out = os.path.join(build, "bench-out")
     os.makedirs(out, exist_ok=True)
     runs = int(os.environ.get("BENCH_RUNS", "5"))
+    print("bench: load average %.2f %.2f %.2f (2 cores: above ~0.5 the figures are noisy)"
+          % os.getloadavg(), flush=True)
 
     big = scaled_trace(shared, out, "big.json.gz", 20)
     floor = os.path.join(out, "floor")
@@ -197,7 +216,7 @@ def main():
     fmed = statistics.median(times["floor"])
     ok = True
     print(f"\nbenchmark trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB gzip)")
-    print(f"{'':18} {'median s':>9} {'x floor':>8} {'target':>7} {'peak RSS MB':>12}")
+    print(f"{'':18} {'median s':>9} {'x floor':>8} {'target':>7} {'peak RSS MB':>12} {'CPU s':>7}")
     for name in times:
         med = statistics.median(times[name])
         ratio = med / fmed
@@ -209,13 +228,15 @@ def main():
         if name in ("analyze", "convert") and rss[name] > RSS_LIMIT_MB:
             mark += " RSS MISSED"
             ok = False
-        print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {mark}")
+        c = f"{cpu(cmds[name]):7.3f}" if name in cmds else f"{'':7}"
+        print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {c} {mark}")
     cx = statistics.median(times["compare"]) / statistics.median(times["analyze"])
     rx = rss["compare"] / rss["analyze"] if rss["analyze"] else 0
     good = cx <= COMPARE_TIME_X and rx <= COMPARE_RSS_X
     ok &= good
     print(f"{'compare':18} {cx:.2f}x analyze's time (target {COMPARE_TIME_X}), "
-          f"{rx:.2f}x its peak RSS (target {COMPARE_RSS_X}) {'ok' if good else 'MISSED'}")
+          f"{rx:.2f}x its peak RSS (target {COMPARE_RSS_X}) {'ok' if good else 'MISSED'}; "
+          f"CPU {cpu(cmds['compare']) / cpu(cmds['analyze']):.2f}x analyze's")
     if first_screen:
         med = statistics.median(first_screen)
         ratio = med / fmed
@@ -246,7 +267,8 @@ def main():
     if os.environ.get("BENCH_MEMORY", "1") != "0":
         ok &= bench_memory(tool, floor, src, shared, out, min(runs, 3))
 
-    print("\nbench:", "every target met" if ok else "SOME TARGETS MISSED")
+    print("\nbench: load average at the end %.2f %.2f %.2f" % os.getloadavg())
+    print("bench:", "every target met" if ok else "SOME TARGETS MISSED")
     return 0 if ok else 1
 
 
