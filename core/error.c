@@ -17,6 +17,13 @@ void error_clear(t2p_error *e)
     e->reason[0] = '\0';
 }
 
+/* The file as messages show it: the empty path "" (a real argument, which
+   open refuses) as two quotes, so a message never loses its FILE. */
+static const char *file_shown(const char *file)
+{
+    return !file ? "" : file[0] ? file : "\"\"";
+}
+
 void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
                const char *fmt, ...)
 {
@@ -27,7 +34,7 @@ void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t of
     e->kind = kind;
     e->offset = offset;
     e->sys_errno = 0;
-    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+    snprintf(e->file, sizeof e->file, "%s", file_shown(file));
     va_start(ap, fmt);
     vsnprintf(e->reason, sizeof e->reason, fmt, ap);
     va_end(ap);
@@ -43,7 +50,7 @@ void error_set_errno(t2p_error *e, enum t2p_errkind kind, const char *file, int6
     e->kind = kind;
     e->offset = offset;
     e->sys_errno = errnum;
-    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+    snprintf(e->file, sizeof e->file, "%s", file_shown(file));
     va_start(ap, fmt);
     int n = vsnprintf(e->reason, sizeof e->reason, fmt, ap);
     va_end(ap);

@@ -186,6 +186,24 @@ int64_t ranks_median(int64_t *v, size_t n);
    per-rank self time, largest first. Ties break by name. */
 void ranks_sort_ops(const ranks_job *j, enum model_sort s, bool spread, uint32_t *idx);
 
+/* A category merged across ranks: its merged operators' figures summed,
+   and min / median / max over the loaded ranks of one rank's self time in
+   it (as ranks_op's; a rank without it counts 0). A category's self time
+   is its operators' (model_cat's too), so the sums are the per-rank sums. */
+typedef struct ranks_cat {
+    uint32_t name;       /* id in ranks_job.strs */
+    size_t nops;         /* merged operators in it */
+    uint64_t calls;
+    int64_t self_ns, dev_self_ns;
+    int64_t min_ns, median_ns, max_ns;
+    int64_t max_rank;
+    uint32_t max_file;
+} ranks_cat;
+
+/* The categories of j's merged operators, in first-seen order; *n of
+   them. A new array (the caller frees it); NULL when out of memory. */
+ranks_cat *ranks_cats(const ranks_job *j, size_t *n);
+
 /* Worker count for jobs = 0: the cores this process may run on. */
 unsigned ranks_default_jobs(void);
 

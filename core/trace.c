@@ -155,8 +155,15 @@ static int complete_parse(trace *t, trace_yajl *y, const trace_parser *L, uint64
     if (s == yajl_status_ok)
         return 0;
     if (!L->any_token) {
-        error_set(err, T2P_ERR_EMPTY, path, -1,
-                  "holds only white space; expected a PyTorch profiler trace (Chrome trace JSON)");
+        /* a regular file of 0 bytes was refused on opening; this is an
+           empty gzip stream or pipe, or white space */
+        if (base == 0)
+            error_set(err, T2P_ERR_EMPTY, path, -1,
+                      "empty (%s); expected a PyTorch profiler trace (Chrome trace JSON)",
+                      t->gzip ? "the gzip data holds 0 bytes" : "0 bytes read");
+        else
+            error_set(err, T2P_ERR_EMPTY, path, -1,
+                      "holds only white space; expected a PyTorch profiler trace (Chrome trace JSON)");
         return -1;
     }
     /* the array form may miss its closing ']' (a killed writer) */

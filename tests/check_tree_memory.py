@@ -20,7 +20,7 @@ import sys
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4}
 
 
-TITLES = ["Total ms", "Self ms", "Calls", "Dev self ms", "Dev total ms", "Alloc size",
+TITLES = ["Total ms", "%", "Self ms", "Calls", "Dev self ms", "Dev total ms", "Alloc size",
           "Increase", "Allocs", "Self size", "Self allocs", "Self incr."]
 SIZES = ("Alloc size", "Increase", "Self size", "Self incr.")
 

@@ -75,6 +75,12 @@ void cols_cell_sec(cols_line *l, const char *s, size_t len, size_t split, int wi
 
 int cols_layout(const col *cols, int width, bool gpu, int namecap, const col **out, int *namew)
 {
+    return cols_layout_sorted(cols, width, gpu, namecap, -1, out, namew);
+}
+
+int cols_layout_sorted(const col *cols, int width, bool gpu, int namecap, int sort,
+                       const col **out, int *namew)
+{
     int n = 0;
     while (cols[n].title && n < COLS_MAX)
         n++;
@@ -86,6 +92,12 @@ int cols_layout(const col *cols, int width, bool gpu, int namecap, const col **o
             keep[i] = true;
             used = cols[i].width;
             name_last = i == n - 1;
+        }
+    for (int i = 0; i < n && sort >= 0; i++)
+        if (!keep[i] && cols[i].sort == sort && (!cols[i].gpu || gpu) &&
+            used + 1 + cols[i].width <= width) {
+            keep[i] = true;
+            used += 1 + cols[i].width;
         }
     for (int p = 0; p <= 4; p++)
         for (int i = 0; i < n; i++) {

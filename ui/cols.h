@@ -50,5 +50,10 @@ void cols_cell_sec(cols_line *l, const char *s, size_t len, size_t split, int wi
    are dropped by priority; gpu says whether GPU columns may show; namecap
    caps the name's width when it is not the last column (0: no cap). */
 int cols_layout(const col *cols, int width, bool gpu, int namecap, const col **out, int *namew);
+/* The same, keeping first the column that shows the model_sort `sort`
+   (-1: none), so that the order on screen is always explained at 80
+   columns. */
+int cols_layout_sorted(const col *cols, int width, bool gpu, int namecap, int sort,
+                       const col **out, int *namew);
 
 #endif

@@ -46,6 +46,8 @@ static const key_def table[] = {
     { 'C', ACT_COLLAPSE_ALL, 0, TREE, "collapse all", NULL, 0 },
     { 'f', ACT_FOCUS, 0, TREE, "focus the selected tree node (its stacks only)", "f focus", 0 },
     { 'm', ACT_MERGE, 0, TREE, "one tree per track / merged", "m merge", 0 },
+    { 'c', ACT_ALL_TABLE, 0, KEYS_VIEW(VIEW_ALLRANKS), "operators / categories merged over the ranks",
+      "c ops/cats", 0 },
     { VK_ESC, ACT_BACK, 0, KEYS_ALL, "back one level", "Esc back", 0 },
     { VK_BACKSPACE, ACT_BACK, 0, KEYS_ALL, "back one level", NULL, 0 },
     { VK_UP, ACT_UP, 0, KEYS_ALL, "move up", NULL, 0 },

@@ -33,6 +33,8 @@ enum key_act {
     ACT_CMP_FIGS,
     /* steps: from every view */
     ACT_STEP_PREV, ACT_STEP_NEXT,
+    /* All ranks: operators / categories merged over the ranks */
+    ACT_ALL_TABLE,
     /* names: short or full, from every view */
     ACT_SHORT_NAMES,
     ACT_N

@@ -16,7 +16,8 @@ static int layout(view *v, const col **out, int *namew)
 {
     const struct view_ops *o = v->ops[v->tab];
     const col *c = o->cols_of ? o->cols_of(v) : NULL;
-    return cols_layout(c ? c : o->cols, v->width, v->gpu, o->namecap, out, namew);
+    return cols_layout_sorted(c ? c : o->cols, v->width, v->gpu, o->namecap, (int)view_sort(v),
+                              out, namew);
 }
 
 /* Each figure named for what it is: the window (wall time), the CPU time
@@ -97,7 +98,12 @@ static void colheader(view *v, cols_line *l)
     for (int i = 0; i < k; i++) {
         char t[64];
         bool sorted = cols[i]->sort == (int)view_sort(v);
-        snprintf(t, sizeof t, "%s%s", cols[i]->title, sorted ? view_sort_arrow(v) : "");
+        /* never cut a title mid-word: with the arrow, "Dev total ms" loses its unit */
+        size_t tl = strlen(cols[i]->title);
+        if (sorted && !cols[i]->name && (int)fmt_width(cols[i]->title, tl) + 1 > cols[i]->width && tl > 3 &&
+            !strcmp(cols[i]->title + tl - 3, " ms"))
+            tl -= 3;
+        snprintf(t, sizeof t, "%.*s%s", (int)tl, cols[i]->title, sorted ? view_sort_arrow(v) : "");
         if (i)
             cols_put(l, " ", 1);
         cols_cell(l, t, strlen(t), cols[i]->name ? namew : cols[i]->width, !cols[i]->left);

@@ -32,11 +32,79 @@ static const col cols[] = {
 static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODEL_SORT_SELF,
                                          MODEL_SORT_TOTAL, MODEL_SORT_AVG, MODEL_SORT_N };
 
+/* Which table the view shows (c switches), and the categories once built. */
+struct all_state {
+    bool cats;
+    ranks_cat *c;
+    size_t nc;
+    const ranks_job *of; /* the job c was built from */
+};
+
+static struct all_state *st(view *v)
+{
+    return view_state(v, VIEW_ALLRANKS);
+}
+
+static int all_open(view *v)
+{
+    struct all_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    view_set_state(v, VIEW_ALLRANKS, s);
+    return 0;
+}
+
+static void all_close(view *v)
+{
+    struct all_state *s = st(v);
+    if (s)
+        free(s->c);
+    free(s);
+}
+
+/* The categories, sorted as the operators are (by self, calls, name, or
+   spread for avg; total sorts by self: a category has no total here). */
+static int cats_rebuild(view *v, view_rows *r)
+{
+    struct all_state *s = st(v);
+    const ranks_job *j = v->ranks;
+    if (s->of != j) {
+        free(s->c);
+        s->c = ranks_cats(j, &s->nc);
+        s->of = j;
+        if (!s->c)
+            return -1;
+    }
+    view_keyed *k = view_keyed_buf(v, s->nc);
+    if (!k && s->nc)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nc; i++) {
+        const ranks_cat *c = &s->c[i];
+        const char *name = strtab_str(j->strs, c->name);
+        if (!scope_name_passes(v->scope, name))
+            continue;
+        int64_t key = v->sort == MODEL_SORT_CALLS ? (int64_t)c->calls
+                      : v->sort == MODEL_SORT_AVG ? c->max_ns - c->min_ns
+                      : v->sort == MODEL_SORT_DEVICE_SELF || v->sort == MODEL_SORT_DEVICE_TOTAL
+                          ? c->dev_self_ns
+                          : c->self_ns;
+        k[n++] = (view_keyed){ key, name, (uint32_t)i };
+    }
+    view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
+    for (size_t i = 0; i < n; i++)
+        if (view_rows_push(r, k[i].id) < 0)
+            return -1;
+    return 0;
+}
+
 static int all_rebuild(view *v, view_rows *r)
 {
     const ranks_job *j = v->ranks;
     if (!j || !j->nops)
         return 0;
+    if (st(v)->cats)
+        return cats_rebuild(v, r);
     uint32_t *idx = malloc(j->nops * sizeof *idx);
     if (!idx)
         return -1;
@@ -59,13 +127,45 @@ static const char *all_name(view *v, uint32_t op, char *buf, size_t size, size_t
     (void)buf;
     (void)size;
     const ranks_job *j = v->ranks;
-    *len = strtab_len(j->strs, j->ops[op].name);
-    return strtab_str(j->strs, j->ops[op].name);
+    uint32_t name = st(v)->cats ? st(v)->c[op].name : j->ops[op].name;
+    *len = strtab_len(j->strs, name);
+    return strtab_str(j->strs, name);
+}
+
+/* A category's cells: its name, its operator count in the Category column. */
+static void cat_cell(view *v, const ranks_cat *o, const col *c, int namew, cols_line *l)
+{
+    const ranks_job *j = v->ranks;
+    char t[32];
+    switch (c->id) {
+    case C_NAME:
+        cols_cell(l, strtab_str(j->strs, o->name), strtab_len(j->strs, o->name), namew, false);
+        break;
+    case C_CAT:
+        snprintf(t, sizeof t, "%zu ops", o->nops);
+        cols_cell(l, t, strlen(t), c->width, false);
+        break;
+    case C_CALLS: view_cell_count(l, o->calls, c->width); break;
+    case C_SELF: view_cell_ms(l, o->self_ns, c->width); break;
+    case C_MIN: view_cell_ms(l, o->min_ns, c->width); break;
+    case C_MEDIAN: view_cell_ms(l, o->median_ns, c->width); break;
+    case C_MAX: view_cell_ms(l, o->max_ns, c->width); break;
+    case C_MAXRANK:
+        snprintf(t, sizeof t, "%lld", (long long)o->max_rank);
+        cols_cell(l, t, strlen(t), c->width, true);
+        break;
+    case C_SPREAD: view_cell_ms(l, o->max_ns - o->min_ns, c->width); break;
+    default: cols_cell(l, "-", 1, c->width, true); /* total: not summed over a category */
+    }
 }
 
 static void all_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l)
 {
     const ranks_job *j = v->ranks;
+    if (st(v)->cats) {
+        cat_cell(v, &st(v)->c[op], c, namew, l);
+        return;
+    }
     const ranks_op *o = &j->ops[op];
     char t[32];
     switch (c->id) {
@@ -97,6 +197,10 @@ static int all_drill(view *v)
     const ranks_job *j = v->ranks;
     if (!j || view_nrows(v) == 0)
         return -1;
+    if (st(v)->cats) {
+        view_status_set(v, "a category: c goes back to the operators (Enter there shows the worst rank)");
+        return VIEW_DRAW_FOOTER;
+    }
     const ranks_op *o = &j->ops[view_row(v, view_cursor(v))];
     const ranks_file *f = &j->files[o->max_file];
     char name[512];
@@ -116,6 +220,12 @@ static int all_action(view *v, enum key_act act, int arg)
     (void)arg;
     if (act == ACT_DRILL)
         return all_drill(v);
+    if (act == ACT_ALL_TABLE) {
+        st(v)->cats = !st(v)->cats;
+        v->stale[VIEW_ALLRANKS] = true;
+        v->cur[VIEW_ALLRANKS] = v->top[VIEW_ALLRANKS] = 0;
+        return VIEW_DRAW_ALL;
+    }
     if (act != ACT_BACK)
         return -1;
     if (scope_filter(v->scope)[0])
@@ -130,7 +240,9 @@ static void all_tabinfo(view *v, char *buf, size_t size)
     if (!j)
         snprintf(buf, size, "  one trace: open a directory or several traces");
     else
-        snprintf(buf, size, "  %zu ranks; Min/Median/Max: one rank's self time%s", j->nloaded,
+        snprintf(buf, size, "  %zu ranks, %s (c: %s); Min/Median/Max: one rank's self time%s",
+                 j->nloaded, st(v)->cats ? "categories" : "operators",
+                 st(v)->cats ? "operators" : "categories",
                  v->sort == MODEL_SORT_AVG ? " (avg: max-min)" : "");
 }
 
@@ -141,6 +253,8 @@ const struct view_ops view_allranks_ops = {
     .cols = cols,
     .namecap = 90,
     .sorts = sorts,
+    .open = all_open,
+    .close = all_close,
     .rebuild = all_rebuild,
     .name_of = all_name,
     .cell = all_cell,

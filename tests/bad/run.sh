@@ -116,6 +116,17 @@ run analyze empty.json
 fails "empty file" 2 'torch2pprof: empty\.json: empty file \(0 bytes\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
 run analyze whitespace.json
 fails "only white space" 2 'torch2pprof: whitespace\.json: holds only white space; expected a PyTorch profiler trace \(Chrome trace JSON\)'
+# an empty gzip stream or pipe is empty, not white space; "" is named
+printf '' | gzip -c >empty.json.gz
+run analyze empty.json.gz
+fails "empty gzip" 2 'torch2pprof: empty\.json\.gz: empty \(the gzip data holds 0 bytes\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
+ls -A | grep -v -x -e out -e err -e before -e after >before
+printf '' | "$tool" analyze /dev/stdin >out 2>err
+rc=$?
+ls -A | grep -v -x -e out -e err -e before -e after >after
+fails "empty pipe" 2 'torch2pprof: /dev/stdin: empty \(0 bytes read\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
+run analyze ""
+fails "the empty path" 2 'torch2pprof: "": No such file or directory'
 # a UTF-8 byte order mark is skipped; other formats are named
 run analyze --json bom.json
 loads "UTF-8 byte order mark" '"events":1,"complete_events":1,'
@@ -126,6 +137,10 @@ for f in utf16le.json:'UTF-16 text \(little-endian\)' utf16_bom.json:'UTF-16 tex
     run analyze "${f%%:*}"
     fails "not JSON: ${f%%:*}" 2 "torch2pprof: $(echo "${f%%:*}" | sed 's/\./\\./g'): not JSON: ${f#*:}[:)(a-zA-Z0-9 -]*; expected a PyTorch profiler trace \\(Chrome trace JSON\\)"
 done
+# \u0000 inside a name: names are bytes with a length, so two ops
+run analyze --json nul_in_name.json
+loads "a NUL in a name keeps it apart" '"name":"ab","category":"","count":1,"self_ns":3000' \
+    '"name":"ab\\u0000cd","category":"","count":1,"self_ns":2000'
 run analyze not_json.txt
 fails "not JSON" 2 'torch2pprof: not_json\.txt: at byte 1: not JSON \(lexical error: invalid char in json text\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
 head -c 300 /dev/urandom | gzip -c >binary.gz

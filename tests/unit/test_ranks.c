@@ -172,6 +172,41 @@ static void test_job(void **state)
     assert_ptr_equal(&j->ops[order[2]], b);
     ranks_sort_ops(j, MODEL_SORT_NAME, false, order);
     assert_ptr_equal(&j->ops[order[0]], a);
+
+    /* categories merged: each one's figures against every rank's own
+       model_cat (a second computation, from the models, not the ops) */
+    size_t nc;
+    ranks_cat *cats = ranks_cats(j, &nc);
+    assert_non_null(cats);
+    assert_true(nc > 0);
+    int64_t all_self = 0, all_ops_self = 0;
+    for (size_t c = 0; c < nc; c++) {
+        const char *cn = strtab_str(j->strs, cats[c].name);
+        int64_t sum = 0, mn = INT64_MAX, mx = INT64_MIN;
+        uint64_t calls = 0;
+        for (size_t i = 0; i < j->nloaded; i++) {
+            const model *m = j->files[i].m;
+            int64_t self = 0;
+            for (size_t k2 = 0; k2 < m->ncats; k2++)
+                if (!strcmp(trace_str(m->tr, m->cats[k2].name), cn)) {
+                    self += m->cats[k2].self_ns;
+                    calls += m->cats[k2].calls;
+                }
+            sum += self;
+            mn = self < mn ? self : mn;
+            mx = self > mx ? self : mx;
+        }
+        assert_int_equal(cats[c].self_ns, sum);
+        assert_int_equal(cats[c].calls, calls);
+        assert_int_equal(cats[c].min_ns, mn);
+        assert_int_equal(cats[c].max_ns, mx);
+        assert_true(cats[c].median_ns >= mn && cats[c].median_ns <= mx);
+        all_self += cats[c].self_ns;
+    }
+    for (size_t i = 0; i < j->nops; i++)
+        all_ops_self += j->ops[i].self_ns;
+    assert_int_equal(all_self, all_ops_self);
+    free(cats);
     ranks_free(j);
     rm_dir();
 }

@@ -387,6 +387,38 @@ static void test_sort_shows_top(void **state)
     close_fixture(f);
 }
 
+/* ------------------------------------------------------------- 80 columns */
+
+/* At 80x24, in every table and the tree, under every sort: the sorted
+   column shows (its arrow), no title is cut, the hint bar has ? and q. */
+static void test_80_columns(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    view *v = f->v;
+    view_resize(v, 80, 24);
+    char line[1024];
+    enum view_style sty;
+    const char *tabs = "1234";
+    for (const char *t = tabs; *t; t++) {
+        view_key(v, (unsigned char)*t);
+        view_key(v, '>'); /* into the view's own sorts (the tables share one) */
+        for (int k = 0; k < 8; k++) {
+            view_screen_line(v, 3, line, sizeof line, &sty);
+            if (!strstr(line, "\xe2\x96\xb2") && !strstr(line, "\xe2\x96\xbc"))
+                fail_msg("view %c, sort %d: no sorted column in \"%s\"", *t, (int)view_sort(v),
+                         line);
+            if (strstr(line, "\xe2\x80\xa6"))
+                fail_msg("view %c: a title cut in \"%s\"", *t, line);
+            view_screen_line(v, 23, line, sizeof line, &sty);
+            assert_non_null(strstr(line, "q quit"));
+            assert_non_null(strstr(line, "? help"));
+            view_key(v, k == 3 ? 'r' : '>');
+        }
+    }
+    close_fixture(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_short_names),
         cmocka_unit_test(test_tree_defaults),
         cmocka_unit_test(test_sort_shows_top),
+        cmocka_unit_test(test_80_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
