@@ -2,6 +2,8 @@
 
 #include "core/error.h"
 
+#include "core/fmt.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,13 +62,16 @@ void error_set_errno(t2p_error *e, enum t2p_errkind kind, const char *file, int6
 
 const char *error_format(const t2p_error *e, char *buf, size_t size)
 {
+    /* file and reason quote paths and names: shown in their visible form,
+       so a message stays one line that a terminal cannot act on */
+    char raw[sizeof e->file + sizeof e->reason + 64];
     if (e->offset >= 0 && e->file[0])
-        snprintf(buf, size, "%s: at byte %lld: %s", e->file, (long long)e->offset, e->reason);
+        snprintf(raw, sizeof raw, "%s: at byte %lld: %s", e->file, (long long)e->offset, e->reason);
     else if (e->file[0])
-        snprintf(buf, size, "%s: %s", e->file, e->reason);
+        snprintf(raw, sizeof raw, "%s: %s", e->file, e->reason);
     else
-        snprintf(buf, size, "%s", e->reason);
-    return buf;
+        snprintf(raw, sizeof raw, "%s", e->reason);
+    return fmt_visible(raw, strlen(raw), buf, size);
 }
 
 const char *error_kind_name(enum t2p_errkind kind)

@@ -39,7 +39,8 @@ void error_set(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t of
 void error_set_errno(t2p_error *e, enum t2p_errkind kind, const char *file, int64_t offset,
                      int errnum, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-/* One line without a trailing newline: "FILE: at byte N: reason". Returns buf. */
+/* One line without a trailing newline: "FILE: at byte N: reason", in its
+   visible form (core/fmt.h: no control character reaches a terminal). Returns buf. */
 const char *error_format(const t2p_error *e, char *buf, size_t size);
 
 /* A short name for the kind ("truncated", "not JSON", ...). */

@@ -2,10 +2,12 @@
 
 #include "core/fmt.h"
 
+#include "core/textsafe.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <wchar.h>
+#include <stdint.h>
 
 const char *fmt_ms(int64_t ns, char *buf, size_t size)
 {
@@ -75,46 +77,14 @@ const char *fmt_pct(int64_t part, int64_t whole, char *buf, size_t size)
     return buf;
 }
 
-/* decodes one UTF-8 sequence; returns its length (1 for an invalid byte) */
-static size_t utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || n > len) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    uint32_t v = n == 1 ? c : n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return 1;
-        }
-        v = v << 6 | (s[i] & 0x3Fu);
-    }
-    *cp = v;
-    return n;
-}
-
-static size_t cp_width(uint32_t cp)
-{
-    if (cp < 0x300)
-        return cp < 0x20 ? 0 : 1;
-    int w = wcwidth((wchar_t)cp);
-    if (w < 0)
-        return 1;
-    return (size_t)w;
-}
-
 size_t fmt_width(const char *s, size_t len)
 {
-    size_t w = 0;
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        i += utf8_next((const unsigned char *)s + i, len - i, &cp);
-        w += cp_width(cp);
-    }
-    return w;
+    return textsafe_width(s, len);
+}
+
+const char *fmt_visible(const char *s, size_t len, char *buf, size_t size)
+{
+    return fmt_ellipsize(s, len, SIZE_MAX, buf, size);
 }
 
 const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, size_t size)
@@ -122,31 +92,27 @@ const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, siz
     size_t o = 0, w = 0;
     if (size == 0)
         return buf;
-    if (fmt_width(s, len) <= cols) {
-        size_t n = len < size - 1 ? len : size - 1;
-        /* do not cut a sequence when buf is short */
-        while (n > 0 && n < len && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-        memcpy(buf, s, n);
-        buf[n] = '\0';
-        return buf;
+    if (cols == SIZE_MAX || textsafe_width(s, len) <= cols) {
+        size_t used;
+        textsafe_visible(s, len, buf, size, &used);
+        if (used == len)
+            return buf;
+        cols = SIZE_MAX; /* buf is too short: cut where it ends, with the ellipsis */
     }
-    if (cols == 0) {
+    if (cols == 0 || size < 4) {
         buf[0] = '\0';
         return buf;
     }
     for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t n = utf8_next((const unsigned char *)s + i, len - i, &cp);
-        size_t cw = cp_width(cp);
-        if (w + cw > cols - 1 || o + n + 4 > size)
+        textsafe_unit u;
+        textsafe_next(s + i, len - i, &u);
+        if (w + u.width > cols - 1 || o + u.vislen + 4 > size)
             break;
-        memcpy(buf + o, s + i, n);
-        o += n;
-        w += cw;
-        i += n;
+        memcpy(buf + o, u.vis, u.vislen);
+        o += u.vislen;
+        w += u.width;
+        i += u.in;
     }
-    memcpy(buf + o, "\xe2\x80\xa6", 3); /* … */
-    buf[o + 3] = '\0';
+    memcpy(buf + o, "\xe2\x80\xa6", 4); /* …, and the NUL */
     return buf;
 }

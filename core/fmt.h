@@ -21,12 +21,22 @@ const char *fmt_count(uint64_t n, char *buf, size_t size);
 /* part/whole as a percentage with one decimal: "12.3". "-" when whole is 0. */
 const char *fmt_pct(int64_t part, int64_t whole, char *buf, size_t size);
 
-/* Number of display columns of a UTF-8 string (each code point counts one,
-   combining marks zero; wide CJK characters two). */
+/* Text from a trace (names, categories, labels, paths) is shown in its
+   visible form (core/textsafe.h): control characters and bytes that are not
+   UTF-8 as escapes such as \x1b or \r, which is what these measure and copy. */
+
+/* Number of display columns of the visible form of s (each code point
+   counts one, combining marks zero, wide CJK characters two, an escape its
+   length). */
 size_t fmt_width(const char *s, size_t len);
 
-/* Copies s into buf cut to at most cols display columns, ending with "…" when
-   cut, never splitting a UTF-8 sequence. Returns buf. */
+/* Copies the visible form of s into buf cut to at most cols display
+   columns, ending with "…" when cut (or when buf is too short), never
+   splitting a UTF-8 sequence or an escape. Returns buf. */
 const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, size_t size);
+
+/* The visible form of s into buf, whole (cut with "…" only when buf is too
+   short): for messages that quote a name or a path. Returns buf. */
+const char *fmt_visible(const char *s, size_t len, char *buf, size_t size);
 
 #endif

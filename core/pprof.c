@@ -91,7 +91,7 @@ struct build {
 
 static int64_t str_id(struct build *b, const char *s, size_t len)
 {
-    uint32_t id = strtab_intern(b->strs, s, len);
+    uint32_t id = strtab_intern_utf8(b->strs, s, len);
     return id == STRTAB_NONE ? -1 : (int64_t)id;
 }
 

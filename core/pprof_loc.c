@@ -13,7 +13,7 @@ typedef Perftools__Profiles__Function pb_function;
 
 static int64_t str_id(pprof_locs *L, const char *s, size_t len)
 {
-    uint32_t id = strtab_intern(L->strs, s, len);
+    uint32_t id = strtab_intern_utf8(L->strs, s, len);
     return id == STRTAB_NONE ? -1 : (int64_t)id;
 }
 

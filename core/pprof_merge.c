@@ -347,11 +347,11 @@ static int build(pprof_merge *pm, struct out *o, const char *mapping, const char
 {
     memset(o, 0, sizeof *o);
     perftools__profiles__profile__init(&o->prof);
-    int64_t mapname = strtab_intern(pm->strs, mapping, strlen(mapping));
+    int64_t mapname = strtab_intern_utf8(pm->strs, mapping, strlen(mapping));
     if (mapname == STRTAB_NONE)
         return -1;
     for (size_t i = 0; i < ncomments; i++) {
-        uint32_t c = strtab_intern(pm->strs, comments[i], strlen(comments[i]));
+        uint32_t c = strtab_intern_utf8(pm->strs, comments[i], strlen(comments[i]));
         if (c == STRTAB_NONE || add_comment(pm, c) < 0)
             return -1;
     }

@@ -2,6 +2,8 @@
 
 #include "core/strtab.h"
 
+#include "core/textsafe.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,4 +193,18 @@ uint32_t strtab_count(const strtab *t)
 size_t strtab_bytes(const strtab *t)
 {
     return t->bytes + (size_t)t->cap * sizeof(struct entry) + ((size_t)t->mask + 1) * 4;
+}
+
+uint32_t strtab_intern_utf8(strtab *t, const char *s, size_t len)
+{
+    if (textsafe_utf8_valid(s, len) && !memchr(s, '\0', len))
+        return strtab_intern(t, s, len);
+    size_t need = textsafe_utf8(s, len, true, NULL, 0);
+    char *u = malloc(need + 1);
+    if (!u)
+        return STRTAB_NONE;
+    textsafe_utf8(s, len, true, u, need + 1);
+    uint32_t id = strtab_intern(t, u, need);
+    free(u);
+    return id;
 }

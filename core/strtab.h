@@ -17,6 +17,11 @@ void strtab_free(strtab *t);
 /* Returns the id of s, adding it if new; STRTAB_NONE when out of memory. */
 uint32_t strtab_intern(strtab *t, const char *s, size_t len);
 
+/* The same for a string that must be valid UTF-8 without NUL (a protobuf
+   string, which protobuf-c ends at NUL): interns s with U+FFFD for each
+   byte that is not part of valid UTF-8 and for each NUL. */
+uint32_t strtab_intern_utf8(strtab *t, const char *s, size_t len);
+
 /* Returns the id of s or STRTAB_NONE, never adds. */
 uint32_t strtab_find(const strtab *t, const char *s, size_t len);
 

@@ -66,16 +66,6 @@ static const char analyze_usage[] =
     "\n"
     "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
 
-static void print_name(FILE *f, const char *s, size_t len, size_t cols)
-{
-    char buf[1024];
-    fmt_ellipsize(s, len, cols, buf, sizeof buf);
-    size_t w = fmt_width(buf, strlen(buf));
-    fputs(buf, f);
-    for (; w < cols; w++)
-        fputc(' ', f);
-}
-
 /* An op's name as the report shows it: short with --short-names (sn). */
 static const char *op_label(const model *m, const shortnames *sn, uint32_t op, size_t *len)
 {
@@ -96,11 +86,15 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 
     for (int r = 0; r < TRACE_SKIP_N; r++)
         nskipped += tr->skipped[r];
-    fprintf(f, "File:              %s\n", tr->path);
+    fputs("File:              ", f);
+    cli_put_text(f, tr->path, strlen(tr->path));
+    fputc('\n', f);
     analyze_steps_scope_line(f, st);
-    if (tr->truncated)
-        fprintf(f, "WARNING:           truncated trace (%s); figures cover what was read\n",
-                tr->truncated_reason);
+    if (tr->truncated) {
+        fputs("WARNING:           truncated trace (", f);
+        cli_put_text(f, tr->truncated_reason, strlen(tr->truncated_reason));
+        fputs("); figures cover what was read\n", f);
+    }
     fprintf(f, "Events read:       %s\n", fmt_count(tr->events_read, a, sizeof a));
     fprintf(f, "Complete events:   %s\n", fmt_count(m->complete_events, a, sizeof a));
     fprintf(f, "Skipped events:    %s", fmt_count(nskipped, a, sizeof a));
@@ -125,7 +119,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         for (size_t i = 0; i < m->ncats; i++) {
             const model_cat *k = &m->cats[co[i]];
             const char *name = trace_str(tr, k->name);
-            print_name(f, *name ? name : "(none)", *name ? strlen(name) : 6, 24);
+            cli_put_cell(f, *name ? name : "(none)", *name ? strlen(name) : 6, 24);
             fprintf(f, " %12s %14s %14s %8s\n", fmt_count(k->calls, a, sizeof a),
                     fmt_ms(k->self_ns, b, sizeof b), fmt_ms(k->total_ns, c, sizeof c),
                     fmt_pct(k->self_ns, m->busy_ns, d, sizeof d));
@@ -144,9 +138,9 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
         const model_op *o = &m->ops[order[i]];
         size_t nlen;
         const char *name = op_label(m, sn, order[i], &nlen);
-        print_name(f, name, nlen, 48);
+        cli_put_cell(f, name, nlen, 48);
         fputc(' ', f);
-        print_name(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
+        cli_put_cell(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
         int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
         bool cum_differs = o->cum_ns != o->total_ns;
         ncum += cum_differs;
@@ -175,7 +169,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
                          ? trace_str(tr, tr->processes[k->process].labels)
                          : trace_str(tr, tr->processes[k->process].pid),
                      trace_track_label(tr, s->track, label, sizeof label));
-            print_name(f, full, strlen(full), 32);
+            cli_put_cell(f, full, strlen(full), 32);
             fprintf(f, " %12s %14s %8s %14s\n", fmt_count(s->gpu_events, a, sizeof a),
                     fmt_ms(s->busy_ns, b, sizeof b), fmt_pct(s->busy_ns, m->window_ns, c, sizeof c),
                     fmt_ms(s->max_gap_ns, d, sizeof d));
@@ -312,6 +306,7 @@ int cli_analyze(int argc, char **argv)
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     model_opts mo = { 0 };
     analyze_steps_sel sel = { 0 };
+    char vis[1200];
     int c;
 
     optind = 1;
@@ -348,7 +343,7 @@ int cli_analyze(int argc, char **argv)
             jobs = strtol(optarg, &end, 10);
             if (*end || end == optarg || jobs < 1 || jobs > 4096) {
                 fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
-                                "not '%s'\n", optarg);
+                                "not '%s'\n", cli_shown(optarg, vis, sizeof vis));
                 return EXIT_USAGE;
             }
             break;
@@ -363,8 +358,8 @@ int cli_analyze(int argc, char **argv)
         case 'T': sel.only = true; break;
         case 'N': sel.spec = optarg; break;
         default:
-            fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s", argv[optind - 1],
-                    analyze_usage);
+            fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s",
+                    cli_shown(argv[optind - 1], vis, sizeof vis), analyze_usage);
             return EXIT_USAGE;
         }
     }
@@ -405,7 +400,8 @@ int cli_analyze(int argc, char **argv)
         return analyze_compare(&cmp);
     }
     if (sort < 0) {
-        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n", cmp.sort);
+        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n",
+                cli_shown(cmp.sort, vis, sizeof vis));
         return EXIT_USAGE;
     }
     trace *tr = NULL;
@@ -414,7 +410,7 @@ int cli_analyze(int argc, char **argv)
         return EXIT_INPUT;
     uint32_t *order = malloc((m->nops ? m->nops : 1) * sizeof *order);
     if (!order) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
         model_free(m);
         trace_free(tr);
         return EXIT_INPUT;
@@ -451,7 +447,7 @@ int cli_analyze(int argc, char **argv)
     if (m != whole) {
         uint32_t *o2 = realloc(order, (m->nops ? m->nops : 1) * sizeof *order);
         if (!o2) {
-            fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+            fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
             free(order);
             model_free(m);
             m = whole;
@@ -464,7 +460,7 @@ int cli_analyze(int argc, char **argv)
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     shortnames *sn = short_names ? shortname_new(m) : NULL;
     if (short_names && !sn) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", argv[optind]);
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
         memory_free(mem);
         free(order);
         steps_free(st);
@@ -491,8 +487,7 @@ int cli_analyze(int argc, char **argv)
     shortname_free(sn);
     memory_free(mem);
     if (tr->truncated)
-        fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
-                tr->path, tr->truncated_reason);
+        cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
     free(order);
     steps_free(st);
     if (m != whole)

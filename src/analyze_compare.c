@@ -17,16 +17,6 @@
 #include "core/steps.h"
 #include "src/cli.h"
 
-static void print_cell(FILE *f, const char *s, size_t len, size_t cols)
-{
-    char buf[1024];
-    fmt_ellipsize(s, len, cols, buf, sizeof buf);
-    size_t w = fmt_width(buf, strlen(buf));
-    fputs(buf, f);
-    for (; w < cols; w++)
-        fputc(' ', f);
-}
-
 /* "+1.234" / "-1.234" / "0.000": a change always carries its sign */
 static const char *sms(int64_t ns, char *buf, size_t size)
 {
@@ -108,13 +98,18 @@ static void print_side(FILE *f, const char *what, const struct side *sd, const c
 {
     const model *m = sd->m;
     char a[64], b[64];
-    fprintf(f, "%-19s%s", what, m->tr->path);
-    if (sd->step)
-        fprintf(f, ", step %s", sd->step);
+    fprintf(f, "%-19s", what);
+    cli_put_text(f, m->tr->path, strlen(m->tr->path));
+    if (sd->step) {
+        fputs(", step ", f);
+        cli_put_text(f, sd->step, strlen(sd->step));
+    }
     fputc('\n', f);
-    if (m->tr->truncated)
-        fprintf(f, "%-19sWARNING: truncated trace (%s); figures cover what was read\n", "",
-                m->tr->truncated_reason);
+    if (m->tr->truncated) {
+        fprintf(f, "%-19sWARNING: truncated trace (", "");
+        cli_put_text(f, m->tr->truncated_reason, strlen(m->tr->truncated_reason));
+        fputs("); figures cover what was read\n", f);
+    }
     fprintf(f, "%-19s%s events, busy %s ms", "", fmt_count(m->tr->events_read, a, sizeof a),
             fmt_ms(busy->self_ns, b, sizeof b));
     if (div > 1)
@@ -232,7 +227,7 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
         const char *name = compare_str(c, r->name);
         compare_fig dl = compare_delta(&r->b, &r->n);
         fprintf(f, "%c ", mark(r->status));
-        print_cell(f, *name ? name : "(none)", *name ? strlen(name) : 6, 22);
+        cli_put_cell(f, *name ? name : "(none)", *name ? strlen(name) : 6, 22);
         fprintf(f, " %10s %10s %10s", calls_str(r->b.calls, false, a, sizeof a),
                 calls_str(r->n.calls, false, b, sizeof b), calls_str(dl.calls, true, d, sizeof d));
         fprintf(f, " %12s %12s %12s %7s", fmt_ms(r->b.self_ns, e, sizeof e),
@@ -257,9 +252,9 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
         const compare_row *r = &c->ops[order[i]];
         compare_fig dl = compare_delta(&r->b, &r->n);
         fprintf(f, "%c ", mark(r->status));
-        print_cell(f, compare_str(c, r->name), compare_strlen(c, r->name), 40);
+        cli_put_cell(f, compare_str(c, r->name), compare_strlen(c, r->name), 40);
         fputc(' ', f);
-        print_cell(f, compare_str(c, r->cat), compare_strlen(c, r->cat), 14);
+        cli_put_cell(f, compare_str(c, r->cat), compare_strlen(c, r->cat), 14);
         fprintf(f, " %10s %10s %10s", calls_str(r->b.calls, false, a, sizeof a),
                 calls_str(r->n.calls, false, b, sizeof b), calls_str(dl.calls, true, d, sizeof d));
         fprintf(f, " %12s %12s %12s %7s", fmt_ms(r->b.self_ns, e, sizeof e),
@@ -406,8 +401,7 @@ static void report_json(FILE *f, const compare *c, const uint32_t *order, size_t
 static void warn_truncated(const trace *tr)
 {
     if (tr->truncated)
-        fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
-                tr->path, tr->truncated_reason);
+        cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
 }
 
 /* Scopes side sd to its step text: the whole model's steps give the event
@@ -416,14 +410,16 @@ static void warn_truncated(const trace *tr)
 static int scope_side(struct side *sd, const model_opts *mo, int *rc)
 {
     t2p_error err;
+    char p[1200], s[600];
     if (sd->st->whole_trace) {
         fprintf(stderr, "torch2pprof analyze: %s: no ProfilerStep# steps to pick step %s from\n",
-                sd->tr->path, sd->step);
+                cli_shown(sd->tr->path, p, sizeof p), cli_shown(sd->step, s, sizeof s));
         *rc = EXIT_USAGE;
         return -1;
     }
     if (steps_parse_range(sd->st, sd->step, &sd->first, &sd->last, &err) < 0) {
-        fprintf(stderr, "torch2pprof analyze: %s: %s\n", sd->tr->path, err.reason);
+        fprintf(stderr, "torch2pprof analyze: %s: %s\n", cli_shown(sd->tr->path, p, sizeof p),
+                cli_shown(err.reason, s, sizeof s));
         *rc = EXIT_USAGE;
         return -1;
     }
@@ -488,10 +484,11 @@ int analyze_compare(const analyze_compare_opts *o)
 {
     int sort = o->sort ? compare_sort_parse(o->sort) : COMPARE_SORT_DELTA_SELF;
     if (sort < 0) {
+        char vis[600];
         fprintf(stderr, "torch2pprof analyze: unknown sort key '%s' with --base (delta_self, "
                         "delta_total, delta_calls, delta_device_self, delta_device_total, "
                         "delta_pct, self, total, calls, name, device_self, device_total)\n",
-                o->sort);
+                cli_shown(o->sort, vis, sizeof vis));
         return EXIT_USAGE;
     }
     if (!o->base_path && !(o->base_step && o->step)) {
@@ -525,8 +522,9 @@ int analyze_compare(const analyze_compare_opts *o)
         /* a trace without ProfilerStep# is one step: its figures stay whole */
         for (int s = 0; s < 2; s++) {
             if (!sd[s].st->whole_trace && !side_nsteps(&sd[s])) {
+                char vis[1200];
                 fprintf(stderr, "torch2pprof analyze: %s: no kept step to divide by\n",
-                        sd[s].tr->path);
+                        cli_shown(sd[s].tr->path, vis, sizeof vis));
                 goto out;
             }
         }

@@ -17,17 +17,6 @@ static pylines *lines_of(const model *m)
     return p;
 }
 
-/* s cut to cols columns, padded to them */
-static void cell(FILE *f, const char *s, size_t len, size_t cols)
-{
-    char buf[1024];
-    fmt_ellipsize(s, len, cols, buf, sizeof buf);
-    size_t w = fmt_width(buf, strlen(buf));
-    fputs(buf, f);
-    for (; w < cols; w++)
-        fputc(' ', f);
-}
-
 int analyze_lines_text(FILE *f, const model *m, size_t top)
 {
     pylines *p = lines_of(m);
@@ -58,7 +47,7 @@ int analyze_lines_text(FILE *f, const model *m, size_t top)
         for (; w < 56; w++)
             fputc(' ', f);
         fputc(' ', f);
-        cell(f, l->func, l->func_len, 32);
+        cli_put_cell(f, l->func, l->func_len, 32);
         fprintf(f, " %12s %12s\n", fmt_ms(l->self_ns, a, sizeof a),
                 fmt_ms(l->total_ns, b, sizeof b));
     }

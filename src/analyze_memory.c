@@ -10,7 +10,7 @@
 #include "src/cli.h"
 
 /* The last frames of a node's stack, innermost last: "a > b > c". */
-static void stack_text(const model *m, uint32_t node, char *buf, size_t size)
+static void stack_put(FILE *f, const model *m, uint32_t node)
 {
     uint32_t path[4];
     int n = 0;
@@ -22,17 +22,18 @@ static void stack_text(const model *m, uint32_t node, char *buf, size_t size)
         }
         path[n++] = p;
     }
-    size_t o = 0;
-    buf[0] = '\0';
     if (!n) {
-        snprintf(buf, size, "outside any operator");
+        fputs("outside any operator", f);
         return;
     }
     if (more)
-        o += (size_t)snprintf(buf + o, size - o, "... > ");
-    for (int i = n - 1; i >= 0 && o < size; i--)
-        o += (size_t)snprintf(buf + o, size - o, "%s%s", model_op_name(m, m->nodes[path[i]].op),
-                              i ? " > " : "");
+        fputs("... > ", f);
+    for (int i = n - 1; i >= 0; i--) {
+        uint32_t op = m->nodes[path[i]].op;
+        cli_put_text(f, model_op_name(m, op), strtab_len(m->tr->strs, m->ops[op].name));
+        if (i)
+            fputs(" > ", f);
+    }
 }
 
 void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
@@ -41,7 +42,7 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
     if (!mem || !mem->ndevices)
         return;
     const model *m = mem->m;
-    char a[64], b[64], c[64], d[64], e[64], g[64], stack[1024];
+    char a[64], b[64], c[64], d[64], e[64], g[64];
     fprintf(f, "\nMemory\n");
     for (size_t i = 0; i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];
@@ -49,14 +50,18 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
                 v->has_totals ? "Total Allocated" : "running sum of Bytes",
                 fmt_ms(v->peak_ns - m->window_start, b, sizeof b));
         uint32_t step = v->peak_record != MEMORY_NONE ? memory_step_at(st, v->peak_ns) : STEPS_NONE;
-        if (step != STEPS_NONE)
-            fprintf(f, " in step %s", steps_label(st, step));
+        if (step != STEPS_NONE) {
+            const char *label = steps_label(st, step);
+            fputs(" in step ", f);
+            cli_put_text(f, label, strlen(label));
+        }
         if (v->reserved_at_peak >= 0)
             fprintf(f, ", reserved %s", fmt_bytes(v->reserved_at_peak, c, sizeof c));
         fputc('\n', f);
         if (v->peak_node != MEMORY_NONE) {
-            stack_text(m, v->peak_node, stack, sizeof stack);
-            fprintf(f, "      in %s\n", stack);
+            fputs("      in ", f);
+            stack_put(f, m, v->peak_node);
+            fputc('\n', f);
         }
         fprintf(f, "      %s allocs (%s), %s frees (%s)", fmt_count(v->allocs, a, sizeof a),
                 fmt_bytes(v->alloc_bytes, b, sizeof b), fmt_count(v->frees, c, sizeof c),
@@ -81,12 +86,7 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
             "Alloc size", "Increase", "Self allocs", "Self size", "Self incr.");
     for (size_t i = 0; i < n; i++) {
         const memory_op *o = &mem->ops[idx[i]];
-        char name[256];
-        const char *s = model_op_name(m, o->op);
-        fmt_ellipsize(s, strlen(s), 40, name, sizeof name);
-        fputs(name, f);
-        for (size_t w = fmt_width(name, strlen(name)); w < 40; w++)
-            fputc(' ', f);
+        cli_put_cell(f, model_op_name(m, o->op), strtab_len(m->tr->strs, m->ops[o->op].name), 40);
         fprintf(f, " %-6s %10s %12s %12s %10s %12s %12s\n", mem->devices[o->device].name,
                 fmt_count(o->st.alloc_count, a, sizeof a), fmt_bytes(o->st.alloc_bytes, b, sizeof b),
                 fmt_bytes(o->st.increase_bytes, c, sizeof c),

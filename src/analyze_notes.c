@@ -4,6 +4,7 @@
 #include "src/analyze_notes.h"
 
 #include "core/fmt.h"
+#include "src/cli.h"
 
 void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,
                       const shortnames *sn)
@@ -17,10 +18,18 @@ void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nsh
         const model_op *o = &m->ops[order[i]];
         if (o->cum_ns == o->total_ns)
             continue;
-        const char *cat = trace_str(m->tr, o->cat);
-        fprintf(f, "  %s%s%s%s: cum %s ms, total %s ms\n",
-                sn ? shortname_op(sn, order[i], NULL) : trace_str(m->tr, o->name),
-                *cat ? " (" : "", cat, *cat ? ")" : "", fmt_ms(o->cum_ns, a, sizeof a),
+        size_t nlen, clen = strtab_len(m->tr->strs, o->cat);
+        const char *name = sn ? shortname_op(sn, order[i], &nlen) : trace_str(m->tr, o->name);
+        if (!sn)
+            nlen = strtab_len(m->tr->strs, o->name);
+        fputs("  ", f);
+        cli_put_text(f, name, nlen);
+        if (clen) {
+            fputs(" (", f);
+            cli_put_text(f, trace_str(m->tr, o->cat), clen);
+            fputc(')', f);
+        }
+        fprintf(f, ": cum %s ms, total %s ms\n", fmt_ms(o->cum_ns, a, sizeof a),
                 fmt_ms(o->total_ns, b, sizeof b));
     }
 }

@@ -17,16 +17,6 @@ bool analyze_ranks_wanted(int nargs, char **args)
     return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0]));
 }
 
-static void print_cell(FILE *f, const char *s, size_t len, size_t cols)
-{
-    char buf[1024];
-    fmt_ellipsize(s, len, cols, buf, sizeof buf);
-    size_t w = fmt_width(buf, strlen(buf));
-    fputs(buf, f);
-    for (; w < cols; w++)
-        fputc(' ', f);
-}
-
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -57,9 +47,10 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
     if (j->straggler >= 0) {
         const ranks_file *s = &j->files[j->straggler];
         fprintf(f, "Straggler:         ");
+        char vis[600];
         if (j->flagged)
             fprintf(f, "rank %lld (%s): %s %s ms, %+.1f%% over the median %s ms\n",
-                    (long long)s->rank, base_name(s->path), metric,
+                    (long long)s->rank, cli_shown(base_name(s->path), vis, sizeof vis), metric,
                     fmt_ms(j->by_steps ? s->st.step_mean_ns : s->st.busy_ns, a, sizeof a),
                     s->st.skew * 100, fmt_ms(j->median_ns, b, sizeof b));
         else
@@ -79,7 +70,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
         fprintf(f, "%c %5lld ", j->flagged && (int64_t)i == j->straggler ? '*' : ' ',
                 (long long)r->rank);
         const char *name = base_name(r->path);
-        print_cell(f, name, strlen(name), 24);
+        cli_put_cell(f, name, strlen(name), 24);
         fprintf(f, " %12s %12s %12s %12s %7s %6s %12s %12s %12s %12s %+7.1f\n",
                 fmt_count(s->events, a, sizeof a), fmt_ms(s->window_ns, b, sizeof b),
                 fmt_ms(s->cpu_ns, c, sizeof c), fmt_ms(s->gpu_busy_ns, d, sizeof d),
@@ -125,9 +116,9 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
     fputc('\n', f);
     for (size_t i = 0; i < nshow; i++) {
         const ranks_op *p = &j->ops[order[i]];
-        print_cell(f, strtab_str(j->strs, p->name), strtab_len(j->strs, p->name), 44);
+        cli_put_cell(f, strtab_str(j->strs, p->name), strtab_len(j->strs, p->name), 44);
         fputc(' ', f);
-        print_cell(f, strtab_str(j->strs, p->cat), strtab_len(j->strs, p->cat), 16);
+        cli_put_cell(f, strtab_str(j->strs, p->cat), strtab_len(j->strs, p->cat), 16);
         fprintf(f, " %12s %12s %12s %10s %10s %10s %8lld", fmt_count(p->calls, a, sizeof a),
                 fmt_ms(p->self_ns, b, sizeof b), fmt_ms(p->total_ns, c, sizeof c),
                 fmt_ms(p->min_ns, d, sizeof d), fmt_ms(p->median_ns, e, sizeof e),
@@ -229,8 +220,7 @@ static bool check_failures(const ranks_job *j, bool partial)
         const ranks_file *r = &j->files[i];
         if (r->loaded) {
             if (r->truncated)
-                fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); loaded what was read\n",
-                        r->path, r->truncated_reason);
+                cli_warn_truncated(r->path, r->truncated_reason, "loaded");
             continue;
         }
         error_format(&r->err, buf, sizeof buf);

@@ -27,11 +27,12 @@ int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m
                          bool *usage_error)
 {
     t2p_error err;
+    char vis[1200];
     *usage_error = false;
     if (!sel->spec)
         return 0;
     if (steps_parse_range(sel->st, sel->spec, &sel->first, &sel->last, &err) < 0) {
-        fprintf(stderr, "torch2pprof analyze: --step: %s\n", err.reason);
+        fprintf(stderr, "torch2pprof analyze: --step: %s\n", cli_shown(err.reason, vis, sizeof vis));
         *usage_error = true;
         return -1;
     }
@@ -46,7 +47,7 @@ int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m
 
 void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel)
 {
-    char a[64], b[64], l[200];
+    char a[64], b[64], l[200], vis[300];
     if (!sel->spec)
         return;
     const steps *s = sel->st;
@@ -54,7 +55,7 @@ void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel)
     fprintf(f, "Scope:             step%s %s (window %s to %s ms from the trace's start; CPU "
                "events that start in it, GPU work they launched)\n",
             sel->first == sel->last ? "" : "s",
-            steps_range_label(s, sel->first, sel->last, l, sizeof l),
+            cli_shown(steps_range_label(s, sel->first, sel->last, l, sizeof l), vis, sizeof vis),
             fmt_ms(x->start - s->m->window_start, a, sizeof a),
             fmt_ms(y->end - s->m->window_start, b, sizeof b));
 }
@@ -75,7 +76,8 @@ void analyze_steps_text(FILE *f, const analyze_steps_sel *sel)
         for (size_t i = lo; i < hi; i++) {
             const steps_step *st = &s->steps[i];
             char name[64];
-            snprintf(name, sizeof name, "%s", steps_label(s, i));
+            const char *label = steps_label(s, i);
+            fmt_visible(label, strlen(label), name, sizeof name);
             dropped += !st->kept;
             row(f, name, st->kept ? "" : " *", st->start - m->window_start, st->end - st->start,
                 st->role_ns, st->gpu_busy_ns, gpu);
@@ -148,7 +150,9 @@ void analyze_steps_only(FILE *f, const analyze_steps_sel *sel, bool json)
 {
     const trace *tr = sel->st->m->tr;
     if (!json) {
-        fprintf(f, "File:              %s\n", tr->path);
+        fputs("File:              ", f);
+        cli_put_text(f, tr->path, strlen(tr->path));
+        fputc('\n', f);
         analyze_steps_scope_line(f, sel);
         if (sel->st->whole_trace)
             fprintf(f, "\nNo ProfilerStep# in this trace: no steps to show.\n");

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fmt.h"
+#include "core/textsafe.h"
 #include "core/outfile.h"
 
 int cli_fail(const t2p_error *err)
@@ -15,6 +17,13 @@ int cli_fail(const t2p_error *err)
     char buf[1200];
     fprintf(stderr, "torch2pprof: %s\n", error_format(err, buf, sizeof buf));
     return EXIT_INPUT;
+}
+
+void cli_warn_truncated(const char *path, const char *reason, const char *done)
+{
+    char p[1200], r[600];
+    fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); %s what was read\n",
+            cli_shown(path, p, sizeof p), cli_shown(reason, r, sizeof r), done);
 }
 
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace)
@@ -36,6 +45,40 @@ model *cli_open(const char *path, bool partial, const model_opts *mo, trace **ou
     return m;
 }
 
+void cli_put_text(FILE *f, const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        /* runs of printable ASCII as they are, the rest unit by unit */
+        size_t k = i;
+        while (k < len && (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7F)
+            k++;
+        if (k > i)
+            fwrite(s + i, 1, k - i, f);
+        if (k == len)
+            break;
+        textsafe_unit u;
+        textsafe_next(s + k, len - k, &u);
+        fwrite(u.vis, 1, u.vislen, f);
+        i = k + u.in;
+    }
+}
+
+void cli_put_cell(FILE *f, const char *s, size_t len, size_t cols)
+{
+    char buf[1024];
+    fmt_ellipsize(s, len, cols, buf, sizeof buf);
+    size_t w = fmt_width(buf, strlen(buf));
+    fputs(buf, f);
+    for (; w < cols; w++)
+        fputc(' ', f);
+}
+
+const char *cli_shown(const char *s, char *buf, size_t size)
+{
+    return fmt_visible(s, strlen(s), buf, size);
+}
+
 FILE *cli_summary_stream(const char *out)
 {
     return outfile_is_stdout(out) ? stderr : stdout;
@@ -47,7 +90,9 @@ int cli_summary_done(FILE *f, const char *out)
     if (fflush(f) == 0 && !ferror(f))
         return EXIT_OK;
     int e = errno;
-    fprintf(stderr, "torch2pprof: wrote %s, but cannot print the summary on %s: %s\n", out,
+    char vis[1200];
+    fprintf(stderr, "torch2pprof: wrote %s, but cannot print the summary on %s: %s\n",
+            cli_shown(out, vis, sizeof vis),
             f == stderr ? "standard error" : "standard output",
             e ? strerror(e) : "write error");
     return EXIT_INPUT;
@@ -55,20 +100,36 @@ int cli_summary_done(FILE *f, const char *out)
 
 void cli_json_string(FILE *f, const char *s, size_t len)
 {
+    static const char hex[] = "0123456789abcdef";
     fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)s[i];
-        switch (c) {
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+            fputc(c, f);
+            i++;
+            continue;
+        }
+        textsafe_unit u;
+        textsafe_next(s + i, len - i, &u);
+        i += u.in;
+        if (!u.valid) {
+            fputs(TEXTSAFE_REPLACEMENT, f); /* strict readers want valid UTF-8 */
+            continue;
+        }
+        switch (u.cp) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
         case '\n': fputs("\\n", f); break;
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (c < 0x20)
-                fprintf(f, "\\u%04x", c);
+            /* controls (C0, DEL, C1) and the invisible bidi and line
+               separators escaped: JSON read in a terminal stays inert */
+            if (u.escaped)
+                fprintf(f, "\\u%c%c%c%c", hex[u.cp >> 12 & 15], hex[u.cp >> 8 & 15],
+                        hex[u.cp >> 4 & 15], hex[u.cp & 15]);
             else
-                fputc(c, f);
+                fwrite(u.vis, 1, u.vislen, f);
         }
     }
     fputc('"', f);

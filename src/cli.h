@@ -9,12 +9,14 @@
 #include "core/trace.h"
 #include "src/args.h"
 
-
 int cli_analyze(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 
 /* Prints "torch2pprof: <error>" on stderr; returns EXIT_INPUT. */
 int cli_fail(const t2p_error *err);
+
+/* "torch2pprof: warning: PATH: truncated (REASON); DONE what was read". */
+void cli_warn_truncated(const char *path, const char *reason, const char *done);
 
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
@@ -27,7 +29,23 @@ FILE *cli_summary_stream(const char *out);
    written but the summary could not be (standard output closed, full). */
 int cli_summary_done(FILE *f, const char *out);
 
-/* Writes s as a JSON string literal. */
+/* Names, categories, labels and paths come from the trace or the file
+   system: every text output writes them with these, in their visible form
+   (core/textsafe.h), so no control character reaches the terminal. */
+
+/* Writes s whole, in its visible form. */
+void cli_put_text(FILE *f, const char *s, size_t len);
+
+/* Writes s as a table cell: visible, cut to cols columns with an ellipsis,
+   padded with blanks to cols. */
+void cli_put_cell(FILE *f, const char *s, size_t len, size_t cols);
+
+/* The visible form of the C string s (a path, an argument) for a message,
+   in buf. Returns buf. */
+const char *cli_shown(const char *s, char *buf, size_t size);
+
+/* Writes s as a JSON string literal: valid UTF-8 always (U+FFFD for each
+   byte that is not), control characters escaped. */
 void cli_json_string(FILE *f, const char *s, size_t len);
 
 #endif

@@ -88,7 +88,7 @@ int cli_convert(int argc, char **argv)
     bool partial = false, selecting = false, short_names = false, no_memory = false;
     long jobs = 0;
     const char *comments[6];
-    char cbuf[3][600];
+    char cbuf[3][600], vis[1200];
     size_t ncomments = 0;
     t2p_error err;
     int c;
@@ -110,7 +110,7 @@ int cli_convert(int argc, char **argv)
             jobs = strtol(optarg, &end, 10);
             if (*end || end == optarg || jobs < 1 || jobs > 4096) {
                 fprintf(stderr, "torch2pprof convert: --jobs wants a number from 1 to 4096, "
-                                "not '%s'\n", optarg);
+                                "not '%s'\n", cli_shown(optarg, vis, sizeof vis));
                 return EXIT_USAGE;
             }
             break;
@@ -120,8 +120,8 @@ int cli_convert(int argc, char **argv)
         case 'B': base = optarg; break;
         case 'N': step = optarg; break;
         default:
-            fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s", argv[optind - 1],
-                    convert_usage);
+            fprintf(stderr, "torch2pprof convert: bad option '%s'\n%s",
+                    cli_shown(argv[optind - 1], vis, sizeof vis), convert_usage);
             return EXIT_USAGE;
         }
     }
@@ -202,7 +202,7 @@ int cli_convert(int argc, char **argv)
         }
     }
     if (short_names && !(sn = shortname_new(m))) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", in);
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(in, vis, sizeof vis));
         goto out;
     }
     /* a trace with [memory] records gets the heap sample types too */
@@ -225,8 +225,8 @@ int cli_convert(int argc, char **argv)
     FILE *so = cli_summary_stream(out);
     char a[64], b[64], d[64];
     fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
-            out, sum.samples, sum.locations, sum.functions, sum.strings,
-            fmt_ms(sum.total_ns, a, sizeof a));
+            cli_shown(out, vis, sizeof vis), sum.samples, sum.locations, sum.functions,
+            sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
     if (selecting)
         fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(m->busy_ns, b, sizeof b));
     else
@@ -239,8 +239,7 @@ int cli_convert(int argc, char **argv)
                 (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
     fputc('\n', so);
     if (tr->truncated)
-        fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
-                tr->path, tr->truncated_reason);
+        cli_warn_truncated(tr->path, tr->truncated_reason, "converted");
     rc = cli_summary_done(so, out);
 out:
     memory_free(mem);

@@ -66,11 +66,12 @@ int convert_compare(const convert_compare_opts *o)
         goto out;
     }
     FILE *so = cli_summary_stream(o->out_path);
-    char a[64];
+    char a[64], vo[1200], vn[1200], vb[1200];
     fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, "
             "%s minus %s: time %s ms net",
-            o->out_path, sum.samples, sum.locations, sum.functions, sum.strings, o->new_path,
-            o->base_path, fmt_ms(sum.total_ns, a, sizeof a));
+            cli_shown(o->out_path, vo, sizeof vo), sum.samples, sum.locations, sum.functions,
+            sum.strings, cli_shown(o->new_path, vn, sizeof vn),
+            cli_shown(o->base_path, vb, sizeof vb), fmt_ms(sum.total_ns, a, sizeof a));
     if (side[0].m->gpu_events || side[1].m->gpu_events)
         fprintf(so, ", device %s ms net", fmt_ms(sum.device_ns, a, sizeof a));
     if (with_mem)
@@ -85,8 +86,7 @@ int convert_compare(const convert_compare_opts *o)
     }
     for (int s = 0; s < 2; s++)
         if (side[s].tr->truncated)
-            fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
-                    side[s].tr->path, side[s].tr->truncated_reason);
+            cli_warn_truncated(side[s].tr->path, side[s].tr->truncated_reason, "converted");
     rc = cli_summary_done(so, o->out_path);
 out:
     for (int s = 0; s < 2; s++) {

@@ -98,8 +98,9 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
     /* before hours of loading: OUT must not be one of the traces */
     for (size_t i = 0; i < j->nfiles; i++)
         if (pprof_same_file(j->files[i].path, out)) {
+            char vis[1200];
             fprintf(stderr, "torch2pprof: %s: is one of the traces being converted: "
-                            "refusing to overwrite it\n", out);
+                            "refusing to overwrite it\n", cli_shown(out, vis, sizeof vis));
             goto out;
         }
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
@@ -112,8 +113,7 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
     for (size_t i = 0; i < j->nfiles; i++) {
         const ranks_file *f = &j->files[i];
         if (f->loaded && f->truncated)
-            fprintf(stderr, "torch2pprof: warning: %s: truncated (%s); converted what was read\n",
-                    f->path, f->truncated_reason);
+            cli_warn_truncated(f->path, f->truncated_reason, "converted");
         else if (!f->loaded)
             fprintf(stderr, o->partial ? "torch2pprof: warning: %s; left out (--partial)\n"
                                        : "torch2pprof: %s\n",
@@ -176,10 +176,10 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
         goto out;
     }
     FILE *so = cli_summary_stream(out);
-    char a[64], b[64], d[64];
+    char a[64], b[64], d[64], vis[1200];
     fprintf(so, "wrote %s: %zu ranks, %zu samples, %zu locations, %zu functions, %zu strings, "
-            "total %s ms", out, j->nloaded, sum.samples, sum.locations, sum.functions,
-            sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
+            "total %s ms", cli_shown(out, vis, sizeof vis), j->nloaded, sum.samples,
+            sum.locations, sum.functions, sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
     if (o->sel)
         fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
     else

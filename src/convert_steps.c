@@ -23,7 +23,9 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
     }
     if (spec) {
         if (steps_parse_range(cs->st, spec, &first, &last, &err) < 0) {
-            fprintf(stderr, "torch2pprof convert: --step: %s\n", err.reason);
+            char vis[1200];
+            fprintf(stderr, "torch2pprof convert: --step: %s\n",
+                    cli_shown(err.reason, vis, sizeof vis));
             *usage_error = true;
             return -1;
         }
@@ -54,7 +56,8 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
     return 0;
 nomem:
     free(keep);
-    fprintf(stderr, "torch2pprof: %s: out of memory\n", (*m)->tr->path);
+    char vis[1200];
+    fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown((*m)->tr->path, vis, sizeof vis));
     return -1;
 }
 

@@ -42,6 +42,8 @@ int main(int argc, char **argv)
         return cli_convert(argc - 1, argv + 1);
     if (cmd[0] != '-' && argc == 3)
         return cli_convert(argc, argv); /* torch2pprof TRACE OUT.pb.gz */
-    fprintf(stderr, "torch2pprof: unknown command '%s'\n%s", cmd, usage);
+    char vis[600];
+    fprintf(stderr, "torch2pprof: unknown command '%s'\n%s", cli_shown(cmd, vis, sizeof vis),
+            usage);
     return EXIT_USAGE;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fmt.h"
 #include "core/model.h"
 #include "core/steps.h"
 #include "core/ranks.h"
@@ -187,7 +188,8 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
     if (!*tr) {
         draw_close();
         if (err.kind == T2P_ERR_CANCELLED || got_signal) {
-            fprintf(stderr, "torch2pprof-tui: loading %s cancelled\n", path);
+            fprintf(stderr, "torch2pprof-tui: loading %s cancelled\n",
+                    fmt_visible(path, strlen(path), msg, sizeof msg));
             return EXIT_CANCEL;
         }
         fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
@@ -380,8 +382,10 @@ static int replay(view *v, const char *script, bool print, int w, int h, double 
     if (print) {
         render(v, stdout);
         if (view_status(v)[0]) {
+            char vis[1200];
+            const char *st = view_status(v);
             fputs("status: ", stdout);
-            put_line(stdout, view_status(v));
+            put_line(stdout, fmt_visible(st, strlen(st), vis, sizeof vis));
         }
     }
     return rc;
@@ -506,7 +510,7 @@ int main(int argc, char **argv)
     model_opts mo = { 0 };
     /* an explorer shows what a killed job left, under a banner, rather than nothing */
     bool partial = true, print = false;
-    char *script = NULL;
+    char *script = NULL, vis[600];
     long jobs = 0;
     bool view_given = false, mouse = true;
     int rw = 120, rh = 40;
@@ -521,7 +525,7 @@ int main(int argc, char **argv)
         case 'v':
             if ((c = view_by_name(optarg)) < 0) {
                 fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks, memory)\n",
-                        optarg);
+                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis));
                 return EXIT_USAGE;
             }
             vo.tab = (enum view_tab)c;
@@ -532,7 +536,7 @@ int main(int argc, char **argv)
             jobs = strtol(optarg, &end, 10);
             if (*end || end == optarg || jobs < 1 || jobs > 4096) {
                 fprintf(stderr, "torch2pprof-tui: --jobs wants a number from 1 to 4096, not '%s'\n",
-                        optarg);
+                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis));
                 return EXIT_USAGE;
             }
             break;
@@ -556,7 +560,9 @@ int main(int argc, char **argv)
         case 'R':
             free(script);
             if (!(script = read_file(optarg))) {
-                fprintf(stderr, "torch2pprof-tui: cannot read %s: %s\n", optarg, strerror(errno));
+                int e = errno;
+                fprintf(stderr, "torch2pprof-tui: cannot read %s: %s\n",
+                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis), strerror(e));
                 return EXIT_USAGE;
             }
             break;
@@ -574,7 +580,8 @@ int main(int argc, char **argv)
         case 'n': vo.short_names = true; break;
         case 'D': vo.source_path = optarg; break;
         default:
-            fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s", argv[optind - 1], usage);
+            fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s",
+                    fmt_visible(argv[optind - 1], strlen(argv[optind - 1]), vis, sizeof vis), usage);
             return EXIT_USAGE;
         }
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/fmt.h"
 #include "src/args.h"
 #include "ui/draw.h"
 
@@ -53,7 +54,8 @@ int tui_cmp_load(const char *base, const char *path, bool partial, const model_o
     if (pair_load(paths, &po, out->side, &err) < 0) {
         draw_close();
         if (err.kind == T2P_ERR_CANCELLED || *cancel) {
-            fprintf(stderr, "torch2pprof-tui: loading %s cancelled\n", path);
+            fprintf(stderr, "torch2pprof-tui: loading %s cancelled\n",
+                    fmt_visible(path, strlen(path), msg, sizeof msg));
             return EXIT_CANCEL;
         }
         fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));

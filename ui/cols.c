@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/textsafe.h"
 
 void cols_line_init(cols_line *l, char *buf, size_t size)
 {
@@ -19,11 +20,11 @@ void cols_line_init(cols_line *l, char *buf, size_t size)
 
 void cols_put(cols_line *l, const char *s, size_t len)
 {
-    if (l->off + len + 1 > l->size)
-        len = l->size > l->off + 1 ? l->size - l->off - 1 : 0;
-    memcpy(l->buf + l->off, s, len);
-    l->off += len;
-    l->buf[l->off] = '\0';
+    if (l->off >= l->size)
+        return;
+    /* every byte of a screen line passes here: in its visible form (whole
+       units, the same bytes for text that is visible already) */
+    l->off += textsafe_visible(s, len, l->buf + l->off, l->size - l->off, NULL);
 }
 
 void cols_pad(cols_line *l, size_t n)

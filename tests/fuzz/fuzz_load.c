@@ -22,6 +22,7 @@
 #include "core/memory.h"
 #include "core/pprof.h"
 #include "core/select.h"
+#include "core/textsafe.h"
 #include "core/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -83,9 +84,19 @@ static void exercise(const model *m)
             model_sort_ops(m, (enum model_sort)s, s & 1, order);
             for (size_t i = 0; i < m->nops && i < 32; i++) {
                 const model_op *o = &m->ops[order[i]];
-                fmt_ellipsize(trace_str(tr, o->name), strtab_len(tr->strs, o->name), 48, buf,
-                              sizeof buf);
-                fmt_width(buf, strlen(buf));
+                const char *name = trace_str(tr, o->name);
+                size_t nlen = strtab_len(tr->strs, o->name);
+                fmt_ellipsize(name, nlen, 48, buf, sizeof buf);
+                /* what the report and the explorer show: no control, valid
+                   UTF-8, within its width; JSON and pprof: valid UTF-8 */
+                size_t blen = strlen(buf);
+                if (!textsafe_is_visible(buf, blen) || !textsafe_utf8_valid(buf, blen) ||
+                    fmt_width(buf, blen) > 48)
+                    abort();
+                size_t ulen = textsafe_utf8(name, nlen, true, buf, sizeof buf);
+                if (!textsafe_utf8_valid(buf, strlen(buf)) ||
+                    (ulen < sizeof buf && strlen(buf) != ulen))
+                    abort();
                 fmt_ms(o->self_ns, num, sizeof num);
                 fmt_dur(o->total_ns, num, sizeof num);
                 fmt_pct(o->self_ns, m->busy_ns, num, sizeof num);
