@@ -35,20 +35,30 @@ if [ -d "$shared" ]; then ln -s "$(cd "$shared" && pwd)" "$W/shared"; fi
 
 # ---- 1. sanitizers ----
 step "ASan + UBSan build"
-mkdir "$W/san"
-(cd "$W/san" && "$W/src/configure" -q --enable-sanitizers >/dev/null && make -s -j"$jobs" >/dev/null)
+# the README's recipe: a build directory of its own beside the sources (VPATH)
+san="$W/src/build-asan"
+mkdir "$san"
+(cd "$san" && ../configure -q --enable-sanitizers >/dev/null &&
+    make -s -j"$jobs" >/dev/null)
+# a silent recipe built plain objects once: the programs must carry ASan
+for p in torch2pprof torch2pprof-tui; do
+    nm "$san/$p" | grep -q __asan_init || {
+        echo "hardening: $p of the sanitizer build has no AddressSanitizer" >&2
+        exit 1
+    }
+done
 step "make check under ASan + UBSan"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-if ! (cd "$W/san" && make -s -j"$jobs" check >check.out 2>&1); then
-    cat "$W/san/check.out"
-    for f in "$W"/san/tests/*/*.log "$W"/san/tests/*.log; do
+if ! (cd "$san" && make -s -j"$jobs" check >check.out 2>&1); then
+    cat "$san/check.out"
+    for f in "$san"/tests/*/*.log "$san"/tests/*.log; do
         [ -f "$f" ] && case "$f" in *test-suite.log) ;; *) echo "--- $f"; tail -40 "$f" ;; esac
     done
     echo "hardening: make check failed under the sanitizers" >&2
     exit 1
 fi
-grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR)' "$W/san/check.out" || true
+grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR)' "$san/check.out" || true
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # ---- 2. valgrind ----

@@ -168,7 +168,7 @@ static void test_vs_stacks_small(void **state)
         TOP_SRCDIR "/tests/fixtures/recursion.json",
         TOP_SRCDIR "/tests/fixtures/gpu_edge.json",
         TOP_SRCDIR "/tests/fixtures/cnn_train.json.gz",
-        TOP_SRCDIR "/../shared/traces/amd_mi250_train.json.gz",
+        SHARED_DIR "/traces/amd_mi250_train.json.gz",
     };
     for (size_t t = 0; t < sizeof paths / sizeof *paths; t++) {
         trace *tr;
@@ -211,8 +211,8 @@ static void test_vs_ops_large(void **state)
     (void)state;
     static const char *const paths[] = {
         TOP_SRCDIR "/data/alexnet_train.json.gz",
-        TOP_SRCDIR "/../shared/traces/nccl_relative_time.json.gz",
-        TOP_SRCDIR "/../shared/traces/sampled_rank0_noflows.json.gz",
+        SHARED_DIR "/traces/nccl_relative_time.json.gz",
+        SHARED_DIR "/traces/sampled_rank0_noflows.json.gz",
     };
     for (size_t t = 0; t < sizeof paths / sizeof *paths; t++) {
         trace *tr;

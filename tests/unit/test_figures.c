@@ -25,10 +25,10 @@ static const char *const traces[] = {
     TOP_SRCDIR "/tests/fixtures/recursion.json",
     TOP_SRCDIR "/tests/fixtures/gpu_edge.json",
     TOP_SRCDIR "/data/alexnet_train.json.gz",
-    TOP_SRCDIR "/../shared/traces/mtia_inference_rank0.json.gz",
-    TOP_SRCDIR "/../shared/traces/nccl_relative_time.json.gz",
-    TOP_SRCDIR "/../shared/traces/sampled_rank0_noflows.json.gz",
-    TOP_SRCDIR "/../shared/traces/x_events_only.json.gz",
+    SHARED_DIR "/traces/mtia_inference_rank0.json.gz",
+    SHARED_DIR "/traces/nccl_relative_time.json.gz",
+    SHARED_DIR "/traces/sampled_rank0_noflows.json.gz",
+    SHARED_DIR "/traces/x_events_only.json.gz",
 };
 
 static model *open_model(const char *path, trace **tr)
@@ -199,7 +199,7 @@ static void test_window_triton(void **state)
 {
     (void)state;
     trace *tr;
-    model *m = open_model(TOP_SRCDIR "/../shared/traces/triton_example.json.gz", &tr);
+    model *m = open_model(SHARED_DIR "/traces/triton_example.json.gz", &tr);
     if (!m)
         skip();
     const model_op *step = find(m, "ProfilerStep*", "user_annotation");
