@@ -125,9 +125,12 @@ static int write_scope(view *v, const char *path, t2p_error *err)
     pprof_summary sum;
     int rc = pprof_write(v->m, &po, path, &sum, err);
     if (rc == 0) {
-        char a[32], b[32], c[32];
-        snprintf(v->status, sizeof v->status, "exported %s: %s samples, total %s ms%s%s (%s)",
-                 path, fmt_count(sum.samples, a, sizeof a), fmt_ms(sum.total_ns, b, sizeof b),
+        /* a sample per stack: what the user exported is stacks, their calls
+           and their time, as the screen shows them */
+        char a[32], b[32], c[32], d[32];
+        snprintf(v->status, sizeof v->status, "exported %s: %s stacks, %s calls, %s ms%s%s (%s)",
+                 path, fmt_count(sum.samples, a, sizeof a), fmt_count(sum.calls, d, sizeof d),
+                 fmt_ms(sum.total_ns, b, sizeof b),
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
                  all ? "whole trace" : "focus and filter applied");

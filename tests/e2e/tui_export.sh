@@ -31,6 +31,15 @@ if [ -s "$work/alexnet_train.pb.gz" ] && has "status: exported ./alexnet_train.p
     ok "Enter writes ./alexnet_train.pb.gz and says so"
 else bad "Enter did not write: $(tail -2 "$work/out")"; fi
 sum=$(cksum <"$work/alexnet_train.pb.gz")
+# the message gives stacks, calls and time: the stacks and time convert
+# reports for the same trace (one sample per stack)
+conv=$("$top_builddir/torch2pprof" convert "$trace" "$work/conv.pb.gz" 2>&1)
+want_stacks=$(echo "$conv" | sed -n 's/.*: \([0-9,]*\) samples,.*/\1/p')
+want_ms=$(echo "$conv" | sed -n 's/.*total \([0-9.]*\) ms.*/\1/p')
+if [ -n "$want_stacks" ] && has ": $want_stacks stacks, " && has " calls, $want_ms ms"; then
+    ok "the message says $want_stacks stacks, calls and $want_ms ms, as convert"
+else bad "the message does not give convert's $want_stacks stacks and $want_ms ms: $(grep status: "$work/out")"; fi
+rm -f "$work/conv.pb.gz"
 
 replay "e <Enter>"
 [ -s "$work/alexnet_train-1.pb.gz" ] && ok "the next e offers and writes the next free name" ||
