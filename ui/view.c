@@ -14,6 +14,7 @@
 #include "core/fmt.h"
 #include "core/shortname.h"
 #include "ui/cmp.h"
+#include "ui/tree_rows.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
 static const struct view_ops *const views[VIEW_NVIEWS] = { VIEW_LIST(VIEW_ENTRY)
@@ -764,4 +765,42 @@ int view_key(view *v, int key)
     if (cur_ops(v)->after_key)
         cur_ops(v)->after_key(v);
     return r;
+}
+
+int view_tree_move(view *v, tree_rows *t, enum key_act act, uint32_t u, bool up)
+{
+    size_t *cur = &v->cur[v->tab];
+    bool kids = tree_rows_has_kids(t, u);
+    switch (act) {
+    case ACT_OPEN:
+        if (kids && !tree_rows_expanded(t, u))
+            tree_rows_expand(t, u, true);
+        else if (kids)
+            (*cur)++;
+        break;
+    case ACT_CLOSE:
+        if (kids && tree_rows_expanded(t, u)) {
+            tree_rows_expand(t, u, false);
+        } else if (up) {
+            size_t p = tree_rows_index_of(t, tree_rows_parent(t, u));
+            if (p != SIZE_MAX)
+                *cur = p;
+        }
+        break;
+    case ACT_EXPAND:
+        if (kids)
+            tree_rows_expand(t, u, true);
+        break;
+    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
+    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
+    case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
+        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
+        *cur = tree_rows_near(t, u);
+        break;
+    default:
+        return -1;
+    }
+    tree_rows_dirty(t);
+    view_clamp(v);
+    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
 }

@@ -262,44 +262,13 @@ static int cl_action(view *v, enum key_act act, int arg)
     case ACT_OPEN: case ACT_CLOSE: case ACT_EXPAND: case ACT_COLLAPSE:
     case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
         break;
-    case ACT_SORT_PREV: case ACT_SORT_NEXT: case ACT_REVERSE:
-        return -1; /* the generic sort cycling, on own_sort; rows re-sort below */
     default:
-        return -1;
+        return -1; /* sorting is the generic cycling on own_sort */
     }
     if (cl_count(v) == 0)
         return VIEW_DRAW_FOOTER;
-    tree_rows *t = &s->rows;
-    size_t r = v->cur[VIEW_CALLERS];
-    uint32_t u = cl_row(v, r);
-    bool kids = tree_rows_has_kids(t, u);
-    switch (act) {
-    case ACT_OPEN:
-        if (kids && !tree_rows_expanded(t, u))
-            tree_rows_expand(t, u, true);
-        else if (kids)
-            v->cur[VIEW_CALLERS] = r + 1;
-        break;
-    case ACT_CLOSE:
-        if (kids && tree_rows_expanded(t, u)) {
-            tree_rows_expand(t, u, false);
-        } else if (s->c->nodes[u].depth > 1) {
-            size_t p = tree_rows_index_of(t, tree_rows_parent(t, u));
-            if (p != SIZE_MAX)
-                v->cur[VIEW_CALLERS] = p;
-        }
-        break;
-    case ACT_EXPAND: tree_rows_expand(t, u, true); break;
-    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
-    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
-    default:
-        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
-        v->cur[VIEW_CALLERS] = tree_rows_near(t, u);
-        break;
-    }
-    tree_rows_dirty(t);
-    view_clamp(v);
-    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
+    uint32_t u = cl_row(v, v->cur[VIEW_CALLERS]);
+    return view_tree_move(v, &s->rows, act, u, s->c->nodes[u].depth > 1);
 }
 
 static void cl_own_sort(view *v, enum model_sort **sort, bool **reverse)

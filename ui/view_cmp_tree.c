@@ -226,39 +226,7 @@ static int ctree_action(view *v, enum key_act act, int arg)
     tree_rows *t = &s->rows;
     size_t row = v->cur[VIEW_TREE];
     uint32_t u = ctree_row(v, row);
-    bool kids = tree_rows_has_kids(t, u);
-    switch (act) {
-    case ACT_OPEN:
-        if (kids && !tree_rows_expanded(t, u))
-            tree_rows_expand(t, u, true);
-        else if (kids)
-            v->cur[VIEW_TREE] = row + 1;
-        break;
-    case ACT_CLOSE:
-        if (kids && tree_rows_expanded(t, u)) {
-            tree_rows_expand(t, u, false);
-        } else if (t->nodes[u].parent != MODEL_NONE) {
-            size_t p = tree_rows_index_of(t, t->nodes[u].parent);
-            if (p != SIZE_MAX)
-                v->cur[VIEW_TREE] = p;
-        }
-        break;
-    case ACT_EXPAND:
-        if (kids)
-            tree_rows_expand(t, u, true);
-        break;
-    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
-    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
-    case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
-        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
-        v->cur[VIEW_TREE] = tree_rows_near(t, u);
-        break;
-    default:
-        return -1;
-    }
-    tree_rows_dirty(t);
-    view_clamp(v);
-    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
+    return view_tree_move(v, t, act, u, t->nodes[u].parent != MODEL_NONE);
 }
 
 static void ctree_after_key(view *v)

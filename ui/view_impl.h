@@ -215,6 +215,12 @@ bool view_tree_merged(view *v);
 const struct tree_rows *view_tree_rows(view *v);
 void view_tree_fig(view *v, uint32_t node, view_fig *f);
 
+/* The moves every tree view shares (Enter/l, h, +, -, *, E, C) on node u,
+   the row under the cursor of the current view: open expands u or steps to
+   its first child, close collapses it or, when up, goes to its parent on
+   screen. VIEW_DRAW_* bits, or -1 when act is not one of them. */
+int view_tree_move(view *v, struct tree_rows *t, enum key_act act, uint32_t u, bool up);
+
 /* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
    path; keys typed in it. VIEW_DRAW_* bits. */
 int view_export_begin(view *v);

@@ -530,33 +530,10 @@ static int tree_action(view *v, enum key_act act, int arg)
     if (tree_count(v) == 0)
         return -1;
     uint32_t u = tree_row(v, r);
-    bool kids = tree_rows_has_kids(t, u);
+    int mv = view_tree_move(v, t, act, u, !is_root(o, u));
+    if (mv >= 0)
+        return mv;
     switch (act) {
-    case ACT_OPEN:
-        if (kids && !tree_rows_expanded(t, u))
-            tree_rows_expand(t, u, true);
-        else if (kids)
-            v->cur[VIEW_TREE] = r + 1;
-        break;
-    case ACT_CLOSE:
-        if (kids && tree_rows_expanded(t, u)) {
-            tree_rows_expand(t, u, false);
-        } else if (!is_root(o, u)) {
-            size_t p = tree_rows_index_of(t, tree_rows_parent(t, u));
-            if (p != SIZE_MAX)
-                v->cur[VIEW_TREE] = p;
-        }
-        break;
-    case ACT_EXPAND:
-        if (kids)
-            tree_rows_expand(t, u, true);
-        break;
-    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
-    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
-    case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
-        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
-        v->cur[VIEW_TREE] = tree_rows_near(t, u);
-        break;
     case ACT_MERGE: {
         if (!s->merged && scope_per_track(view_scope(v))) {
             view_status_set(v, "this focus is on one track: Esc first to merge the tracks");
