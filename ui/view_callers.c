@@ -91,27 +91,23 @@ static int64_t key_of(const model_node *nd, enum model_sort sort)
     }
 }
 
-/* siblings by the sort, the largest first (r: smallest), ties by operator */
-static int cmp_rows(const void *a, const void *b, void *ctx)
-{
-    struct callers_state *s = ctx;
-    const model_node *x = &s->c->nodes[*(const uint32_t *)a];
-    const model_node *y = &s->c->nodes[*(const uint32_t *)b];
-    int r;
-    if (s->sort == MODEL_SORT_NAME) {
-        r = strcmp(model_op_name(s->v->m, x->op), model_op_name(s->v->m, y->op));
-    } else {
-        int64_t kx = key_of(x, s->sort), ky = key_of(y, s->sort);
-        r = kx > ky ? -1 : kx < ky;
-    }
-    if (s->reverse)
-        r = -r;
-    return r ? r : x->op < y->op ? -1 : x->op > y->op;
-}
-
+/* siblings in the order of every view (view_keyed_sort): by the sort's
+   figure, then by name */
 static void sort_kids(void *ctx, uint32_t *ids, size_t n)
 {
-    qsort_r(ids, n, sizeof *ids, cmp_rows, ctx);
+    struct callers_state *s = ctx;
+    view_keyed *k = view_keyed_buf(s->v, n);
+    if (!k)
+        return; /* out of memory: callers_build's order is still an order */
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        k[i].key = key_of(&s->c->nodes[ids[i]], s->sort);
+        k[i].name = view_op_name(s->v, s->c->nodes[ids[i]].op, &len);
+        k[i].id = ids[i];
+    }
+    view_keyed_sort(k, n, s->sort == MODEL_SORT_NAME, s->reverse);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = k[i].id;
 }
 
 /* (Re)builds the inverted tree for the scope when it changed. */

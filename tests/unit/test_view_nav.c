@@ -105,15 +105,18 @@ static void search_for(view *v, const char *text)
 
 /* ------------------------------------------------------------ callers */
 
+static int64_t row_top_ns; /* the Top ms column of the last row_time row, in ns */
+
 /* The time column of body row i, in ns (the pane shows ms to 3 places). */
 static int64_t row_time(view *v, size_t i, char *name, size_t size)
 {
     char buf[1024];
     bool gpu;
     view_body_line(v, i, buf, sizeof buf, &gpu);
-    double ms = 0;
+    double ms = 0, top = 0;
     int n = 0;
-    assert_int_equal(sscanf(buf + 1, "%lf %*f %*u %*f %n", &ms, &n), 1);
+    assert_int_equal(sscanf(buf + 1, "%lf %*f %*u %lf %n", &ms, &top, &n), 2);
+    row_top_ns = (int64_t)(top * 1e6 + 0.5);
     /* the name: after the fold mark, to the end without padding */
     const char *p = strstr(buf, "\xe2\x96");
     p = p ? p + 4 : buf + n;
@@ -178,8 +181,11 @@ static void test_callers(void **state)
     assert_int_equal(view_nrows(v), 2);
     assert_int_equal(row_time(v, 0, name, sizeof name), 25000);
     assert_string_equal(name, "aten::mm");
+    /* Top: the time of stacks that start at the row; aten::mm's start at fwd */
+    assert_int_equal(row_top_ns, 0);
     assert_int_equal(row_time(v, 1, name, sizeof name), 25000);
     assert_string_equal(name, "fwd");
+    assert_int_equal(row_top_ns, 25000);
     keys(v, "i"); /* i goes back too */
     assert_int_equal(view_current(v), VIEW_OPS);
 
