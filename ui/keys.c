@@ -46,6 +46,7 @@ static const key_def table[] = {
     { '*', ACT_EXPAND_SUBTREE, 0, TREES, "expand the whole subtree", NULL, 0 },
     { 'E', ACT_EXPAND_ALL, 0, TREES, "expand all", "E/C all", 0 },
     { 'C', ACT_COLLAPSE_ALL, 0, TREES, "collapse all", NULL, 0 },
+    { ' ', ACT_TOGGLE, 0, TREES, "fold or unfold the node (a double-click too)", NULL, 0 },
     { 'f', ACT_FOCUS, 0, TREE, "focus the selected tree node (its stacks only)", "f focus", 0 },
     { 'm', ACT_MERGE, 0, TREE, "one tree per track / merged", "m merge", 0 },
     { 'c', ACT_ALL_TABLE, 0, KEYS_VIEW(VIEW_ALLRANKS), "operators / categories merged over the ranks",

@@ -27,6 +27,7 @@ enum key_act {
     /* trees */
     ACT_OPEN, ACT_CLOSE, ACT_EXPAND, ACT_COLLAPSE, ACT_EXPAND_SUBTREE, ACT_EXPAND_ALL,
     ACT_COLLAPSE_ALL, ACT_MERGE, ACT_FOCUS,
+    ACT_TOGGLE, /* fold or unfold the node: Space, a double-click */
     /* Python frames: the source pane of the frame under the cursor */
     ACT_SOURCE, ACT_PYTHON,
     /* the Callers pane (bottom-up) of the op under the cursor */

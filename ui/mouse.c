@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/fmt.h"
-#include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
 /* The view whose tab covers column x of the tab line, or -1. Each tab is
@@ -34,17 +33,18 @@ static int select_row(view *v, size_t i)
     return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
 }
 
-/* Double-click on the selected row: a tree node with children folds or
-   unfolds (+ or -), any other row does what Enter does. */
+/* Double-click on the selected row: a tree view folds or unfolds a node
+   with children (ACT_TOGGLE, every tree view's share of view_tree_move),
+   any other row does what Enter does. */
 static int activate(view *v)
 {
-    if (v->ops[v->tab] == &view_tree_ops) {
-        const tree_rows *t = view_tree_rows(v);
-        uint32_t u = view_row(v, view_cursor(v));
-        if (t && u != UINT32_MAX && tree_rows_has_kids(t, u))
-            return view_key(v, tree_rows_expanded(t, u) ? '-' : '+');
-    }
-    return view_key(v, VK_ENTER);
+    const struct view_ops *o = v->ops[v->tab];
+    int r = o->action ? o->action(v, ACT_TOGGLE, 0) : -1;
+    if (r < 0)
+        return view_key(v, VK_ENTER);
+    if (o->after_key)
+        o->after_key(v);
+    return r;
 }
 
 int mouse_event(view *v, enum mouse_kind kind, int x, int y)

@@ -792,6 +792,11 @@ int view_tree_move(view *v, tree_rows *t, enum key_act act, uint32_t u, bool up)
             tree_rows_expand(t, u, true);
         break;
     case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
+    case ACT_TOGGLE:
+        if (!kids)
+            return -1; /* a leaf: the caller does what Enter does */
+        tree_rows_expand(t, u, !tree_rows_expanded(t, u));
+        break;
     case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
     case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
         tree_rows_expand_all(t, act == ACT_EXPAND_ALL);

@@ -256,7 +256,7 @@ static int cl_action(view *v, enum key_act act, int arg)
         view_status_set(v, "the Callers pane only shows: i or Esc goes back");
         return VIEW_DRAW_FOOTER;
     case ACT_OPEN: case ACT_CLOSE: case ACT_EXPAND: case ACT_COLLAPSE:
-    case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
+    case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL: case ACT_TOGGLE:
         break;
     default:
         return -1; /* sorting is the generic cycling on own_sort */

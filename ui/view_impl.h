@@ -215,7 +215,8 @@ bool view_tree_merged(view *v);
 const struct tree_rows *view_tree_rows(view *v);
 void view_tree_fig(view *v, uint32_t node, view_fig *f);
 
-/* The moves every tree view shares (Enter/l, h, +, -, *, E, C) on node u,
+/* The moves every tree view shares (Enter/l, h, +, -, *, E, C, and
+   ACT_TOGGLE for a double-click: -1 on a leaf) on node u,
    the row under the cursor of the current view: open expands u or steps to
    its first child, close collapses it or, when up, goes to its parent on
    screen. VIEW_DRAW_* bits, or -1 when act is not one of them. */

@@ -19,6 +19,7 @@
 #include "core/model.h"
 #include "core/select.h"
 #include "core/trace.h"
+#include "ui/mouse.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -157,8 +158,12 @@ static void test_callers(void **state)
         assert_int_equal(t, op_self(f->m, name));
     }
     /* aten::relu's callers: fwd, with all of relu's self time (20 us on
-       track 1, 10 on track 2) */
-    keys(v, "jl");
+       track 1, 10 on track 2); a double-click unfolds as l does, and folds */
+    mouse_event(v, MOUSE_DOUBLE, 10, VIEW_CHROME_TOP + 1);
+    assert_int_equal(view_nrows(v), 6);
+    mouse_event(v, MOUSE_DOUBLE, 10, VIEW_CHROME_TOP + 1);
+    assert_int_equal(view_nrows(v), 5);
+    keys(v, "l");
     assert_int_equal(view_nrows(v), 6);
     assert_int_equal(row_time(v, 2, name, sizeof name), 30000);
     assert_string_equal(name, "fwd");
