@@ -151,10 +151,12 @@ struct load_ctx {
 
 /* T2P_PROGRESS_DELAY=MS: each load step sleeps MS milliseconds, so that a
    test can see the progress screen of a small trace (never set otherwise). */
+static long delay_ms; /* set once by main, before any load: the callbacks
+                          (ranks workers' too) run on every load step */
+
 static void test_delay(void)
 {
-    const char *d = getenv("T2P_PROGRESS_DELAY");
-    long ms = d ? strtol(d, NULL, 10) : 0;
+    long ms = delay_ms;
     if (ms > 0 && ms < 10000) {
         struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
         nanosleep(&ts, NULL);
@@ -261,7 +263,7 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
     ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo,
                            .cancel = &got_signal, .progress = draw ? on_ranks_progress : NULL,
                            .progress_ctx = &rd };
-    if (getenv("T2P_PROGRESS_DELAY"))
+    if (delay_ms > 0)
         lo.on_model = slow_model;
     int lrc = ranks_load(j, &lo, &err);
     if (got_signal) {
@@ -504,6 +506,8 @@ int main(int argc, char **argv)
         { "source-path", required_argument, NULL, 'D' },
         { NULL, 0, NULL, 0 }
     };
+    const char *delay = getenv("T2P_PROGRESS_DELAY");
+    delay_ms = delay ? strtol(delay, NULL, 10) : 0;
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
     const char *base = NULL;
     tui_cmp tc = { 0 };
