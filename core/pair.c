@@ -52,7 +52,7 @@ static void *worker_main(void *arg)
     w->out.tr = trace_load(w->path, &lo, &w->err);
     if (w->out.tr) {
         w->out.m = model_build(w->out.tr, &w->sh->o->mo, &w->err);
-        if (w->out.m)
+        if (w->out.m && (!w->sh->o->steps || (w->out.st = steps_build(w->out.m, &w->err))))
             w->rc = 0;
     }
     if (w->rc < 0) {
@@ -99,6 +99,7 @@ int pair_load(const char *const paths[2], const pair_load_opts *o, pair_side out
         bad = 1;
     *err = w[bad].err;
     for (int s = 0; s < 2; s++) {
+        steps_free(w[s].out.st);
         model_free(w[s].out.m);
         trace_free(w[s].out.tr);
     }

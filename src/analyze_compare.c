@@ -454,14 +454,14 @@ static int load_sides(const analyze_compare_opts *o, struct side sd[2])
         return 0;
     }
     const char *paths[2] = { o->base_path, o->new_path };
-    pair_load_opts po = { .partial = o->partial, .mo = o->mo };
+    pair_load_opts po = { .partial = o->partial, .mo = o->mo, .steps = true };
     pair_side ps[2];
     if (pair_load(paths, &po, ps, &err) < 0) {
         cli_fail(&err);
         return -1;
     }
     for (int s = 0; s < 2; s++)
-        sd[s] = (struct side){ .tr = ps[s].tr, .whole = ps[s].m, .m = ps[s].m };
+        sd[s] = (struct side){ .tr = ps[s].tr, .whole = ps[s].m, .m = ps[s].m, .st = ps[s].st };
     return 0;
 }
 
@@ -507,9 +507,10 @@ int analyze_compare(const analyze_compare_opts *o)
     uint32_t *order = NULL, *corder = NULL;
     compare *c = NULL;
     t2p_error err;
-    /* each side its own steps (of one model twice when both are from one trace) */
+    /* each side its own steps (of one model twice when both are from one
+       trace; two traces' were built by their loading threads) */
     for (int s = 0; s < 2; s++) {
-        if (!(sd[s].st = steps_build(sd[s].whole, &err))) {
+        if (!sd[s].st && !(sd[s].st = steps_build(sd[s].whole, &err))) {
             cli_fail(&err);
             goto out;
         }

@@ -180,6 +180,56 @@ static void test_compare_per_step(void **state)
     compare_free(c);
 }
 
+/* pair_load_opts.steps: each side's steps come built by its loading thread,
+   of its own model, with the figures a separate steps_build gives */
+static void test_pair_steps(void **state)
+{
+    (void)state;
+#define PS(n, ts) \
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" #n \
+    "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":100}"
+    static const char two[] = "{\"traceEvents\":[" PS(1, 0) "," PS(2, 100) "," X("A", 1, 10, 30) "]}";
+    static const char three[] = "{\"traceEvents\":[" PS(1, 0) "," PS(2, 100) "," PS(3, 200) ","
+                                X("A", 1, 10, 50) "]}";
+#undef PS
+    char *p0 = unit_write_tmp(two), *p1 = unit_write_tmp(three);
+    const char *paths[2] = { p0, p1 };
+    pair_side side[2];
+    pair_load_opts po = { .steps = true };
+    t2p_error err;
+    assert_int_equal(pair_load(paths, &po, side, &err), 0);
+    for (int s = 0; s < 2; s++) {
+        assert_non_null(side[s].st);
+        assert_ptr_equal(side[s].st->m, side[s].m);
+        steps *again = steps_build(side[s].m, &err);
+        assert_non_null(again);
+        assert_int_equal(side[s].st->nsteps, again->nsteps);
+        assert_int_equal(side[s].st->nkept, again->nkept);
+        assert_int_equal(side[s].st->avg_duration_ns, again->avg_duration_ns);
+        steps_free(again);
+    }
+    assert_int_equal(side[0].st->nsteps, 2);
+    assert_int_equal(side[1].st->nsteps, 3);
+    for (int s = 0; s < 2; s++) {
+        steps_free(side[s].st);
+        model_free(side[s].m);
+        trace_free(side[s].tr);
+    }
+    /* without the option no steps are built */
+    po.steps = false;
+    assert_int_equal(pair_load(paths, &po, side, &err), 0);
+    assert_null(side[0].st);
+    assert_null(side[1].st);
+    for (int s = 0; s < 2; s++) {
+        model_free(side[s].m);
+        trace_free(side[s].tr);
+    }
+    unlink(p0);
+    unlink(p1);
+    free(p0);
+    free(p1);
+}
+
 static void test_pair_missing(void **state)
 {
     (void)state;
@@ -205,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_compare_per_step),
     };
     const struct CMUnitTest solo[] = {
+        cmocka_unit_test(test_pair_steps),
         cmocka_unit_test(test_pair_missing),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
