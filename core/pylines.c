@@ -119,7 +119,7 @@ static int cmp_line(const void *a, const void *b)
     return c ? c : (x->func_len > y->func_len) - (x->func_len < y->func_len);
 }
 
-pylines *pylines_build(const model *m, t2p_error *err)
+pylines *pylines_build(const model *m, const uint8_t *sel, t2p_error *err)
 {
     pylines *p = calloc(1, sizeof *p);
     uint32_t *outer = NULL, *stack = NULL;
@@ -139,9 +139,11 @@ pylines *pylines_build(const model *m, t2p_error *err)
         if (par != MODEL_NONE && m->node_stack)
             outer[i] = m->node_stack[par] != STRTAB_NONE ? m->node_stack[par] : outer[par];
     }
-    /* a node's index is greater than its parent's: one backward pass sums subtrees */
+    /* a node's index is greater than its parent's: one backward pass sums
+       subtrees (the selected stacks' self time) */
     for (size_t i = m->nnodes; i-- > 0;) {
-        sub[i] += m->nodes[i].self_ns;
+        if (!sel || sel[i])
+            sub[i] += m->nodes[i].self_ns;
         if (m->nodes[i].parent != MODEL_NONE)
             sub[m->nodes[i].parent] += sub[i];
     }
@@ -173,13 +175,21 @@ pylines *pylines_build(const model *m, t2p_error *err)
     }
     for (size_t i = 0; i < m->nnodes; i++) {
         pyframe f;
-        if (m->nodes[i].parent != MODEL_NONE && !m->opts.no_python &&
+        if (m->nodes[i].parent != MODEL_NONE && (!sel || sel[i]) && !m->opts.no_python &&
             pyframe_of_op(m, m->nodes[i].op, &f)) {
             int64_t id = line_of(p, &f);
             if (id < 0)
                 goto nomem;
             p->lines[id].self_ns += m->nodes[i].self_ns;
         }
+    }
+    if (sel) {
+        /* lines on no selected stack: not part of the selection */
+        size_t k = 0;
+        for (size_t i = 0; i < p->n; i++)
+            if (p->lines[i].self_ns || p->lines[i].total_ns)
+                p->lines[k++] = p->lines[i];
+        p->n = k;
     }
     if (p->n)
         qsort(p->lines, p->n, sizeof *p->lines, cmp_line);

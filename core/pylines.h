@@ -25,8 +25,12 @@ typedef struct pyline {
 typedef struct pylines pylines;
 
 /* The lines of m's Python frames that name a file (none with opts.no_python
-   or no frames). NULL with err set when out of memory. Linear in the tree. */
-pylines *pylines_build(const model *m, t2p_error *err);
+   or no frames), counting the stacks sel selects: per node of m->nodes,
+   non-zero when the stack ending there counts (a scope's mask, as
+   select_nodes and the explorer's scope_keep give; lines on no selected
+   stack are left out); NULL counts them all.
+   NULL with err set when out of memory. Linear in the tree. */
+pylines *pylines_build(const model *m, const uint8_t *sel, t2p_error *err);
 void pylines_free(pylines *p);
 
 /* The lines, by self then total time (descending), then file and line. */

@@ -11,7 +11,7 @@
 static pylines *lines_of(const model *m)
 {
     t2p_error err;
-    pylines *p = pylines_build(m, &err);
+    pylines *p = pylines_build(m, NULL, &err);
     if (!p)
         cli_fail(&err);
     return p;

@@ -1,8 +1,9 @@
 /* The Source pane: v on a Python frame in the Tree opens the frame's file
    at its line, each line with the self and total time of the frames at that
    line, as pprof -list and perf annotate show them. The figures are
-   core/pylines' (analyze --by-line's): over the whole trace, whatever the
-   scope. The file is found by core/srcfile (as recorded, then under
+   core/pylines' (analyze --by-line's) over the scope, as every view's: the
+   model on screen (a step's, when one is selected) and the stacks the focus
+   and filter select. The file is found by core/srcfile (as recorded, then under
    --source-path); when it is not, the pane says what it tried and still
    lists the lines that have time. Esc or q goes back. */
 #include "config.h"
@@ -14,6 +15,7 @@
 #include "core/fmt.h"
 #include "core/pylines.h"
 #include "core/srcfile.h"
+#include "ui/scope.h"
 #include "ui/view_impl.h"
 
 enum { C_LINE, C_SELF, C_TOTAL, C_TEXT };
@@ -33,7 +35,9 @@ static const enum model_sort sorts[] = { MODEL_SORT_N };
 #define NMSG 16
 
 struct src_state {
-    pylines *pl;          /* built on the first v */
+    pylines *pl;          /* of the scope of pl_gen; NULL before the first v */
+    uint32_t pl_gen;      /* scope_gen when pl was built */
+    bool pl_scoped;       /* pl counts a focus or filter's stacks only */
     char file[1024];      /* the frame's file, as recorded */
     unsigned line;        /* the frame's line */
     srcfile sf;           /* path NULL when not found */
@@ -197,6 +201,30 @@ static void src_cell(view *v, uint32_t id, const col *c, int namew, cols_line *l
     }
 }
 
+/* s->pl for the scope on screen, built again when the scope changed since
+   (a new model closes the pane's state). 0, or -1 with err set. */
+static int lines_of_scope(view *v, struct src_state *s, t2p_error *err)
+{
+    uint32_t gen = scope_gen(v->scope);
+    if (s->pl && s->pl_gen == gen)
+        return 0;
+    bool scoped = scope_active(v->scope);
+    uint8_t *keep = NULL;
+    if (scoped && !(keep = scope_keep(v->scope))) {
+        error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory counting source lines");
+        return -1;
+    }
+    pylines *pl = pylines_build(v->m, keep, err);
+    free(keep);
+    if (!pl)
+        return -1;
+    pylines_free(s->pl);
+    s->pl = pl;
+    s->pl_gen = gen;
+    s->pl_scoped = scoped;
+    return 0;
+}
+
 void view_source_open(view *v, const char *file, size_t len, unsigned line)
 {
     struct src_state *s = st(v);
@@ -204,7 +232,7 @@ void view_source_open(view *v, const char *file, size_t len, unsigned line)
     reset(s);
     snprintf(s->file, sizeof s->file, "%.*s", (int)len, file);
     s->line = line;
-    if (!s->pl && !(s->pl = pylines_build(v->m, &err))) {
+    if (lines_of_scope(v, s, &err) < 0) {
         view_status_set(v, "%s", err.reason);
         return;
     }
@@ -257,9 +285,16 @@ static int src_action(view *v, enum key_act act, int arg)
 static void src_tabinfo(view *v, char *buf, size_t size)
 {
     struct src_state *s = st(v);
-    if (s->open)
-        snprintf(buf, size, "  %s:%u%s", s->file, s->line,
-                 s->sf.path ? "  self and total ms of its lines, whole trace" : "");
+    if (s->open && !s->sf.path) {
+        snprintf(buf, size, "  %s:%u", s->file, s->line);
+    } else if (s->open) {
+        /* what the figures cover: a step's model, the focus and filter */
+        const char *over = !v->m->scoped        ? "whole trace"
+                           : v->m->scope_note[0] ? v->m->scope_note
+                                                 : "the selection";
+        snprintf(buf, size, "  %s:%u  self and total ms of its lines, %s%s", s->file, s->line,
+                 over, s->pl_scoped ? ", in the scope" : "");
+    }
 }
 
 const struct view_ops view_source_ops = {

@@ -192,7 +192,7 @@ static void test_source_pane(void **state)
     assert_int_equal(view_row(f->v, view_cursor(f->v)), 20);
     /* the figures of line 20 and line 10 as pylines has them */
     t2p_error err;
-    pylines *pl = pylines_build(f->m, &err);
+    pylines *pl = pylines_build(f->m, NULL, &err);
     assert_non_null(pl);
     char want20[64] = "", want10[64] = "";
     for (size_t i = 0; i < pylines_count(pl); i++) {
@@ -227,6 +227,79 @@ static void test_source_pane(void **state)
     view_key(f->v, 'v');
     assert_int_equal(view_current(f->v), VIEW_TREE);
     assert_non_null(strstr(view_status(f->v), "not a Python frame"));
+    close_fixture(f);
+}
+
+/* With a focus the pane counts the focused stacks only, as every view:
+   Enter on aten::conv2d keeps its two calls (self 20 + 70 us) and
+   aten::convolution below (200 us), 290 us in all, and every frame above
+   them (features at line 20, forward at 10) has that as its total and no
+   self time of its own in the scope. Without the focus the figures are
+   back to the whole trace's. */
+static void test_source_pane_scoped(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", VIEW_OPS);
+    f->v->source_path = TOP_SRCDIR "/tests/fixtures/pysrc";
+    size_t r = row_named(f->v, "aten::conv2d");
+    assert_true(r != SIZE_MAX);
+    while (view_cursor(f->v) < r)
+        view_key(f->v, 'j');
+    view_key(f->v, VK_ENTER);
+    view_key(f->v, '3');
+    assert_int_equal(view_current(f->v), VIEW_TREE);
+    view_key(f->v, 'E');
+    r = row_named(f->v, "features  model.py:20");
+    assert_true(r != SIZE_MAX);
+    while (view_cursor(f->v) < r)
+        view_key(f->v, 'j');
+    while (view_cursor(f->v) > r) /* the tree opens on the focused node */
+        view_key(f->v, 'k');
+    view_key(f->v, 'v');
+    assert_int_equal(view_current(f->v), VIEW_SOURCE);
+    char line[4096];
+    bool gpu;
+    unsigned n;
+    double s1, t1;
+    char self[32], total[32];
+    view_body_line(f->v, 19, line, sizeof line, &gpu);
+    assert_int_equal(sscanf(line, " > %u %31s %31s", &n, self, total), 3);
+    assert_int_equal(n, 20);
+    assert_string_equal(self, "."); /* no self time in the scope */
+    assert_string_equal(total, "0.290");
+    view_body_line(f->v, 9, line, sizeof line, &gpu);
+    assert_int_equal(sscanf(line, " %u %31s %31s", &n, self, total), 3);
+    assert_int_equal(n, 10);
+    assert_string_equal(self, ".");
+    assert_string_equal(total, "0.290");
+    /* the tab line says what the figures cover */
+    char top[4096];
+    enum view_style sty;
+    bool said = false;
+    view_resize(f->v, 220, 24);
+    for (int y = 0; y < VIEW_CHROME_TOP; y++) {
+        view_screen_line(f->v, y, top, sizeof top, &sty);
+        said |= strstr(top, "whole trace, in the scope") != NULL;
+    }
+    assert_true(said);
+    /* back out of the pane and the focus: the whole trace's figures again */
+    view_key(f->v, VK_ESC);
+    assert_int_equal(view_current(f->v), VIEW_TREE);
+    view_key(f->v, VK_ESC); /* the focus goes, back to Ops where it was made */
+    view_key(f->v, '3');
+    view_key(f->v, 'E');
+    r = row_named(f->v, "features  model.py:20");
+    assert_true(r != SIZE_MAX);
+    while (view_cursor(f->v) < r)
+        view_key(f->v, 'j');
+    while (view_cursor(f->v) > r)
+        view_key(f->v, 'k');
+    view_key(f->v, 'v');
+    assert_int_equal(view_current(f->v), VIEW_SOURCE);
+    view_body_line(f->v, 19, line, sizeof line, &gpu);
+    assert_int_equal(sscanf(line, " > %u %lf %lf", &n, &s1, &t1), 3);
+    assert_int_equal((int)(s1 * 1000 + 0.5), 90);
+    assert_int_equal((int)(t1 * 1000 + 0.5), 380);
     close_fixture(f);
 }
 
@@ -361,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_frame_path_secondary),
         cmocka_unit_test(test_srcfile_candidates),
         cmocka_unit_test(test_source_pane),
+        cmocka_unit_test(test_source_pane_scoped),
         cmocka_unit_test(test_hide_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
