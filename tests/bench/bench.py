@@ -18,6 +18,10 @@ of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
 BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
 Each run's CPU time (user + sys, from wait4) is printed too: on a busy machine
 it says what a load costs when the wall times are noise.
+Every ratio is the median of the rounds' own ratios (a run over the run it is
+measured against in the same round, seconds apart): on a VM whose speed drifts
+by a quarter between runs a minute apart, that cancels the drift which the
+ratio of two medians keeps (printed beside it).
 """
 import json
 import gzip
@@ -71,6 +75,11 @@ def scaled_trace(shared, out, name, copies):
     return path
 
 
+def paired(xs, bases):
+    """The median of the rounds' ratios xs[r] / bases[r]."""
+    return statistics.median(x / b for x, b in zip(xs, bases))
+
+
 def cpu(cmd):
     """Median CPU seconds of the runs of cmd."""
     return statistics.median(CPU[tuple(cmd)])
@@ -114,14 +123,16 @@ def bench_ranks(tool, shared, out, runs):
     straggler = json.load(open(j))["straggler"]
     t1, tn = statistics.median(w for w, _ in one), statistics.median(w for w, _ in all_)
     m1, mn = max(m for _, m in one), max(m for _, m in all_)
-    good = tn / t1 <= RANKS_TIME_X and mn / m1 <= RANKS_RSS_X and straggler == 3
+    tx = paired([w for w, _ in all_], [w for w, _ in one])
+    good = tx <= RANKS_TIME_X and mn / m1 <= RANKS_RSS_X and straggler == 3
     size = sum(os.path.getsize(os.path.join(job, x)) for x in os.listdir(job)) / 1e6
     c1, cn = cpu(one_cmd), cpu(all_cmd)
     print(f"\nranks: {job} (8 ranks, {size:.0f} MB gzip)")
     print(f"  analyze one rank {t1:.3f} s, {m1:.0f} MB; analyze all 8 {tn:.3f} s, {mn:.0f} MB")
     print(f"  CPU (user+sys): one rank's analyze {c1:.3f} s, all 8 {cn:.3f} s; on 2 cores "
           f"all 8 need at least {cn / 2:.3f} s of wall time")
-    print(f"  {tn / t1:.2f}x the time (target {RANKS_TIME_X}), {mn / m1:.2f}x the peak RSS "
+    print(f"  {tx:.2f}x the time (rounds' ratios; medians' {tn / t1:.2f}; target {RANKS_TIME_X}), "
+          f"{mn / m1:.2f}x the peak RSS "
           f"(target {RANKS_RSS_X}), straggler {straggler} (want 3) {'ok' if good else 'MISSED'}")
     return good
 
@@ -156,12 +167,13 @@ def bench_memory(tool, floor, src, shared, out, runs):
         tf.append(run([floor, mem])[0])
         rm.append(run([tool, "analyze", mem]))
         rb.append(run([tool, "analyze", base]))
-    tx = statistics.median(w for w, _ in rm) / statistics.median(tf)
+    tx = paired([w for w, _ in rm], tf)
+    txm = statistics.median(w for w, _ in rm) / statistics.median(tf)
     rx = max(m for _, m in rm) / max(m for _, m in rb)
     good = tx <= MEMORY_TIME_X and rx <= MEMORY_RSS_X
     print(f"\nmemory: {mem} ({os.path.getsize(mem) / 1e6:.0f} MB gzip, 3 M memory events)")
     print(f"  analyze {statistics.median(w for w, _ in rm):.3f} s = {tx:.2f}x the floor "
-          f"(target {MEMORY_TIME_X}); peak RSS {max(m for _, m in rm):.0f} MB = {rx:.2f}x the "
+          f"(rounds' ratios; medians' {txm:.2f}; target {MEMORY_TIME_X}); peak RSS {max(m for _, m in rm):.0f} MB = {rx:.2f}x the "
           f"same trace without memory figures (target {MEMORY_RSS_X}) {'ok' if good else 'MISSED'}")
     return good
 
@@ -225,10 +237,13 @@ def main():
     fmed = statistics.median(times["floor"])
     ok = True
     print(f"\nbenchmark trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB gzip)")
-    print(f"{'':18} {'median s':>9} {'x floor':>8} {'target':>7} {'peak RSS MB':>12} {'CPU s':>7}")
+    print("x floor: the median of each round's time over that round's floor (the "
+          "machine's speed drifts between rounds); /med: the ratio of the medians")
+    print(f"{'':18} {'median s':>9} {'x floor':>8} {'/med':>6} {'target':>7} {'peak RSS MB':>12} "
+          f"{'CPU s':>7}")
     for name in times:
         med = statistics.median(times[name])
-        ratio = med / fmed
+        ratio = paired(times[name], times["floor"])
         target = TARGETS.get(name)
         mark = ""
         if target:
@@ -238,13 +253,11 @@ def main():
             mark += " RSS MISSED"
             ok = False
         c = f"{cpu(cmds[name]):7.3f}" if name in cmds else f"{'':7}"
-        print(f"{name:18} {med:9.3f} {ratio:8.2f} {target or '':>7} {rss[name]:12.1f} {c} {mark}")
-    # The ratio of each round's pair (analyze, then compare at once) and
-    # their median: on a VM whose speed drifts by a quarter from one run to
-    # the next, the pairs cancel the drift that the ratio of the two medians
-    # keeps. Both are printed; the target is checked on the paired one.
+        print(f"{name:18} {med:9.3f} {ratio:8.2f} {med / fmed:6.2f} {target or '':>7} "
+              f"{rss[name]:12.1f} {c} {mark}")
+    # compare runs just after analyze: each round's pair shows its ratio
     pairs = [c / a for a, c in zip(times["analyze"], times["compare"])]
-    cx = statistics.median(pairs)
+    cx = paired(times["compare"], times["analyze"])
     cxm = statistics.median(times["compare"]) / statistics.median(times["analyze"])
     rx = rss["compare"] / rss["analyze"] if rss["analyze"] else 0
     good = cx <= COMPARE_TIME_X and rx <= COMPARE_RSS_X
@@ -255,7 +268,7 @@ def main():
           f"{'ok' if good else 'MISSED'}; CPU {cpu(cmds['compare']) / cpu(cmds['analyze']):.2f}x analyze's")
     if first_screen:
         med = statistics.median(first_screen)
-        ratio = med / fmed
+        ratio = paired(first_screen, times["floor"])
         good = ratio <= TARGETS["tui-first-screen"]
         ok &= good
         print(f"{'tui-first-screen':18} {med:9.3f} {ratio:8.2f} {1.5:>7} {'':12} {'ok' if good else 'MISSED'}")
