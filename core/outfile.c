@@ -252,6 +252,13 @@ int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
         o->dest = NULL;
         return -1;
     }
+    /* a replaced OUT keeps its permissions (0640 stays 0640), as sed -i and
+       editors keep them; a new one gets 0666 less the umask */
+    if (exists && fchmod(o->fd, st.st_mode & 07777) < 0) {
+        error_set_errno(err, T2P_ERR_IO, path, -1, errno, "cannot keep its permissions");
+        outfile_done(o);
+        return -1;
+    }
     /* for tests: a moment during which the temp file exists (signals) */
     const char *pause = getenv("T2P_TEST_OUTFILE_PAUSE");
     if (pause && *pause)

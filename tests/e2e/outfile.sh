@@ -208,6 +208,18 @@ else
     bad "- with stdout closed: exit $rc: $(cat "$W/closed2.err")"
 fi
 
+# a replaced OUT keeps its permission bits, whatever the umask; a new one
+# gets the umask's
+"$cli" convert "$trace" "$W/mode.pb.gz" >/dev/null && chmod 0640 "$W/mode.pb.gz"
+(umask 0002; "$cli" convert "$trace" "$W/mode.pb.gz" >/dev/null)
+m=$(stat -c %a "$W/mode.pb.gz")
+[ "$m" = 640 ] && ok "replaced OUT keeps mode 640" || bad "replaced OUT has mode $m, not 640"
+(umask 0027; "$cli" convert "$trace" "$W/new-mode.pb.gz" >/dev/null)
+m=$(stat -c %a "$W/new-mode.pb.gz")
+[ "$m" = 640 ] && ok "new OUT: 0666 less umask 027" || bad "new OUT has mode $m, not 640"
+cmp -s "$W/mode.pb.gz" "$W/ref.pb.gz" && ok "replaced OUT holds the new profile" ||
+    bad "replaced OUT differs from the reference"
+
 # nothing left anywhere in the work dir
 left=$(find "$W" -name '.*.tmp' | wc -l)
 [ "$left" -eq 0 ] && ok "no temp file left" || bad "$left temp file(s) left"
