@@ -47,7 +47,6 @@ void trace_free(trace *t)
     free(t->processes);
     free(t->tracks);
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
-    vec_free(t->flows, t->cap_flows, sizeof *t->flows);
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
     trace_mem_free(t);
     free(t);

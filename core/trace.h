@@ -57,15 +57,6 @@ typedef struct trace_stack {
     uint32_t stack; /* strtab id */
 } trace_stack;
 
-/* A flow event (ph s or f). */
-typedef struct trace_flow {
-    int64_t ts;
-    uint64_t id;
-    uint32_t cat;
-    uint32_t track;
-    char phase; /* 's' or 'f' */
-} trace_flow;
-
 /* The [memory] instants (profile_memory=True), one per allocation or free,
    in file order. Millions of them in a long run, so they are stored
    compactly (core/trace_mem.c: 12 bytes each, plus 2 when they come from
@@ -151,8 +142,6 @@ typedef struct trace {
     size_t ntracks;
     trace_corr *corrs;   /* in event order */
     size_t ncorrs;
-    trace_flow *flows;
-    size_t nflows;
     trace_stack *stacks; /* in event order; only X events carry one */
     size_t nstacks;
     trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
@@ -168,7 +157,7 @@ typedef struct trace {
     trace_mem_total *mem_totals;
     size_t nmem_totals;
     uint32_t nmem_addrs;  /* addr ids are below this */
-    size_t cap_events, cap_corrs, cap_flows, cap_stacks; /* allocation sizes, for trace_free */
+    size_t cap_events, cap_corrs, cap_stacks; /* allocation sizes, for trace_free */
     size_t cap_mems, cap_mem_stream, cap_mem_streams, cap_mem_devices, cap_mem_ts_base,
         cap_mem_wide, cap_mem_totals;
 

@@ -145,7 +145,7 @@ struct trace_cur {
     uint32_t arg_name, arg_labels;
     uint32_t stack; /* args["Call stack"], STRTAB_NONE */
     int64_t ts, dur, sort_index;
-    uint64_t id, corr;
+    uint64_t corr;
     uint32_t ext; /* External id + 1, 0 none */
     /* [memory] args */
     bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;

@@ -1,5 +1,5 @@
 /* The yajl callbacks: they turn the token stream into the trace's compact
-   records (events, processes, tracks, correlations, flows), matching B/E
+   records (events, processes, tracks, correlations), matching B/E
    pairs on the way, and keep nothing of the JSON text. */
 #include "config.h"
 
@@ -306,14 +306,13 @@ static int finish_event(trace_parser *L)
     case 's':
     case 'f':
     case 't':
+        /* not kept: the GPU links come from args.correlation, which every
+           launch and its GPU work carry (trace-format.md); a flow with an
+           id and a time still names its track, as it always did */
         skip(L, TRACE_SKIP_FLOW);
-        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts)) {
-            uint32_t track = track_get(L, pid, tid);
-            if (track == UINT32_MAX ||
-                vec_grow((void **)&t->flows, &t->cap_flows, t->nflows, sizeof *t->flows) < 0)
-                return fail_nomem(L);
-            t->flows[t->nflows++] = (trace_flow){ c->ts, c->id, cat, track, c->ph };
-        }
+        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts) &&
+            track_get(L, pid, tid) == UINT32_MAX)
+            return fail_nomem(L);
         return 1;
     case 'i':
     case 'I':
@@ -444,13 +443,11 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             c->has_dur = true;
             c->dur_ok = num_parse_us_to_ns(s, n, &c->dur);
             break;
-        case K_ID:
-            c->has_id = num_parse_id(s, n, &c->id);
-            if (!c->has_id && is_str) {
-                c->id = strtab_hash(s, n);
-                c->has_id = true;
-            }
+        case K_ID: {
+            uint64_t id;
+            c->has_id = is_str || num_parse_id(s, n, &id);
             break;
+        }
         default:
             break;
         }
