@@ -1,14 +1,16 @@
 /* The e key: the scope on screen (focus and filter; the whole trace when
    there is none) written to pprof where the user says, never over a file.
    e opens a prompt holding ./NAME.pb.gz (a free name); Enter writes there,
-   Esc cancels. A path that exists or a directory that cannot be written
-   keeps the prompt open with the reason, for another path. */
+   Esc cancels. A path that exists, a directory that cannot be written or a
+   path longer than a path may be keeps the prompt open with the reason, for
+   another path: what is written is always exactly the path shown. */
 #include "config.h"
 
 #include "ui/cmp.h"
 #include "ui/view_impl.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +69,7 @@ static bool mode_allows(const struct stat *st)
    when it can. */
 static const char *dir_problem(const char *path, char *why, size_t size)
 {
-    char dir[SEARCH_TEXT];
+    char dir[PATH_MAX]; /* path is shorter */
     const char *slash = strrchr(path, '/');
     if (!slash)
         snprintf(dir, sizeof dir, ".");
@@ -94,14 +96,24 @@ static const char *dir_problem(const char *path, char *why, size_t size)
     return why;
 }
 
-/* A leading ~/ is the home directory, as in a shell. */
-static void expand_home(const char *in, char *out, size_t size)
+/* A leading ~/ is the home directory, as in a shell. False when the
+   result does not fit in size bytes. */
+static bool expand_home(const char *in, char *out, size_t size)
 {
     const char *home = getenv("HOME");
+    int n;
     if (in[0] == '~' && in[1] == '/' && home && *home)
-        snprintf(out, size, "%s%s", home, in + 1);
+        n = snprintf(out, size, "%s%s", home, in + 1);
     else
-        snprintf(out, size, "%s", in);
+        n = snprintf(out, size, "%s", in);
+    return n >= 0 && (size_t)n < size;
+}
+
+static int too_long(view *v)
+{
+    view_status_set(v, "path too long (a path has at most %d bytes): type a shorter one",
+                    PATH_MAX - 1);
+    return VIEW_EXPORT_RETRY;
 }
 
 /* The name the prompt offers: NAME.pb.gz free in dir. */
@@ -128,8 +140,13 @@ static int write_scope(view *v, const char *path, t2p_error *err)
         /* a sample per stack: what the user exported is stacks, their calls
            and their time, as the screen shows them */
         char a[32], b[32], c[32], d[32];
-        snprintf(v->status, sizeof v->status, "exported %s: %s stacks, %s calls, %s ms%s%s (%s)",
-                 path, fmt_count(sum.samples, a, sizeof a), fmt_count(sum.calls, d, sizeof d),
+        /* a path of any length leaves room for the figures: its tail */
+        size_t n = strlen(path);
+        const char *shown = path + (n > 600 ? n - 600 : 0);
+        while (shown > path && ((unsigned char)*shown & 0xC0) == 0x80)
+            shown++;
+        snprintf(v->status, sizeof v->status, "exported %s%.600s: %s stacks, %s calls, %s ms%s%s (%s)",
+                 shown > path ? "…" : "", shown, fmt_count(sum.samples, a, sizeof a), fmt_count(sum.calls, d, sizeof d),
                  fmt_ms(sum.total_ns, b, sizeof b),
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
@@ -141,11 +158,12 @@ static int write_scope(view *v, const char *path, t2p_error *err)
 
 int view_export_to(view *v, const char *typed)
 {
-    char path[SEARCH_TEXT + 512], why[SEARCH_TEXT + 128];
+    char path[PATH_MAX], why[PATH_MAX + 128];
     t2p_error err;
     struct stat st;
     error_clear(&err);
-    expand_home(typed, path, sizeof path);
+    if (!expand_home(typed, path, sizeof path))
+        return too_long(v);
     if (!path[0]) {
         view_status_set(v, "type a file name");
         return VIEW_EXPORT_RETRY;
@@ -157,8 +175,10 @@ int view_export_to(view *v, const char *typed)
             view_status_set(v, "export failed: out of memory");
             return -1;
         }
-        snprintf(path, sizeof path, "%s", name);
+        int n = snprintf(path, sizeof path, "%s", name);
         free(name);
+        if (n < 0 || (size_t)n >= sizeof path)
+            return too_long(v);
     }
     if (lstat(path, &st) == 0) {
         view_status_set(v, "%s exists: type another name (never overwritten)", path);
@@ -194,7 +214,14 @@ int view_export_begin(view *v)
     }
     v->mode = VIEW_MODE_EXPORT;
     v->status[0] = '\0';
-    snprintf(v->srch.prompt, sizeof v->srch.prompt, "%s", path);
+    size_t n = strlen(path);
+    if (n < sizeof v->srch.prompt) {
+        memcpy(v->srch.prompt, path, n + 1);
+    } else {
+        /* never a cut path to write to: an empty prompt that says why */
+        v->srch.prompt[0] = '\0';
+        too_long(v);
+    }
     free(path);
     return VIEW_DRAW_FOOTER;
 }
@@ -211,8 +238,13 @@ int view_export_key(view *v, int key)
         view_status_set(v, "export cancelled: nothing written");
         return VIEW_DRAW_FOOTER;
     default:
-        if (!search_edit(v->srch.prompt, sizeof v->srch.prompt, key))
+        if (!search_edit(v->srch.prompt, sizeof v->srch.prompt, key)) {
+            if (key >= 0x20 && key <= 0xff && key != 0x7f) { /* a character, no room */
+                too_long(v);
+                return VIEW_DRAW_FOOTER;
+            }
             return 0;
+        }
         v->status[0] = '\0'; /* the reason of a refused path goes once the text changes */
         return VIEW_DRAW_FOOTER;
     }

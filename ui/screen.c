@@ -150,21 +150,50 @@ static const char *prompt_label(const view *v)
     }
 }
 
+/* Where the typed text starts to show: all of it when it fits after the
+   label with the cursor, else its tail after an ellipsis (a long export
+   path stays editable where it is typed, at its end). Returns a pointer
+   into v->srch.prompt; *cut says whether the ellipsis goes before it. */
+static const char *prompt_shown(const view *v, const char *lab, bool *cut)
+{
+    const char *t = v->srch.prompt;
+    size_t room = (size_t)(v->width > 0 ? v->width : 1), lw = fmt_width(lab, strlen(lab));
+    *cut = false;
+    if (lw + fmt_width(t, strlen(t)) + 1 <= room)
+        return t;
+    *cut = true;
+    size_t keep = room > lw + 2 ? room - lw - 2 : 0; /* the ellipsis and the cursor */
+    const char *end = t + strlen(t), *p = end;
+    while (p > t) {
+        const char *q = p - 1;
+        while (q > t && ((unsigned char)*q & 0xC0) == 0x80)
+            q--;
+        if (fmt_width(q, (size_t)(end - q)) > keep)
+            break;
+        p = q;
+    }
+    return p;
+}
+
 int view_prompt_col(view *v)
 {
     const char *lab = prompt_label(v);
     if (!lab)
         return -1;
-    int x = (int)(fmt_width(lab, strlen(lab)) + fmt_width(v->srch.prompt, strlen(v->srch.prompt)));
+    bool cut;
+    const char *t = prompt_shown(v, lab, &cut);
+    int x = (int)(fmt_width(lab, strlen(lab)) + (cut ? 1 : 0) + fmt_width(t, strlen(t)));
     return x < v->width - 1 ? x : v->width - 1;
 }
 
 static void footer(view *v, cols_line *l)
 {
-    char tmp[1400];
+    char tmp[SEARCH_PROMPT + 1400];
     if (v->mode == VIEW_MODE_EXPORT) {
         /* a refused path's reason after the text, which stays for editing */
-        snprintf(tmp, sizeof tmp, "%s%s%s%s", prompt_label(v), v->srch.prompt,
+        bool cut;
+        const char *t = prompt_shown(v, prompt_label(v), &cut);
+        snprintf(tmp, sizeof tmp, "%s%s%s%s%s", prompt_label(v), cut ? "…" : "", t,
                  v->status[0] ? "   " : "", v->status);
     } else if (v->mode == VIEW_MODE_SEARCH || v->mode == VIEW_MODE_FILTER) {
         /* searching: "match 3 of 17" or "not found" as the text is typed */

@@ -11,11 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SEARCH_TEXT 256
+#define SEARCH_TEXT 256    /* a search or filter text: at most this, with its NUL */
+#define SEARCH_PROMPT 4096 /* the prompt's room: an export path (PATH_MAX) too */
 
 typedef struct search {
-    char prompt[SEARCH_TEXT]; /* the text being typed */
-    char last[SEARCH_TEXT];   /* the last search */
+    char prompt[SEARCH_PROMPT]; /* the text being typed */
+    char last[SEARCH_TEXT];     /* the last search */
     size_t from;              /* the row the search started at */
 } search;
 

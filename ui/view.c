@@ -563,7 +563,8 @@ static int prompt_key(view *v, int key)
     case VK_ENTER:
         v->mode = VIEW_MODE_NORMAL;
         if (is_search) {
-            snprintf(s->last, sizeof s->last, "%s", s->prompt);
+            /* search_edit kept the text under SEARCH_TEXT */
+            snprintf(s->last, sizeof s->last, "%.*s", (int)sizeof s->last - 1, s->prompt);
             if (s->prompt[0] && !search_move(v, s->last, s->from, 1, true))
                 view_status_set(v, "not found: %s", s->last);
         } else {
@@ -585,7 +586,7 @@ static int prompt_key(view *v, int key)
         }
         return VIEW_DRAW_ALL;
     default:
-        if (!search_edit(s->prompt, sizeof s->prompt, key))
+        if (!search_edit(s->prompt, SEARCH_TEXT, key))
             return 0;
     }
     if (is_search) {

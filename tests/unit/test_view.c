@@ -564,6 +564,81 @@ static void test_scope_matches_select(void **state)
     close_fixture(f);
 }
 
+/* Export paths longer than a search text: what is written is exactly the
+   path typed, and a path that cannot be one is refused with the reason,
+   nothing written (the prompt once held 255 bytes and a longer default
+   name was cut, writing somewhere else than shown). */
+static void test_export_long_paths(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/t2p-view-long-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[600], path[1200];
+    char name200[201], name90[91];
+    memset(name200, 'd', 200);
+    name200[200] = '\0';
+    memset(name90, 'f', 86);
+    memcpy(name90 + 86, ".pbz", 5);
+    snprintf(sub, sizeof sub, "%s/%s", dir, name200);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    int n = snprintf(path, sizeof path, "%s/%s", sub, name90);
+    assert_true(n > 300 && n < 400);
+    view_opts vo = { .export_dir = sub };
+    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
+    view *v = f->v;
+    /* e offers a name in the long directory, whole */
+    view_key(v, 'e');
+    assert_int_equal(strncmp(view_prompt(v), sub, strlen(sub)), 0);
+    assert_non_null(strstr(view_prompt(v), "alexnet_train.pb.gz"));
+    /* typed: written at exactly that path, nothing else in the directory */
+    view_key(v, SEARCH_KILL_LINE);
+    for (const char *p = path; *p; p++)
+        view_key(v, (unsigned char)*p);
+    assert_string_equal(view_prompt(v), path);
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
+    assert_int_equal(access(path, R_OK), 0);
+    char foot[8192];
+    assert_non_null(strstr(view_status(v), name90));
+    /* the prompt shows the end of a path wider than the screen, where the
+       cursor is */
+    view_key(v, 'e');
+    screen_line(v, -2, foot, sizeof foot);
+    assert_non_null(strstr(foot, "export to: …"));
+    assert_non_null(strstr(foot, "/alexnet_train.pb.gz"));
+    assert_true(view_prompt_col(v) <= view_width(v) - 1);
+    view_key(v, VK_ESC);
+    /* a path longer than a path may be: refused as typed, nothing written */
+    view_key(v, 'e');
+    view_key(v, SEARCH_KILL_LINE);
+    view_key(v, '/');
+    for (int i = 0; i < 5000 && view_mode_of(v) == VIEW_MODE_EXPORT; i++)
+        view_key(v, 'x');
+    assert_int_equal(view_mode_of(v), VIEW_MODE_EXPORT);
+    assert_non_null(strstr(view_status(v), "path too long"));
+    assert_int_equal(strlen(view_prompt(v)), 4095);
+    view_key(v, VK_ESC);
+    /* ~/ whose expansion passes the limit: the same reason, RETRY */
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    char longhome[4100];
+    memset(longhome, 'h', sizeof longhome - 1);
+    longhome[0] = '/';
+    longhome[sizeof longhome - 1] = '\0';
+    setenv("HOME", longhome, 1);
+    assert_int_equal(view_export_to(v, "~/x.pb.gz"), VIEW_EXPORT_RETRY);
+    assert_non_null(strstr(view_status(v), "path too long"));
+    if (home)
+        setenv("HOME", home, 1);
+    else
+        unsetenv("HOME");
+    free(home);
+    /* only the file typed was written */
+    unlink(path);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
+    close_fixture(f);
+}
+
 static void test_export(void **state)
 {
     (void)state;
@@ -1067,6 +1142,7 @@ int main(void)
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_scope_matches_select),
         cmocka_unit_test(test_export),
+        cmocka_unit_test(test_export_long_paths),
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
         cmocka_unit_test(test_key_table),
