@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "ui/view.h"
 
 #define TREE KEYS_VIEW(VIEW_TREE)
@@ -179,19 +180,29 @@ int keys_script_next(const char **s, char *name, size_t size)
     return (unsigned char)*p;
 }
 
-const char *keys_hint(int vi, int nviews, char *buf, size_t size)
+const char *keys_hint(int vi, int nviews, size_t cols, char *buf, size_t size)
 {
-    size_t o = 0;
+    size_t o = 0, w = 0;
     buf[0] = '\0';
-    for (const key_def *k = table; k->act != ACT_NONE && o < size; k++) {
+    for (const key_def *k = table; k->act != ACT_NONE; k++) {
         if (!k->hint || !applies(k->views, vi) ||
             (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))) ||
             (vi >= nviews && !(k->views & KEYS_VIEW(vi))))
             continue;
+        char one[64];
         if (!strcmp(k->hint, "#views"))
-            o += (size_t)snprintf(buf + o, size - o, "%s1-%d views", o ? "  " : "", nviews);
+            snprintf(one, sizeof one, "1-%d views", nviews);
         else
-            o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? "  " : "", k->hint);
+            snprintf(one, sizeof one, "%s", k->hint);
+        /* whole hints only, in table order: the first that does not fit
+           ends the bar (? help lists them all) */
+        size_t sep = o ? 2 : 0, len = strlen(one), ow = fmt_width(one, len);
+        if (w + sep + ow > cols || o + sep + len + 1 > size)
+            break;
+        memcpy(buf + o, "  ", sep);
+        memcpy(buf + o + sep, one, len + 1);
+        o += sep + len;
+        w += sep + ow;
     }
     return buf;
 }

@@ -80,8 +80,9 @@ int keys_script_next(const char **s, char *name, size_t size);
    view i's name, for nlabels views of which the first nviews have a digit
    (the others are panes). Returns the number of lines. */
 size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size);
-/* The hint bar of view index `view`, into buf. A pane (view >= nviews)
-   hints only at the keys that name it. */
-const char *keys_hint(int view, int nviews, char *buf, size_t size);
+/* The hint bar of view index `view` for a screen cols columns wide, into
+   buf: whole hints in the table's order, as many as fit (never one cut in
+   the middle). A pane (view >= nviews) hints only at the keys that name it. */
+const char *keys_hint(int view, int nviews, size_t cols, char *buf, size_t size);
 
 #endif

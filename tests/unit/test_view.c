@@ -935,6 +935,34 @@ static void test_gpu_rows(void **state)
 
 /* Every key of the table has a --replay name that parses back to it, the
    help names every action, and every view's hint bar shows ? and q. */
+/* The hint bar: whole hints in table order, as many as the width takes,
+   never one cut (at 120 columns the Tree's once ended in "i call…"). */
+static void test_hint_bar(void **state)
+{
+    (void)state;
+    char full[1200], bar[1200];
+    keys_hint(VIEW_TREE, VIEW_NTABS, 1000, full, sizeof full);
+    assert_non_null(strstr(full, "i callers"));
+    for (size_t cols = 20; cols <= 220; cols += 7) {
+        keys_hint(VIEW_TREE, VIEW_NTABS, cols, bar, sizeof bar);
+        assert_true(fmt_width(bar, strlen(bar)) <= cols);
+        assert_null(strstr(bar, "\xe2\x80\xa6")); /* no ellipsis */
+        /* a prefix of the whole bar that ends where a hint ends */
+        size_t n = strlen(bar);
+        assert_int_equal(strncmp(bar, full, n), 0);
+        assert_true(full[n] == '\0' || (full[n] == ' ' && full[n + 1] == ' '));
+        /* and the next hint would not have fitted */
+        if (full[n]) {
+            const char *next = full + n + 2, *end = strstr(next, "  ");
+            size_t nl = end ? (size_t)(end - next) : strlen(next);
+            assert_true(fmt_width(bar, n) + 2 + fmt_width(next, nl) > cols);
+        }
+    }
+    keys_hint(VIEW_TREE, VIEW_NTABS, 120, bar, sizeof bar);
+    assert_non_null(strstr(bar, "e export"));
+    assert_null(strstr(bar, "i call"));
+}
+
 static void test_key_table(void **state)
 {
     (void)state;
@@ -1146,6 +1174,7 @@ int main(void)
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
         cmocka_unit_test(test_key_table),
+        cmocka_unit_test(test_hint_bar),
         cmocka_unit_test(test_scoped_tables),
         cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_set_model),
