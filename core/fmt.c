@@ -116,3 +116,13 @@ const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, siz
     memcpy(buf + o, "\xe2\x80\xa6", 4); /* …, and the NUL */
     return buf;
 }
+
+const char *fmt_category(const char *cat, size_t len_in, size_t *len)
+{
+    if (len_in == 0) {
+        *len = 6;
+        return "(none)";
+    }
+    *len = len_in;
+    return cat;
+}

@@ -39,4 +39,9 @@ const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, siz
    short): for messages that quote a name or a path. Returns buf. */
 const char *fmt_visible(const char *s, size_t len, char *buf, size_t size);
 
+/* A category as the name of a row (tables by category, in every front):
+   "(none)" for the events that have none (legacy traces write no cat), else
+   cat itself. *len gets its length; cat is len_in bytes. */
+const char *fmt_category(const char *cat, size_t len_in, size_t *len);
+
 #endif

@@ -118,8 +118,10 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
                 "Self %");
         for (size_t i = 0; i < m->ncats; i++) {
             const model_cat *k = &m->cats[co[i]];
-            const char *name = trace_str(tr, k->name);
-            cli_put_cell(f, *name ? name : "(none)", *name ? strlen(name) : 6, 24);
+            size_t nlen;
+            const char *name = fmt_category(trace_str(tr, k->name), strtab_len(tr->strs, k->name),
+                                            &nlen);
+            cli_put_cell(f, name, nlen, 24);
             fprintf(f, " %12s %14s %14s %8s\n", fmt_count(k->calls, a, sizeof a),
                     fmt_ms(k->self_ns, b, sizeof b), fmt_ms(k->total_ns, c, sizeof c),
                     fmt_pct(k->self_ns, m->busy_ns, d, sizeof d));

@@ -224,10 +224,11 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
     fputc('\n', f);
     for (size_t i = 0; i < c->ncats; i++) {
         const compare_row *r = &c->cats[corder[i]];
-        const char *name = compare_str(c, r->name);
+        size_t nlen;
+        const char *name = fmt_category(compare_str(c, r->name), compare_strlen(c, r->name), &nlen);
         compare_fig dl = compare_delta(&r->b, &r->n);
         fprintf(f, "%c ", mark(r->status));
-        cli_put_cell(f, *name ? name : "(none)", *name ? strlen(name) : 6, 22);
+        cli_put_cell(f, name, nlen, 22);
         fprintf(f, " %10s %10s %10s", calls_str(r->b.calls, false, a, sizeof a),
                 calls_str(r->n.calls, false, b, sizeof b), calls_str(dl.calls, true, d, sizeof d));
         fprintf(f, " %12s %12s %12s %7s", fmt_ms(r->b.self_ns, e, sizeof e),

@@ -249,11 +249,9 @@ const char *cmp_table_name(const view *v, enum view_tab tab, uint32_t id, size_t
 {
     size_t n;
     const compare_row *r = &cmp_table_rows(v, tab, &n)[id];
+    if (tab == VIEW_CATS)
+        return fmt_category(compare_str(v->cmp, r->name), compare_strlen(v->cmp, r->name), len);
     *len = compare_strlen(v->cmp, r->name);
-    if (*len == 0 && tab == VIEW_CATS) {
-        *len = 6;
-        return "(none)";
-    }
     return compare_str(v->cmp, r->name);
 }
 

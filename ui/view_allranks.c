@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "core/ranks.h"
 #include "ui/view_impl.h"
 
@@ -127,9 +128,12 @@ static const char *all_name(view *v, uint32_t op, char *buf, size_t size, size_t
     (void)buf;
     (void)size;
     const ranks_job *j = v->ranks;
-    uint32_t name = st(v)->cats ? st(v)->c[op].name : j->ops[op].name;
-    *len = strtab_len(j->strs, name);
-    return strtab_str(j->strs, name);
+    if (st(v)->cats) {
+        uint32_t c = st(v)->c[op].name;
+        return fmt_category(strtab_str(j->strs, c), strtab_len(j->strs, c), len);
+    }
+    *len = strtab_len(j->strs, j->ops[op].name);
+    return strtab_str(j->strs, j->ops[op].name);
 }
 
 /* A category's cells: its name, its operator count in the Category column. */
@@ -138,9 +142,13 @@ static void cat_cell(view *v, const ranks_cat *o, const col *c, int namew, cols_
     const ranks_job *j = v->ranks;
     char t[32];
     switch (c->id) {
-    case C_NAME:
-        cols_cell(l, strtab_str(j->strs, o->name), strtab_len(j->strs, o->name), namew, false);
+    case C_NAME: {
+        size_t len;
+        const char *name = fmt_category(strtab_str(j->strs, o->name), strtab_len(j->strs, o->name),
+                                        &len);
+        cols_cell(l, name, len, namew, false);
         break;
+    }
     case C_CAT:
         snprintf(t, sizeof t, "%zu ops", o->nops);
         cols_cell(l, t, strlen(t), c->width, false);

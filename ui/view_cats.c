@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "ui/view_impl.h"
 
 enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_BUSYPCT, C_DSELF };
@@ -49,12 +50,8 @@ static const char *cats_name(view *v, uint32_t ci, char *buf, size_t size, size_
     (void)buf;
     (void)size;
     const model *m = v->m;
-    *len = strtab_len(m->tr->strs, m->cats[ci].name);
-    if (*len == 0) {
-        *len = 6;
-        return "(none)";
-    }
-    return trace_str(m->tr, m->cats[ci].name);
+    uint32_t name = m->cats[ci].name;
+    return fmt_category(trace_str(m->tr, name), strtab_len(m->tr->strs, name), len);
 }
 
 static void cat_fig(view *v, uint32_t ci, scope_fig *f)
