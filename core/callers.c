@@ -79,7 +79,8 @@ static uint32_t sort_list(model_node *n, uint32_t head)
     return out;
 }
 
-callers *callers_build(const model *m, const uint8_t *keep, bool per_track, t2p_error *err)
+callers *callers_build(const model *m, const uint8_t *keep, const uint8_t *hide, bool per_track,
+                       t2p_error *err)
 {
     struct build b;
     memset(&b, 0, sizeof b);
@@ -106,6 +107,8 @@ callers *callers_build(const model *m, const uint8_t *keep, bool per_track, t2p_
         add_through(&c->nodes[v], nd);
         /* innermost frame first: the stack's op, then its callers */
         for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE; n = m->nodes[n].parent) {
+            if (hide && m->nodes[n].op != MODEL_NONE && hide[m->nodes[n].op])
+                continue;
             v = child_get(&b, v, m->nodes[n].op);
             if (v == MODEL_NONE)
                 goto nomem;

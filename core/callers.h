@@ -61,10 +61,14 @@ typedef struct callers {
 
 /* Builds the inverted tree of the stacks keep selects (a mask over
    model->nodes as select_nodes returns; NULL: every stack), one tree per
-   track or all tracks merged. m must outlive nothing here: the result holds
-   op and track indices only. Returns a new callers (free with callers_free)
-   or NULL with err set (T2P_ERR_NOMEM). */
-callers *callers_build(const model *m, const uint8_t *keep, bool per_track, t2p_error *err);
+   track or all tracks merged. hide (per operator, NULL: none) leaves the
+   frames of those operators out of every stack, as pprof -hide does: a
+   stack's time goes to its innermost frame that is not hidden, and a stack
+   of hidden frames only counts on its root. m must outlive nothing here:
+   the result holds op and track indices only. Returns a new callers (free
+   with callers_free) or NULL with err set (T2P_ERR_NOMEM). */
+callers *callers_build(const model *m, const uint8_t *keep, const uint8_t *hide, bool per_track,
+                       t2p_error *err);
 
 void callers_free(callers *c);
 

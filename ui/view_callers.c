@@ -15,6 +15,7 @@
 
 #include "core/callers.h"
 #include "core/fmt.h"
+#include "core/pyframe.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 
@@ -39,6 +40,7 @@ struct callers_state {
     tree_rows rows;
     bool has_rows;
     uint32_t scope_gen;  /* the scope c was built for */
+    bool hidden;         /* c was built without the Python frames (p) */
     uint32_t op;         /* the operator alone on top, or MODEL_NONE: all */
     uint32_t at_op;      /* the operator to put the cursor on when built */
     enum model_sort sort; /* its own sort: by time from the start */
@@ -110,27 +112,50 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         ids[i] = k[i].id;
 }
 
-/* (Re)builds the inverted tree for the scope when it changed. */
+/* With p, the Python frames' operators, for callers_build to hide (as the
+   Tree leaves them out); NULL without p or when out of memory (*oom). */
+static uint8_t *python_ops(const view *v, bool *oom)
+{
+    const model *m = v->m;
+    *oom = false;
+    if (!v->hide_python)
+        return NULL;
+    uint8_t *hide = calloc(m->nops ? m->nops : 1, 1);
+    if (!hide) {
+        *oom = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < m->nops; i++)
+        hide[i] = pyframe_is_cat(model_op_cat(m, (uint32_t)i));
+    return hide;
+}
+
+/* (Re)builds the inverted tree when the scope or p changed. */
 static void sync(view *v)
 {
     struct callers_state *s = st(v);
     scope *sc = view_scope(v);
-    if (s->c && s->scope_gen == scope_gen(sc))
+    if (s->c && s->scope_gen == scope_gen(sc) && s->hidden == v->hide_python)
         return;
     drop(s);
+    bool oom;
     uint8_t *keep = scope_active(sc) ? scope_keep(sc) : NULL;
+    uint8_t *hide = python_ops(v, &oom);
     t2p_error err;
-    if (scope_active(sc) && !keep) {
+    if ((scope_active(sc) && !keep) || oom) {
+        free(keep);
         view_status_set(v, "out of memory");
         return;
     }
-    s->c = callers_build(v->m, keep, false, &err);
+    s->c = callers_build(v->m, keep, hide, false, &err);
     free(keep);
+    free(hide);
     if (!s->c) {
         view_status_set(v, "%s", err.reason);
         return;
     }
     s->scope_gen = scope_gen(sc);
+    s->hidden = v->hide_python;
     /* the root's children: every operator that ends a stack, or the one asked for */
     size_t n = 0;
     uint32_t *tops = malloc((s->c->nnodes ? s->c->nnodes : 1) * sizeof *tops);

@@ -59,7 +59,7 @@ static void test_by_hand(void **state)
     trace *tr;
     t2p_error err;
     model *m = open_model(TOP_SRCDIR "/tests/fixtures/recursion.json", &tr);
-    callers *c = callers_build(m, NULL, false, &err);
+    callers *c = callers_build(m, NULL, NULL, false, &err);
     assert_non_null(c);
     assert_int_equal(c->nroots, 1);
     assert_int_equal(c->nodes[0].total_ns, m->busy_ns);
@@ -86,7 +86,7 @@ static void test_by_hand(void **state)
     callers_free(c);
 
     /* per track: tid 2's root holds its 20 us */
-    c = callers_build(m, NULL, true, &err);
+    c = callers_build(m, NULL, NULL, true, &err);
     assert_int_equal(c->nroots, m->ntracks);
     for (uint32_t k = 0; k < m->ntracks; k++) {
         assert_int_equal(c->nodes[k].track, k);
@@ -177,7 +177,7 @@ static void test_vs_stacks_small(void **state)
         if (!m)
             continue;
         for (int per = 0; per < 2; per++) {
-            callers *c = callers_build(m, NULL, per, &err);
+            callers *c = callers_build(m, NULL, NULL, per, &err);
             assert_non_null(c);
             check_against_stacks(m, NULL, c, paths[t]);
             callers_free(c);
@@ -190,7 +190,7 @@ static void test_vs_stacks_small(void **state)
                 s.focus_op = o;
         uint8_t *keep = select_nodes(m, &s, &err);
         assert_non_null(keep);
-        callers *c = callers_build(m, keep, false, &err);
+        callers *c = callers_build(m, keep, NULL, false, &err);
         check_against_stacks(m, keep, c, paths[t]);
         int64_t kept = 0;
         for (size_t i = 0; i < m->nnodes; i++)
@@ -220,7 +220,7 @@ static void test_vs_ops_large(void **state)
         model *m = open_model(paths[t], &tr);
         if (!m)
             continue;
-        callers *c = callers_build(m, NULL, false, &err);
+        callers *c = callers_build(m, NULL, NULL, false, &err);
         assert_non_null(c);
         assert_int_equal(c->nodes[0].total_ns, m->busy_ns);
         size_t nroot = 0;
@@ -255,10 +255,72 @@ static void test_vs_ops_large(void **state)
     }
 }
 
+/* hide (p in the explorer): tests/fixtures/pyfunc_frames.json with its
+   Python frames (python_function) left out of every stack, by hand (us):
+   the stacks that end at an operator keep their operator callers only;
+   those that end at a frame (module 170, forward 150 + 20, features 90,
+   helper 110 + 30, the built-in sum 10: 580 in all) count on the root
+   alone, which still holds all 1100. */
+static void test_hide_python(void **state)
+{
+    (void)state;
+    trace *tr;
+    t2p_error err;
+    model *m = open_model(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", &tr);
+    assert_non_null(m);
+    uint8_t *hide = calloc(m->nops, 1);
+    assert_non_null(hide);
+    for (uint32_t i = 0; i < m->nops; i++)
+        hide[i] = !strcmp(model_op_cat(m, i), "python_function");
+    callers *c = callers_build(m, NULL, hide, false, &err);
+    assert_non_null(c);
+    assert_int_equal(c->nodes[0].total_ns, 1100 * 1000);
+    static const struct { const char *name; int64_t top_us; } want[] = {
+        { "aten::convolution", 200 }, { "aten::conv2d", 90 }, { "aten::mm", 80 },
+        { "aten::relu", 60 }, { "aten::add", 60 }, { "aten::sum", 30 } };
+    int64_t sum = 0;
+    size_t n = 0;
+    for (uint32_t k = c->nodes[0].first_child; k != MODEL_NONE; k = c->nodes[k].next_sibling) {
+        assert_false(hide[c->nodes[k].op]);
+        sum += c->nodes[k].total_ns;
+        n++;
+    }
+    assert_int_equal(n, 6);
+    assert_int_equal(sum, 520 * 1000);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        uint32_t k = kid(c, 0, find_op(m, want[i].name, "cpu_op"));
+        assert_int_not_equal(k, MODEL_NONE);
+        assert_int_equal(c->nodes[k].total_ns, want[i].top_us * 1000);
+    }
+    /* conv2d's callers were frames only: its time starts at it */
+    uint32_t conv = kid(c, 0, find_op(m, "aten::conv2d", "cpu_op"));
+    assert_int_equal(c->nodes[conv].first_child, MODEL_NONE);
+    assert_int_equal(c->nodes[conv].self_ns, 90 * 1000);
+    /* convolution's one caller is conv2d, the frames above it gone */
+    uint32_t cv = kid(c, 0, find_op(m, "aten::convolution", "cpu_op"));
+    uint32_t up = c->nodes[cv].first_child;
+    assert_int_equal(c->nodes[up].op, find_op(m, "aten::conv2d", "cpu_op"));
+    assert_int_equal(c->nodes[up].next_sibling, MODEL_NONE);
+    assert_int_equal(c->nodes[up].total_ns, 200 * 1000);
+    assert_int_equal(c->nodes[up].first_child, MODEL_NONE);
+    callers_free(c);
+    /* without hide the frames are callers and tops as any operator */
+    c = callers_build(m, NULL, NULL, false, &err);
+    assert_non_null(c);
+    uint32_t fwd = kid(c, 0, find_op(m, "model.py(10): forward", "python_function"));
+    assert_int_not_equal(fwd, MODEL_NONE);
+    assert_int_equal(c->nodes[fwd].total_ns, 170 * 1000);
+    callers_free(c);
+    free(hide);
+    model_free(m);
+    trace_free(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_hide_python),
         cmocka_unit_test(test_vs_stacks_small),
         cmocka_unit_test(test_vs_ops_large),
     };

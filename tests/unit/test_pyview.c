@@ -303,6 +303,36 @@ static void test_source_pane_scoped(void **state)
     close_fixture(f);
 }
 
+/* p in the Callers pane: the frames leave its stacks as they leave the
+   Tree's, and come back with p again. */
+static void test_callers_hide_python(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", VIEW_TREE);
+    view_key(f->v, 'i');
+    assert_int_equal(view_current(f->v), VIEW_CALLERS);
+    view_key(f->v, 'E');
+    assert_true(row_named(f->v, "model.py(20): features") != SIZE_MAX);
+    size_t shown = view_nrows(f->v);
+    view_key(f->v, 'p');
+    assert_int_equal(view_current(f->v), VIEW_CALLERS);
+    view_key(f->v, 'E');
+    char buf[600];
+    size_t len;
+    for (size_t i = 0; i < view_nrows(f->v); i++) {
+        const char *n = view_row_name(f->v, i, buf, sizeof buf, &len);
+        assert_null(memchr(n, '(', len)); /* no frame: "file.py(N): fn" or "<built-in ...>" */
+        assert_false(len && n[0] == '<');
+        assert_null(strstr(n, ".py"));
+    }
+    assert_true(row_named(f->v, "aten::conv2d") != SIZE_MAX);
+    assert_true(view_nrows(f->v) < shown);
+    view_key(f->v, 'p');
+    view_key(f->v, 'E');
+    assert_int_equal(view_nrows(f->v), shown);
+    close_fixture(f);
+}
+
 /* The figures of the tree as shown: per node, its row's self and total. */
 struct shown {
     size_t nrows, npy;     /* rows, rows of Python frames */
@@ -435,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_srcfile_candidates),
         cmocka_unit_test(test_source_pane),
         cmocka_unit_test(test_source_pane_scoped),
+        cmocka_unit_test(test_callers_hide_python),
         cmocka_unit_test(test_hide_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
