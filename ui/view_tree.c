@@ -10,6 +10,7 @@
 
 #include "core/fmt.h"
 #include "core/pyframe.h"
+#include "core/select.h"
 #include "ui/tree_mem.h"
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
@@ -43,6 +44,7 @@ struct one {
     const uint32_t *found;
     size_t nfound;
     uint32_t fgen, fscope;
+    bool fshort; /* the names matched were the short ones (s) */
     char fpat[SEARCH_TEXT];
     /* p: Python frames hidden (v->hide_python): skipped by the rows, their
        self time lifted into the nearest shown ancestor's, per node, under
@@ -135,6 +137,26 @@ static int64_t fig_key(const fig *f, enum model_sort s)
 /* A node's name; *split (when not NULL) gets where its secondary text
    starts (a Python frame's file:line, an operator's "@ file:line fn"), or
    SIZE_MAX when it has none. */
+/* An operator as its rows show it: a Python frame event as "forward
+   model.py:10" (into buf; *split where the dimmed file:line starts), any
+   other by view_op_name (short or full; *split SIZE_MAX). */
+static const char *op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
+                            size_t *split)
+{
+    const model *m = v->m;
+    pyframe f = { 0 };
+    *split = SIZE_MAX;
+    if (!m->opts.no_python && pyframe_of_op(m, op, &f)) {
+        *len = (size_t)snprintf(buf, size, "%.*s  %.*s:%u", (int)f.func_len, f.func,
+                                (int)f.file_len, f.file, (unsigned)f.line);
+        if (*len >= size)
+            *len = size - 1;
+        *split = f.func_len + 2;
+        return buf;
+    }
+    return view_op_name(v, op, len);
+}
+
 static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, size_t size,
                                  size_t *len, size_t *split)
 {
@@ -153,16 +175,9 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         return buf;
     }
     pyframe f = { 0 };
-    if (!m->opts.no_python && pyframe_of_op(m, nd->op, &f)) {
-        /* a Python frame event: "forward  model.py:10" */
-        *len = (size_t)snprintf(buf, size, "%.*s  %.*s:%u", (int)f.func_len, f.func,
-                                (int)f.file_len, f.file, (unsigned)f.line);
-        if (*len >= size)
-            *len = size - 1;
-        *split = f.func_len + 2;
-        return buf;
-    }
-    const char *name = view_op_name(o->v, nd->op, len);
+    const char *name = op_label(o->v, nd->op, buf, size, len, split);
+    if (name == buf)
+        return buf; /* a Python frame */
     if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE && !o->v->hide_python) {
         /* an operator with a Call stack: the Python line that called it tells
            apart the siblings one operator makes from several lines */
@@ -176,12 +191,13 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         while (pyframe_next(text, tlen, &pos, &f) && !f.file_len)
             ;
         if (tlen && f.file_len) {
-            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s", (int)*len, name,
+            size_t nlen = *len; /* the name as shown: short or full */
+            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s", (int)nlen, name,
                                     (int)f.file_len, f.file, (unsigned)f.line,
                                     (int)f.func_len, f.func);
             if (*len >= size)
                 *len = size - 1;
-            *split = strlen(model_op_name(m, nd->op)) + 2;
+            *split = nlen + 2;
             return buf;
         }
     }
@@ -582,7 +598,7 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
 {
     tree_rows *t = &o->rows;
     if (o->hit && o->fgen == t->gen && o->fscope == scope_gen(view_scope(v)) &&
-        !strcmp(o->fpat, pat)) {
+        o->fshort == v->short_names && !strcmp(o->fpat, pat)) {
         *found = o->found;
         return o->nfound;
     }
@@ -591,8 +607,12 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
     size_t len;
     if (!o->hit && !(o->hit = malloc(t->n ? t->n : 1)))
         return SIZE_MAX;
-    for (size_t i = 0; i < v->m->nops; i++)
-        op_hit[i] = search_match(model_op_name(v->m, (uint32_t)i), pat);
+    /* what the rows show: short names with s, frames as "fn  file:line" */
+    size_t plen = strlen(pat), split;
+    for (size_t i = 0; i < v->m->nops; i++) {
+        const char *name = op_label(v, (uint32_t)i, buf, sizeof buf, &len, &split);
+        op_hit[i] = select_name_has(name, len, pat, plen);
+    }
     for (size_t u = 0; u < t->n; u++)
         o->hit[u] = t->nodes[u].parent == MODEL_NONE
                         ? search_match(node_name(o, (uint32_t)u, buf, sizeof buf, &len), pat)
@@ -602,6 +622,7 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
         return SIZE_MAX;
     o->fgen = t->gen;
     o->fscope = scope_gen(view_scope(v));
+    o->fshort = v->short_names;
     snprintf(o->fpat, sizeof o->fpat, "%s", pat);
     *found = o->found;
     return o->nfound;

@@ -303,6 +303,24 @@ static void test_source_pane_scoped(void **state)
     close_fixture(f);
 }
 
+/* The Tree's search matches frames as they show: "model.py:20", not the
+   event name's "model.py(20)". */
+static void test_search_frames(void **state)
+{
+    (void)state;
+    struct fixture *f = open_trace(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", VIEW_TREE);
+    const char *p;
+    for (p = "/model.py:20"; *p; p++)
+        view_key(f->v, (unsigned char)*p);
+    assert_non_null(strstr(view_status(f->v), "match 1 of 1"));
+    view_key(f->v, VK_ESC);
+    for (p = "/model.py(20)"; *p; p++)
+        view_key(f->v, (unsigned char)*p);
+    assert_non_null(strstr(view_status(f->v), "not found"));
+    view_key(f->v, VK_ESC);
+    close_fixture(f);
+}
+
 /* p in the Callers pane: the frames leave its stacks as they leave the
    Tree's, and come back with p again. */
 static void test_callers_hide_python(void **state)
@@ -466,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_source_pane),
         cmocka_unit_test(test_source_pane_scoped),
         cmocka_unit_test(test_callers_hide_python),
+        cmocka_unit_test(test_search_frames),
         cmocka_unit_test(test_hide_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -380,10 +380,20 @@ static void test_short_names(void **state)
     n = view_row_name(v, 3, buf, sizeof buf, &len);
     assert_memory_equal(n, "ns::k", 5);
     assert_true(view_row(v, 2) != view_row(v, 3));
-    /* s again: full names */
+    /* search matches the names shown: two ns::k, no k<1> */
+    keys(v, "/ns::k");
+    assert_non_null(strstr(view_status(v), "match 1 of 2"));
+    view_key(v, VK_ESC);
+    keys(v, "/k<1>");
+    assert_non_null(strstr(view_status(v), "not found"));
+    view_key(v, VK_ESC);
+    /* s again: full names, and the search follows them */
     view_key(v, 's');
     n = view_row_name(v, 2, buf, sizeof buf, &len);
     assert_int_equal(len, strlen("void ns::k<1>(int, float*)"));
+    keys(v, "/k<1>");
+    assert_non_null(strstr(view_status(v), "match 1 of 1"));
+    view_key(v, VK_ESC);
     close_fixture(f);
     /* --short-names: on from the start */
     view_opts o = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF, .short_names = true };
