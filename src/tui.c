@@ -323,10 +323,7 @@ static bool ascii;
 static void put_line(FILE *out, const char *s)
 {
     static char tmp[8192];
-    snprintf(tmp, sizeof tmp, "%s", s);
-    if (ascii)
-        glyph_to_ascii(tmp);
-    fprintf(out, "%s\n", tmp);
+    fprintf(out, "%s\n", glyph_line(s, ascii, tmp, sizeof tmp));
 }
 
 /* What draw_screen would paint, as text: the layout cost of a key is part

@@ -31,12 +31,7 @@ static bool ascii; /* the locale is not UTF-8: glyphs as ASCII (ui/glyph.h) */
 static void put(int y, int x, const char *s)
 {
     char tmp[8192];
-    if (ascii) {
-        snprintf(tmp, sizeof tmp, "%s", s);
-        glyph_to_ascii(tmp);
-        s = tmp;
-    }
-    mvaddstr(y, x, s);
+    mvaddstr(y, x, glyph_line(s, ascii, tmp, sizeof tmp));
 }
 
 int draw_open(bool no_color)

@@ -5,6 +5,7 @@
 
 #include <langinfo.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 bool glyph_locale_utf8(void)
@@ -78,4 +79,13 @@ size_t glyph_to_ascii(char *s)
     }
     *w = '\0';
     return (size_t)(w - s);
+}
+
+const char *glyph_line(const char *s, bool ascii, char *tmp, size_t size)
+{
+    if (!ascii || size == 0)
+        return s;
+    snprintf(tmp, size, "%s", s);
+    glyph_to_ascii(tmp);
+    return tmp;
 }

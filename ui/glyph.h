@@ -19,4 +19,8 @@ bool glyph_locale_utf8(void);
    other). Returns the new length. */
 size_t glyph_to_ascii(char *s);
 
+/* A screen line as the terminal is to get it: s itself, or (ascii) its
+   glyph_to_ascii copy in tmp (size bytes; a longer line is cut there). */
+const char *glyph_line(const char *s, bool ascii, char *tmp, size_t size);
+
 #endif
