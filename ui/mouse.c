@@ -3,25 +3,7 @@
 
 #include "ui/mouse.h"
 
-#include <string.h>
-
-#include "core/fmt.h"
 #include "ui/view_impl.h"
-
-/* The view whose tab covers column x of the tab line, or -1. Each tab is
-   "[N Label] " or " N Label  ": its label's width plus five (ui/screen.c). */
-static int tab_at(const view *v, int x)
-{
-    int at = 0;
-    for (int i = 0; i < VIEW_NTABS; i++) {
-        const char *l = v->ops[i]->label;
-        int w = (int)fmt_width(l, strlen(l)) + 5;
-        if (x >= at && x < at + w)
-            return i;
-        at += w;
-    }
-    return -1;
-}
 
 /* Selects body row i as the arrow keys would have. */
 static int select_row(view *v, size_t i)
@@ -65,7 +47,7 @@ int mouse_event(view *v, enum mouse_kind kind, int x, int y)
         return r;
     }
     if (y == 2) { /* the tab line */
-        int t = tab_at(v, x);
+        int t = view_tab_at(v, x);
         return t >= 0 && t < 9 ? view_key(v, '1' + t) : 0;
     }
     if (y < VIEW_CHROME_TOP || y >= VIEW_CHROME_TOP + v->page)

@@ -72,13 +72,34 @@ static void crumb(view *v, cols_line *l)
     cols_cell(l, tmp, strlen(tmp), v->width, false);
 }
 
+/* Tab i of the tab line as drawn: "[N Label] " for the current view,
+   " N Label  " for the others. */
+static int tab_text(const view *v, int i, char *buf, size_t size)
+{
+    return snprintf(buf, size, i == (int)v->tab ? "[%d %s] " : " %d %s  ", i + 1,
+                    v->ops[i]->label);
+}
+
+int view_tab_at(const view *v, int x)
+{
+    char t[128];
+    int at = 0;
+    for (int i = 0; i < VIEW_NTABS; i++) {
+        int n = tab_text(v, i, t, sizeof t);
+        int w = n > 0 ? (int)fmt_width(t, strlen(t)) : 0;
+        if (x >= at && x < at + w)
+            return i;
+        at += w;
+    }
+    return -1;
+}
+
 static void tabs(view *v, cols_line *l)
 {
     char tmp[800];
     size_t o = 0;
     for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
-        o += (size_t)snprintf(tmp + o, sizeof tmp - o, i == (int)v->tab ? "[%d %s] " : " %d %s  ",
-                              i + 1, v->ops[i]->label);
+        o += (size_t)tab_text(v, i, tmp + o, sizeof tmp - o);
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
     else if (o < sizeof tmp)

@@ -177,6 +177,9 @@ const char *view_prompt(const view *v); /* the text typed in a prompt */
 /* The screen column of the prompt's cursor (after the typed text) on the
    footer line, or -1 when no prompt is open. */
 int view_prompt_col(view *v);
+/* The view whose tab covers column x of the tab line (screen line 2) as
+   drawn, or -1: what a click there selects. */
+int view_tab_at(const view *v, int x);
 const char *view_status(const view *v); /* the last message, "" for none */
 void view_set_status(view *v, const char *msg);
 int view_width(const view *v);

@@ -963,6 +963,30 @@ static void test_hint_bar(void **state)
     assert_null(strstr(bar, "i call"));
 }
 
+/* A click on the tab line selects the tab drawn there: view_tab_at reads
+   the line's own layout, for the current tab ([N Label]) and the others. */
+static void test_tab_at(void **state)
+{
+    (void)state;
+    struct fixture *f = open_hand();
+    view *v = f->v;
+    char line[4096], want[64];
+    for (int cur = 0; cur < 3; cur++) {
+        view_key(v, '1' + cur);
+        screen_line(v, 2, line, sizeof line);
+        for (int i = 0; i < VIEW_NTABS; i++) {
+            snprintf(want, sizeof want, "%d %s", i + 1, view_ops_of((enum view_tab)i)->label);
+            const char *at = strstr(line, want);
+            assert_non_null(at);
+            int x = (int)(at - line); /* the tabs are ASCII: bytes are columns */
+            assert_int_equal(view_tab_at(v, x), i);
+            assert_int_equal(view_tab_at(v, x + (int)strlen(want) - 1), i);
+        }
+        assert_int_equal(view_tab_at(v, 2000), -1);
+    }
+    close_fixture(f);
+}
+
 static void test_key_table(void **state)
 {
     (void)state;
@@ -1174,6 +1198,7 @@ int main(void)
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
         cmocka_unit_test(test_key_table),
+        cmocka_unit_test(test_tab_at),
         cmocka_unit_test(test_hint_bar),
         cmocka_unit_test(test_scoped_tables),
         cmocka_unit_test(test_gpu_rows),
