@@ -27,22 +27,43 @@ static const char *isal_reason(int rc)
     }
 }
 
-/* Reads more of the file into r->in when it is used up. Returns 0, or -1
-   with errno set. */
+/* Reads more of the file into r->in, after the bytes not used yet (moved
+   to its start: a gzip magic may come in two reads). Returns 0, or -1 with
+   errno set. */
+static int read_more(trace_reader *r)
+{
+    size_t keep = r->in_len - r->in_pos;
+    memmove(r->in, r->in + r->in_pos, keep);
+    r->in_pos = 0;
+    r->in_len = keep;
+    ssize_t k;
+    do
+        k = read(r->fd, r->in + keep, TRACE_READ_INSZ - keep);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
+        return -1;
+    r->in_len += (size_t)k;
+    r->in_total += (uint64_t)k;
+    r->in_eof = k == 0;
+    return 0;
+}
+
+/* read_more when r->in is used up. */
 static int fill_input(trace_reader *r)
 {
     if (r->in_pos < r->in_len || r->in_eof)
         return 0;
-    ssize_t k;
-    do
-        k = read(r->fd, r->in, TRACE_READ_INSZ);
-    while (k < 0 && errno == EINTR);
-    if (k < 0)
-        return -1;
-    r->in_pos = 0;
-    r->in_len = (size_t)k;
-    r->in_total += (uint64_t)k;
-    r->in_eof = k == 0;
+    return read_more(r);
+}
+
+/* A read failed (errno): what source_read returns, the bytes it has, or 0
+   with the error (which comes back on the next call when it had some). */
+static int read_failed(unsigned n, int *zerr, char *msg, size_t msize)
+{
+    if (n)
+        return (int)n;
+    *zerr = Z_ERRNO;
+    snprintf(msg, msize, "%s", strerror(errno));
     return 0;
 }
 
@@ -56,34 +77,16 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
 {
     unsigned n = 0;
     while (n < cap) {
-        if (fill_input(r) < 0) {
-            if (n)
-                return (int)n; /* the error comes back on the next call */
-            *zerr = Z_ERRNO;
-            snprintf(msg, msize, "%s", strerror(errno));
-            return 0;
-        }
+        if (fill_input(r) < 0)
+            return read_failed(n, zerr, msg, msize);
         size_t avail = r->in_len - r->in_pos;
+        /* the gzip magic is two bytes, which may come in two reads */
+        if ((!r->mode || r->member_end) && avail == 1 && !r->in_eof) {
+            if (read_more(r) < 0)
+                return read_failed(n, zerr, msg, msize);
+            continue;
+        }
         if (!r->mode || r->member_end) {
-            /* the gzip magic: two bytes, which may come in two reads */
-            if (avail == 1 && !r->in_eof) {
-                unsigned char b = r->in[r->in_pos];
-                ssize_t k;
-                do
-                    k = read(r->fd, r->in + 1, TRACE_READ_INSZ - 1);
-                while (k < 0 && errno == EINTR);
-                r->in[0] = b;
-                r->in_pos = 0;
-                r->in_len = 1 + (k > 0 ? (size_t)k : 0);
-                r->in_total += k > 0 ? (uint64_t)k : 0;
-                r->in_eof = k == 0;
-                if (k < 0 && !n) {
-                    *zerr = Z_ERRNO;
-                    snprintf(msg, msize, "%s", strerror(errno));
-                    return 0;
-                }
-                continue;
-            }
             bool magic = avail >= 2 && r->in[r->in_pos] == 0x1f && r->in[r->in_pos + 1] == 0x8b;
             if (r->member_end && !magic) {
                 r->in_pos = r->in_len; /* what follows the last member is not ours */
@@ -118,17 +121,17 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
         bool stuck = !got && st->avail_in == avail && avail;
         r->in_pos = r->in_len - st->avail_in;
         n += got;
-        if (rc < 0 || (stuck && st->block_state != ISAL_BLOCK_FINISH)) {
+        if (rc >= 0 && st->block_state == ISAL_BLOCK_FINISH) {
+            r->member_end = true; /* its trailer checked: the next member, or the end */
+            continue;
+        }
+        if (rc < 0 || stuck) {
             /* corrupt data may inflate to garbage before the fault shows:
                drop the chunk, as gzread drops its buffer, so that the parser
                never reports the garbage instead of the corruption */
             *zerr = Z_DATA_ERROR;
             snprintf(msg, msize, "%s", rc < 0 ? isal_reason(rc) : "invalid deflate data");
             return 0;
-        }
-        if (st->block_state == ISAL_BLOCK_FINISH) {
-            r->member_end = true;
-            continue;
         }
         if (r->in_eof && st->avail_in == 0 && !got) {
             if (n)

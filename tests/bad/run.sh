@@ -116,6 +116,29 @@ run analyze empty.json
 fails "empty file" 2 'torch2pprof: empty\.json: empty file \(0 bytes\); expected a PyTorch profiler trace \(Chrome trace JSON\)'
 run analyze whitespace.json
 fails "only white space" 2 'torch2pprof: whitespace\.json: holds only white space; expected a PyTorch profiler trace \(Chrome trace JSON\)'
+# a gzip magic that comes in two reads of a pipe, at the start and where a
+# second member begins: read as the file is (same report but its name)
+"$tool" analyze --json cnn.json.gz | sed 's/^{"file":"[^"]*"//' >whole.json
+half=$(( $(wc -c <cnn.json) / 2 ))
+head -c "$half" cnn.json | gzip -c >m1.gz
+tail -c +"$((half + 1))" cnn.json | gzip -c >m2.gz
+for how in start member; do
+    ls -A | grep -v -x -e out -e err -e before -e after >before
+    if [ "$how" = start ]; then
+        { head -c 1 cnn.json.gz; sleep 0.3; tail -c +2 cnn.json.gz; } | "$tool" analyze --json /dev/stdin >out 2>err
+    else
+        { cat m1.gz; head -c 1 m2.gz; sleep 0.3; tail -c +2 m2.gz; } | "$tool" analyze --json /dev/stdin >out 2>err
+    fi
+    rc=$?
+    ls -A | grep -v -x -e out -e err -e before -e after >after
+    if [ "$rc" -eq 0 ] && [ ! -s err ] && sed 's/^{"file":"[^"]*"//' out | cmp -s - whole.json; then
+        ok "gzip magic split across two reads of a pipe ($how)"
+    else
+        no "gzip magic split across two reads of a pipe ($how)" "report differs from the file's"
+    fi
+done
+rm -f whole.json m1.gz m2.gz
+
 # an empty gzip stream or pipe is empty, not white space; "" is named
 printf '' | gzip -c >empty.json.gz
 run analyze empty.json.gz
