@@ -213,6 +213,21 @@ static void pop_frame(struct builder *b, size_t depth)
         m->ops[nd->op].cum_ns += f->sub;
 }
 
+/* Opens f, as the innermost call on the stack (room made by the caller).
+   A zero-length event contains nothing: never a parent, or events at one
+   instant would nest in each other (a chain millions deep): it closes at
+   once. */
+static void push_frame(struct builder *b, size_t *depth, struct frame f)
+{
+    b->stack[(*depth)++] = f;
+    if (f.kept) {
+        b->mat = *depth;
+        b->onstack[b->m->nodes[f.node].op]++;
+    }
+    if (b->tr->events[f.ev].dur == 0)
+        pop_frame(b, --*depth);
+}
+
 static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, size_t n)
 {
     model *m = b->m;
@@ -251,9 +266,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         }
         if (!kept) {
             m->ev_node[e] = MODEL_NONE;
-            b->stack[depth++] = (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false };
-            if (x->dur == 0)
-                pop_frame(b, --depth);
+            push_frame(b, &depth, (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false });
             continue;
         }
         /* the callers outside the scope get their nodes now: a stack runs
@@ -312,13 +325,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         if (x->dur > o->max_ns)
             o->max_ns = x->dur;
 
-        b->stack[depth++] = (struct frame){ e, node, end, 0, x->ts, 0, true };
-        b->mat = depth;
-        b->onstack[op]++;
-        /* a zero-length event contains nothing: never a parent, or events at
-           one instant would nest in each other (a chain millions deep) */
-        if (x->dur == 0)
-            pop_frame(b, --depth);
+        push_frame(b, &depth, (struct frame){ e, node, end, 0, x->ts, 0, true });
     }
     while (depth > 0)
         pop_frame(b, --depth);
