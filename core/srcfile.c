@@ -4,6 +4,7 @@
 #include "core/srcfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,10 @@ int srcfile_candidates(const char *file, size_t len, const char *dir,
 
 struct find {
     char found[4096];
-    char tried[512]; /* the paths tried, for the message */
+    char tried[512]; /* the paths tried, for the message: whole ones, then "…" */
     size_t off;
+    size_t cap;      /* of tried, what the message has room for */
+    bool full;       /* a path did not fit: the list ends in "…" */
 };
 
 static int try_path(void *ctx, const char *path)
@@ -62,9 +65,21 @@ static int try_path(void *ctx, const char *path)
         snprintf(f->found, sizeof f->found, "%s", path);
         return 1;
     }
-    if (f->off < sizeof f->tried)
-        f->off += (size_t)snprintf(f->tried + f->off, sizeof f->tried - f->off, "%s%s",
-                                   f->off ? ", " : "", path);
+    if (f->full)
+        return 0;
+    /* whole paths only: the room for ", …" is kept back */
+    size_t room = f->cap > f->off ? f->cap - f->off : 0, need = (f->off ? 2 : 0) + strlen(path);
+    if (room == 0) {
+        f->full = true;
+        return 0;
+    }
+    if (need + sizeof ", \xe2\x80\xa6" <= room) {
+        f->off += (size_t)snprintf(f->tried + f->off, room, "%s%s", f->off ? ", " : "", path);
+    } else {
+        if (room >= sizeof ", \xe2\x80\xa6")
+            f->off += (size_t)snprintf(f->tried + f->off, room, "%s\xe2\x80\xa6", f->off ? ", " : "");
+        f->full = true;
+    }
     return 0;
 }
 
@@ -95,10 +110,15 @@ static int split_lines(srcfile *sf, size_t n)
 int srcfile_load(srcfile *sf, const char *file, size_t len, const char *dir, t2p_error *err)
 {
     memset(sf, 0, sizeof *sf);
-    struct find f = { .off = 0 };
+    /* the list of paths tried gets the room the message leaves it */
+    static const char head[] = ": source not found (tried ";
+    size_t used = len + sizeof head + 1;
+    struct find f = { .off = 0, .cap = sizeof err->reason > used ? sizeof err->reason - used : 0 };
+    if (f.cap > sizeof f.tried)
+        f.cap = sizeof f.tried;
     if (!srcfile_candidates(file, len, dir, try_path, &f)) {
-        error_set(err, T2P_ERR_IO, NULL, -1, "%.*s: source not found (tried %s)", (int)len, file,
-                  f.off ? f.tried : "nothing: no file name");
+        error_set(err, T2P_ERR_IO, NULL, -1, "%.*s%s%s)", (int)len, file, head,
+                  f.off ? f.tried : f.full ? "\xe2\x80\xa6" : "nothing: no file name");
         return -1;
     }
     FILE *fp = fopen(f.found, "rb");

@@ -172,6 +172,25 @@ static void test_srcfile_candidates(void **state)
     assert_non_null(strstr(err.reason, "/t2p-nodir/nowhere/t2p/none.py"));
     assert_non_null(strstr(err.reason, "/t2p-nodir/none.py"));
     srcfile_done(&sf);
+    /* more paths than the message holds: whole ones, then an ellipsis */
+    char deep[800] = "";
+    for (int i = 0; i < 30; i++)
+        strcat(deep, "/component-xyz");
+    strcat(deep, "/gone.py");
+    assert_int_equal(srcfile_load(&sf, deep, strlen(deep), "/t2p-nodir", &err), -1);
+    size_t rl = strlen(err.reason);
+    assert_true(rl > 8);
+    assert_string_equal(err.reason + rl - strlen("\xe2\x80\xa6)"), "\xe2\x80\xa6)");
+    assert_non_null(strstr(err.reason, deep)); /* the first path tried, whole */
+    /* every path listed is whole: each one ends in gone.py */
+    const char *tried = strstr(err.reason, "(tried ") + 7;
+    for (const char *p = tried; *p && strncmp(p, "\xe2\x80\xa6", 3);) {
+        const char *comma = strstr(p, ", ");
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        assert_true(n >= 7 && !strncmp(p + n - 7, "gone.py", 7));
+        p += n + 2;
+    }
+    srcfile_done(&sf);
 }
 
 /* The pane's per-line figures are pylines' for that file, and Esc goes
