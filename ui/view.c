@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/fmt.h"
+#include "core/pyframe.h"
 #include "core/shortname.h"
 #include "ui/cmp.h"
 #include "ui/tree_rows.h"
@@ -98,6 +99,26 @@ const char *view_op_name(view *v, uint32_t op, size_t *len)
         return shortname_op(v->sn, op, len);
     *len = strtab_len(v->m->tr->strs, v->m->ops[op].name);
     return model_op_name(v->m, op);
+}
+
+/* An operator as its rows show it: a Python frame event as "forward
+   model.py:10" (into buf; *split where the dimmed file:line starts), any
+   other by view_op_name (short or full; *split SIZE_MAX). */
+const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
+                          size_t *split)
+{
+    const model *m = v->m;
+    pyframe f = { 0 };
+    *split = SIZE_MAX;
+    if (!m->opts.no_python && pyframe_of_op(m, op, &f)) {
+        *len = (size_t)snprintf(buf, size, "%.*s  %.*s:%u", (int)f.func_len, f.func,
+                                (int)f.file_len, f.file, (unsigned)f.line);
+        if (*len >= size)
+            *len = size - 1;
+        *split = f.func_len + 2;
+        return buf;
+    }
+    return view_op_name(v, op, len);
 }
 
 void view_set_status(view *v, const char *msg)

@@ -196,9 +196,8 @@ static uint32_t cl_row(view *v, size_t i)
 
 static const char *cl_name(view *v, uint32_t u, char *buf, size_t size, size_t *len)
 {
-    (void)buf;
-    (void)size;
-    return view_op_name(v, st(v)->c->nodes[u].op, len);
+    size_t split;
+    return view_op_label(v, st(v)->c->nodes[u].op, buf, size, len, &split);
 }
 
 static void cl_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
@@ -207,8 +206,9 @@ static void cl_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
     const model_node *nd = &s->c->nodes[u];
     switch (c->id) {
     case C_NAME: {
-        size_t len;
-        const char *name = cl_name(v, u, NULL, 0, &len);
+        size_t len, split;
+        char buf[600];
+        const char *name = view_op_label(v, nd->op, buf, sizeof buf, &len, &split);
         int ind = (int)(nd->depth > 0 ? nd->depth - 1 : 0) * 2;
         if (ind > namew / 2)
             ind = namew / 2;
@@ -218,7 +218,7 @@ static void cl_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
         const char *mark = !tree_rows_has_kids(&s->rows, u) ? "  "
                            : tree_rows_expanded(&s->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         cols_put(l, mark, strlen(mark));
-        cols_cell(l, name, len, namew - ind - (int)fmt_width(mark, strlen(mark)), false);
+        cols_cell_sec(l, name, len, split, namew - ind - (int)fmt_width(mark, strlen(mark)));
         break;
     }
     case C_TIME: view_cell_ms(l, nd->total_ns, c->width); break;

@@ -152,6 +152,11 @@ const struct view_ops *view_ops_of(enum view_tab tab);
    view or the model); its length in *len. Two ops with the same short name
    stay two rows: only the text changes. */
 const char *view_op_name(view *v, uint32_t op, size_t *len);
+/* An operator as the tree views show it: a Python frame event as "forward
+   model.py:10" (into buf; *split where the file:line, secondary text,
+   starts), any other by view_op_name (*split SIZE_MAX). */
+const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
+                          size_t *split);
 
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);

@@ -137,26 +137,6 @@ static int64_t fig_key(const fig *f, enum model_sort s)
 /* A node's name; *split (when not NULL) gets where its secondary text
    starts (a Python frame's file:line, an operator's "@ file:line fn"), or
    SIZE_MAX when it has none. */
-/* An operator as its rows show it: a Python frame event as "forward
-   model.py:10" (into buf; *split where the dimmed file:line starts), any
-   other by view_op_name (short or full; *split SIZE_MAX). */
-static const char *op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
-                            size_t *split)
-{
-    const model *m = v->m;
-    pyframe f = { 0 };
-    *split = SIZE_MAX;
-    if (!m->opts.no_python && pyframe_of_op(m, op, &f)) {
-        *len = (size_t)snprintf(buf, size, "%.*s  %.*s:%u", (int)f.func_len, f.func,
-                                (int)f.file_len, f.file, (unsigned)f.line);
-        if (*len >= size)
-            *len = size - 1;
-        *split = f.func_len + 2;
-        return buf;
-    }
-    return view_op_name(v, op, len);
-}
-
 static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, size_t size,
                                  size_t *len, size_t *split)
 {
@@ -175,7 +155,7 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         return buf;
     }
     pyframe f = { 0 };
-    const char *name = op_label(o->v, nd->op, buf, size, len, split);
+    const char *name = view_op_label(o->v, nd->op, buf, size, len, split);
     if (name == buf)
         return buf; /* a Python frame */
     if (!o->merged && m->node_stack && m->node_stack[u] != STRTAB_NONE && !o->v->hide_python) {
@@ -610,7 +590,7 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
     /* what the rows show: short names with s, frames as "fn  file:line" */
     size_t plen = strlen(pat), split;
     for (size_t i = 0; i < v->m->nops; i++) {
-        const char *name = op_label(v, (uint32_t)i, buf, sizeof buf, &len, &split);
+        const char *name = view_op_label(v, (uint32_t)i, buf, sizeof buf, &len, &split);
         op_hit[i] = select_name_has(name, len, pat, plen);
     }
     for (size_t u = 0; u < t->n; u++)
