@@ -90,7 +90,7 @@ static int cats_rebuild(view *v, view_rows *r)
                       : v->sort == MODEL_SORT_DEVICE_SELF || v->sort == MODEL_SORT_DEVICE_TOTAL
                           ? c->dev_self_ns
                           : c->self_ns;
-        k[n++] = (view_keyed){ key, name, (uint32_t)i };
+        k[n++] = (view_keyed){ key, name, (uint32_t)i, false };
     }
     view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
     for (size_t i = 0; i < n; i++)

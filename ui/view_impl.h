@@ -179,6 +179,7 @@ typedef struct view_keyed {
     int64_t key;
     const char *name;
     uint32_t id;
+    bool owned; /* name is a copy, freed by the sorter */
 } view_keyed;
 view_keyed *view_keyed_buf(view *v, size_t n);
 void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse);

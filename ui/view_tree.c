@@ -207,18 +207,22 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         k[i].key = fig_key(&f, so);
         k[i].id = ids[i];
         /* a root has no self time of its own: rank tracks by their time */
-        if (is_root(o, ids[i])) {
-            if (so == MODEL_SORT_SELF || so == MODEL_SORT_DEVICE_SELF)
-                k[i].key = so == MODEL_SORT_SELF ? f.total_ns : f.dev_total_ns;
-            k[i].name = strdup(node_name(o, ids[i], tmp, sizeof tmp, &len));
-        } else {
-            k[i].name = node_name(o, ids[i], tmp, sizeof tmp, &len);
+        if (is_root(o, ids[i]) && (so == MODEL_SORT_SELF || so == MODEL_SORT_DEVICE_SELF))
+            k[i].key = so == MODEL_SORT_SELF ? f.total_ns : f.dev_total_ns;
+        /* a name made in tmp (a track, a Python frame, a Call stack line) is
+           copied: tmp is the next node's */
+        const char *name = node_name(o, ids[i], tmp, sizeof tmp, &len);
+        k[i].owned = name == tmp;
+        k[i].name = k[i].owned ? strdup(tmp) : name;
+        if (!k[i].name) {
+            k[i].name = ""; /* out of memory: ties fall back to creation order */
+            k[i].owned = false;
         }
     }
     view_keyed_sort(k, n, st(v)->sort == MODEL_SORT_NAME, st(v)->reverse);
     for (size_t i = 0; i < n; i++) {
         ids[i] = k[i].id;
-        if (is_root(o, k[i].id))
+        if (k[i].owned)
             free((char *)k[i].name);
     }
 }

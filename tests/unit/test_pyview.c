@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -322,6 +323,36 @@ static void test_source_pane_scoped(void **state)
     close_fixture(f);
 }
 
+/* Sorted by name, frames are ordered by the names they show: "alpha
+   a.py:2" before "zeta b.py:1", though zeta ran first (the names were once
+   all read from one buffer, the last frame's, so they tied). */
+static void test_sort_frames_by_name(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"b.py(1): zeta\",\"pid\":1,"
+        "\"tid\":1,\"ts\":0,\"dur\":50},"
+        "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"a.py(2): alpha\",\"pid\":1,"
+        "\"tid\":1,\"ts\":100,\"dur\":10}]}";
+    char path[] = "/tmp/t2p-pysort-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct fixture *f = open_trace(path, VIEW_TREE);
+    view_key(f->v, 'E');
+    size_t z = row_named(f->v, "zeta  b.py:1"), a = row_named(f->v, "alpha  a.py:2");
+    assert_true(z != SIZE_MAX && a != SIZE_MAX);
+    assert_true(z < a); /* by total time: zeta 50 us, alpha 10 */
+    view_key(f->v, '<'); /* total -> name, the previous sort */
+    z = row_named(f->v, "zeta  b.py:1");
+    a = row_named(f->v, "alpha  a.py:2");
+    assert_true(a < z);
+    close_fixture(f);
+    unlink(path);
+}
+
 /* The Tree's search matches frames as they show: "model.py:20", not the
    event name's "model.py(20)". */
 static void test_search_frames(void **state)
@@ -504,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_source_pane_scoped),
         cmocka_unit_test(test_callers_hide_python),
         cmocka_unit_test(test_search_frames),
+        cmocka_unit_test(test_sort_frames_by_name),
         cmocka_unit_test(test_hide_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
