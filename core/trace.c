@@ -89,9 +89,13 @@ static int open_input(trace *t, const char *path, t2p_error *err)
         error_set(err, T2P_ERR_IO, path, -1, "%s", strerror(errno));
         return -1;
     }
-    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-        error_set(err, T2P_ERR_IO, path, -1, "%s",
-                  S_ISDIR(st.st_mode) ? "is a directory, not a trace file" : strerror(errno));
+    if (fstat(fd, &st) < 0) {
+        error_set(err, T2P_ERR_IO, path, -1, "%s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        error_set(err, T2P_ERR_IO, path, -1, "is a directory, not a trace file");
         close(fd);
         return -1;
     }
