@@ -22,36 +22,16 @@
 #include "core/srcfile.h"
 #include "core/trace.h"
 #include "ui/tree_rows.h"
+#include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
 
-struct fixture {
-    trace *tr;
-    model *m;
-    view *v;
-};
-
+/* path in a view on tab, sorted by self, at 110x24 */
 static struct fixture *open_trace(const char *path, int tab)
 {
-    struct fixture *f = calloc(1, sizeof *f);
-    t2p_error err;
-    assert_non_null(f);
-    f->tr = trace_load(path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
     view_opts o = { .tab = (enum view_tab)tab, .sort = MODEL_SORT_SELF };
-    f->v = view_new(f->m, &o);
-    assert_non_null(f->v);
+    struct fixture *f = unit_view_open(path, &o);
     view_resize(f->v, 110, 24);
     return f;
-}
-
-static void close_fixture(struct fixture *f)
-{
-    view_free(f->v);
-    model_free(f->m);
-    trace_free(f->tr);
-    free(f);
 }
 
 /* The row whose name is name, or SIZE_MAX. */
@@ -113,7 +93,7 @@ static void test_frame_path_secondary(void **state)
     assert_true(r != SIZE_MAX);
     const char *s = sec_text(f->v, screen_y_of(f->v, r));
     assert_true(strncmp(s, "lib/", 4) == 0);
-    close_fixture(f);
+    unit_view_close(f);
 
     /* an operator's Call stack suffix is secondary too */
     f = open_trace(TOP_SRCDIR "/tests/fixtures/pystack_calls.json", VIEW_TREE);
@@ -121,7 +101,7 @@ static void test_frame_path_secondary(void **state)
     r = row_named(f->v, "aten::mul  @ model.py:9 forward");
     assert_true(r != SIZE_MAX);
     assert_string_equal(sec_text(f->v, screen_y_of(f->v, r)), "@ model.py:9 forward");
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 struct paths {
@@ -185,11 +165,11 @@ static void test_srcfile_candidates(void **state)
     assert_non_null(strstr(err.reason, deep)); /* the first path tried, whole */
     /* every path listed is whole: each one ends in gone.py */
     const char *tried = strstr(err.reason, "(tried ") + 7;
-    for (const char *p = tried; *p && strncmp(p, "\xe2\x80\xa6", 3);) {
-        const char *comma = strstr(p, ", ");
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        assert_true(n >= 7 && !strncmp(p + n - 7, "gone.py", 7));
-        p += n + 2;
+    for (const char *t = tried; *t && strncmp(t, "\xe2\x80\xa6", 3);) {
+        const char *comma = strstr(t, ", ");
+        size_t n = comma ? (size_t)(comma - t) : strlen(t);
+        assert_true(n >= 7 && !strncmp(t + n - 7, "gone.py", 7));
+        t += n + 2;
     }
     srcfile_done(&sf);
 }
@@ -247,7 +227,7 @@ static void test_source_pane(void **state)
     view_key(f->v, 'v');
     assert_int_equal(view_current(f->v), VIEW_TREE);
     assert_non_null(strstr(view_status(f->v), "not a Python frame"));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* With a focus the pane counts the focused stacks only, as every view:
@@ -320,7 +300,7 @@ static void test_source_pane_scoped(void **state)
     assert_int_equal(sscanf(line, " > %u %lf %lf", &n, &s1, &t1), 3);
     assert_int_equal((int)(s1 * 1000 + 0.5), 90);
     assert_int_equal((int)(t1 * 1000 + 0.5), 380);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* Sorted by name, frames are ordered by the names they show: "alpha
@@ -349,7 +329,7 @@ static void test_sort_frames_by_name(void **state)
     z = row_named(f->v, "zeta  b.py:1");
     a = row_named(f->v, "alpha  a.py:2");
     assert_true(a < z);
-    close_fixture(f);
+    unit_view_close(f);
     unlink(path);
 }
 
@@ -368,7 +348,7 @@ static void test_search_frames(void **state)
         view_key(f->v, (unsigned char)*p);
     assert_non_null(strstr(view_status(f->v), "not found"));
     view_key(f->v, VK_ESC);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* p in the Callers pane: the frames leave its stacks as they leave the
@@ -398,7 +378,7 @@ static void test_callers_hide_python(void **state)
     view_key(f->v, 'p');
     view_key(f->v, 'E');
     assert_int_equal(view_nrows(f->v), shown);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* The figures of the tree as shown: per node, its row's self and total. */
@@ -523,7 +503,7 @@ static void test_hide_python(void **state)
         npy += pyframe_is_cat(model_op_cat(f->m, (uint32_t)i));
     assert_int_equal(npy, 5); /* <module>, forward, features, helper, <built-in method sum ...> */
     assert_int_equal(nopy, all - npy);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 int main(void)

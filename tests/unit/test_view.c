@@ -24,6 +24,7 @@
 #include "ui/mouse.h"
 #include "ui/progress.h"
 #include "ui/tree_rows.h"
+#include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
 
 /* Track 1:  A [0,100] { B [10,40] { C [15,25] }, B [50,80], D [85,95] }
@@ -42,52 +43,6 @@ static const char hand_trace[] =
     "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":210,\"dur\":10},"
     "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"A\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":50},"
     "{\"ph\":\"X\",\"cat\":\"leaf\",\"name\":\"C\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":10}]";
-
-struct fixture {
-    char *path;
-    trace *tr;
-    model *m;
-    view *v;
-};
-
-static struct fixture *open_trace(const char *path, const view_opts *vo)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    t2p_error err;
-    assert_non_null(f);
-    f->tr = trace_load(path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
-    f->v = view_new(f->m, vo);
-    assert_non_null(f->v);
-    view_resize(f->v, 120, 40);
-    return f;
-}
-
-static struct fixture *open_hand(void)
-{
-    char *path = strdup("/tmp/t2p-view-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, hand_trace, strlen(hand_trace)), (ssize_t)strlen(hand_trace));
-    close(fd);
-    struct fixture *f = open_trace(path, NULL);
-    f->path = path;
-    return f;
-}
-
-static void close_fixture(struct fixture *f)
-{
-    view_free(f->v);
-    model_free(f->m);
-    trace_free(f->tr);
-    if (f->path) {
-        unlink(f->path);
-        free(f->path);
-    }
-    free(f);
-}
 
 /* Screen line y (negative: from the bottom) as text. */
 static void screen_line(view *v, int y, char *buf, size_t size)
@@ -151,7 +106,7 @@ static const char *tree_shape(view *v)
 static void test_ops_every_sort(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     uint32_t *want = malloc(f->m->nops * sizeof *want);
     assert_int_equal(view_nrows(v), f->m->nops);
@@ -192,13 +147,13 @@ static void test_ops_every_sort(void **state)
     model_sort_ops(f->m, MODEL_SORT_CALLS, true, want);
     assert_int_equal(view_row(v, 0), want[0]);
     free(want);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 static void test_cats_and_threads(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     uint32_t want[64];
     view_key(v, '2');
@@ -221,7 +176,7 @@ static void test_cats_and_threads(void **state)
     assert_int_equal(view_current(v), (VIEW_THREADS + 1) % VIEW_NTABS);
     view_key(v, VK_BTAB);
     assert_int_equal(view_current(v), VIEW_THREADS);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- the tree */
@@ -229,7 +184,7 @@ static void test_cats_and_threads(void **state)
 static void test_tree_expand_collapse(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     keys(v, "3");
     /* per track, tracks by their time: track 1 (150 us) before track 2 (50);
@@ -282,7 +237,7 @@ static void test_tree_expand_collapse(void **state)
     view_tree_fig(v, view_row(v, 4), &fig); /* C directly under A: two calls */
     assert_int_equal(fig.calls, 2);
     assert_int_equal(fig.self_ns, 20000);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* The rows of the tree must be a preorder of the visible nodes, whatever the
@@ -290,7 +245,7 @@ static void test_tree_expand_collapse(void **state)
 static void test_tree_rows_consistent(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     static const int ks[] = { VK_DOWN, VK_RIGHT, VK_DOWN, VK_DOWN, '*', VK_LEFT, 'j', 'l', 'E',
                               'G', 'h', 'h', '-', 'r', '>', 'm', 'j', 'j', '+', 'C', 'l', 'j', 'l' };
@@ -331,7 +286,7 @@ static void test_tree_rows_consistent(void **state)
             assert_int_equal(view_row(v, n / 2), view_row(v, n / 2));
         assert_true(view_cursor(v) < (n ? n : 1));
     }
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- focus */
@@ -339,7 +294,7 @@ static void test_tree_rows_consistent(void **state)
 static void test_focus_and_back(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     const model *m = f->m;
     uint32_t C = op_of(m, "C");
@@ -432,7 +387,7 @@ static void test_focus_and_back(void **state)
     assert_int_equal(scope_entry_at(view_scope(v), 0)->kind, SCOPE_NODE);
     assert_int_equal(scope_busy(view_scope(v)), 60000); /* B on track 1 (50), with C under it (10) */
     assert_false(scope_spec(view_scope(v), &s));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- search, filter */
@@ -440,7 +395,7 @@ static void test_focus_and_back(void **state)
 static void test_search(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     keys(v, "3E"); /* R A1 B2 C3 C2 D2 R A1 C2 */
     keys(v, "/c");
@@ -470,13 +425,13 @@ static void test_search(void **state)
     char buf[64];
     size_t len;
     assert_string_equal(view_row_name(v, view_cursor(v), buf, sizeof buf, &len), "D");
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 static void test_filter(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     keys(v, "\\B");
     assert_int_equal(view_mode_of(v), VIEW_MODE_FILTER);
@@ -507,7 +462,7 @@ static void test_filter(void **state)
     assert_string_equal(row_names(v), "D");
     view_key(v, VK_ESC);
     assert_string_equal(row_names(v), "A B C D");
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- export */
@@ -533,7 +488,7 @@ static void assert_same_mask(view *v)
 static void test_scope_matches_select(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     const model *m = f->m;
     /* every op as a focus, alone and with a filter */
@@ -561,7 +516,7 @@ static void test_scope_matches_select(void **state)
     view_push_focus(v, SCOPE_OP, m->mnodes[5].op);
     view_push_focus(v, SCOPE_MNODE, 5);
     assert_same_mask(v);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* Export paths longer than a search text: what is written is exactly the
@@ -584,7 +539,7 @@ static void test_export_long_paths(void **state)
     int n = snprintf(path, sizeof path, "%s/%s", sub, name90);
     assert_true(n > 300 && n < 400);
     view_opts vo = { .export_dir = sub };
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
     view *v = f->v;
     /* e offers a name in the long directory, whole */
     view_key(v, 'e');
@@ -636,7 +591,7 @@ static void test_export_long_paths(void **state)
     unlink(path);
     assert_int_equal(rmdir(sub), 0);
     assert_int_equal(rmdir(dir), 0);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 static void test_export(void **state)
@@ -645,7 +600,7 @@ static void test_export(void **state)
     char dir[] = "/tmp/t2p-view-export-XXXXXX";
     assert_non_null(mkdtemp(dir));
     view_opts vo = { .export_dir = dir };
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", &vo);
     view *v = f->v;
     char path[512], foot[1024], ms[32];
     /* the whole trace: e offers the free name, Enter writes it; its total
@@ -712,7 +667,7 @@ static void test_export(void **state)
         unlink(path);
     }
     rmdir(dir);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- layout */
@@ -720,7 +675,7 @@ static void test_export(void **state)
 static void test_layout_widths(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     char line[8192];
     bool gpu;
@@ -767,14 +722,14 @@ static void test_layout_widths(void **state)
     assert_non_null(strstr(line, "\xe2\x80\xa6"));
     screen_line(v, -2, line, sizeof line);
     assert_non_null(strstr(line, "cudaDeviceGetStreamPriorityRange"));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 static void test_top_and_help(void **state)
 {
     (void)state;
     view_opts vo = { .top = 2, .tab = VIEW_OPS };
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", &vo);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", &vo);
     view *v = f->v;
     assert_int_equal(view_nrows(v), 2);
     assert_int_equal(view_key(v, '?'), VIEW_DRAW_ALL);
@@ -783,7 +738,7 @@ static void test_top_and_help(void **state)
     view_key(v, 'x');
     assert_int_equal(view_mode_of(v), VIEW_MODE_NORMAL);
     assert_int_equal(view_key(v, 'q'), VIEW_QUIT);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- scoped figures */
@@ -805,7 +760,7 @@ static size_t row_of(view *v, const char *name)
 static void test_scoped_tables(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     const model *m = f->m;
     /* focus on C: the stacks A>B>C and A>C (twice) */
@@ -874,7 +829,7 @@ static void test_scoped_tables(void **state)
     assert_int_equal(scope_busy(view_scope(v)), 20000);
     view_tree_fig(v, view_row(v, 0), &fig);
     assert_int_equal(fig.calls, 2 + 2 + 1 + 1); /* the frames leading to C: A, B (its node: 2 calls), C twice */
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* A kernel's device figures agree in Ops, in the tree under its launches
@@ -882,7 +837,7 @@ static void test_scoped_tables(void **state)
 static void test_gpu_rows(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     const model *m = f->m;
     view_key(v, '3');
@@ -928,7 +883,7 @@ static void test_gpu_rows(void **state)
         assert_non_null(strstr(line, "  - "));
     }
     assert_true(seen);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- the key table */
@@ -968,7 +923,7 @@ static void test_hint_bar(void **state)
 static void test_tab_at(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     char line[4096], want[64];
     for (int cur = 0; cur < 3; cur++) {
@@ -984,13 +939,13 @@ static void test_tab_at(void **state)
         }
         assert_int_equal(view_tab_at(v, 2000), -1);
     }
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 static void test_key_table(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     bool acts[ACT_N] = { false };
     char name[64], got[64];
@@ -1046,15 +1001,15 @@ static void test_key_table(void **state)
         assert_non_null(strstr(bar, "q quit"));
         assert_non_null(strstr(bar, "? help"));
     }
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* A view re-pointed at another model shows that model's rows. */
 static void test_set_model(void **state)
 {
     (void)state;
-    struct fixture *f = open_hand();
-    struct fixture *g = open_trace(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", NULL);
+    struct fixture *f = unit_view_open_text(hand_trace, NULL);
+    struct fixture *g = unit_view_open(TOP_SRCDIR "/data/cnn_train_cpu.json.gz", NULL);
     view *v = f->v;
     keys(v, "jj");
     view_key(v, VK_ENTER);
@@ -1068,8 +1023,8 @@ static void test_set_model(void **state)
     char line[1024];
     screen_line(v, 0, line, sizeof line);
     assert_non_null(strstr(line, "cnn_train_cpu"));
-    close_fixture(f);
-    close_fixture(g);
+    unit_view_close(f);
+    unit_view_close(g);
 }
 
 /* ------------------------------------------------------------- mouse */
@@ -1080,7 +1035,7 @@ static void test_set_model(void **state)
 static void test_mouse(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     view_resize(v, 80, 24);
     view_key(v, '1');
@@ -1137,7 +1092,7 @@ static void test_mouse(void **state)
     c = view_cursor(v);
     assert_int_equal(mouse_event(v, MOUSE_WHEEL_DOWN, 10, 10), 0);
     assert_int_equal(view_cursor(v), c);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- ranks' load screen */

@@ -21,6 +21,7 @@
 #include "core/trace.h"
 #include "ui/mouse.h"
 #include "ui/tree_rows.h"
+#include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
 
 /* Track 1: fwd [0,100] { aten::relu [10,40] { Relu_kernel [15,25] },
@@ -35,51 +36,6 @@ static const char nav_trace[] =
     "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"fwd\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":50},"
     "{\"ph\":\"X\",\"cat\":\"op\",\"name\":\"aten::relu\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":10}]";
 
-struct fixture {
-    char *path;
-    trace *tr;
-    model *m;
-    view *v;
-};
-
-static struct fixture *open_trace(const char *path)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    t2p_error err;
-    assert_non_null(f);
-    f->tr = trace_load(path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
-    f->v = view_new(f->m, NULL);
-    assert_non_null(f->v);
-    view_resize(f->v, 120, 40);
-    return f;
-}
-
-static struct fixture *open_nav(void)
-{
-    char *path = strdup("/tmp/t2p-nav-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, nav_trace, strlen(nav_trace)), (ssize_t)strlen(nav_trace));
-    close(fd);
-    struct fixture *f = open_trace(path);
-    f->path = path;
-    return f;
-}
-
-static void close_fixture(struct fixture *f)
-{
-    view_free(f->v);
-    model_free(f->m);
-    trace_free(f->tr);
-    if (f->path) {
-        unlink(f->path);
-        free(f->path);
-    }
-    free(f);
-}
 
 static void keys(view *v, const char *s)
 {
@@ -143,7 +99,7 @@ static int64_t op_self(const model *m, const char *name)
 static void test_callers(void **state)
 {
     (void)state;
-    struct fixture *f = open_nav();
+    struct fixture *f = unit_view_open_text(nav_trace, NULL);
     view *v = f->v;
     char name[300];
     keys(v, "3i");
@@ -204,7 +160,7 @@ static void test_callers(void **state)
     assert_string_equal(name, "aten::mm");
     assert_int_equal(row_time(v, 1, name, sizeof name), 5000);
     assert_string_equal(name, "relu_inner");
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- search */
@@ -212,7 +168,7 @@ static void test_callers(void **state)
 static void test_search_folded(void **state)
 {
     (void)state;
-    struct fixture *f = open_nav();
+    struct fixture *f = unit_view_open_text(nav_trace, NULL);
     view *v = f->v;
     keys(v, "3C"); /* every node folded: the two track rows */
     assert_int_equal(view_nrows(v), 2);
@@ -230,7 +186,7 @@ static void test_search_folded(void **state)
     assert_string_equal(view_status(v), "match 1 of 1");
     search_for(v, "RELU");
     assert_non_null(strstr(view_status(v), "not found"));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* n and N walk every match in the order of the fully expanded tree, and
@@ -281,16 +237,16 @@ static void check_order(view *v, const char *pat)
 static void test_search_order(void **state)
 {
     (void)state;
-    struct fixture *f = open_nav();
+    struct fixture *f = unit_view_open_text(nav_trace, NULL);
     keys(f->v, "3");
     check_order(f->v, "relu");
     keys(f->v, "m"); /* merged tree: aten::relu once, with both tracks' calls */
     check_order(f->v, "relu");
-    close_fixture(f);
-    f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    unit_view_close(f);
+    f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     keys(f->v, "3");
     check_order(f->v, "relu");
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- filter */
@@ -298,7 +254,7 @@ static void test_search_order(void **state)
 static void test_filter_smart_case(void **state)
 {
     (void)state;
-    struct fixture *f = open_nav();
+    struct fixture *f = unit_view_open_text(nav_trace, NULL);
     view *v = f->v;
     keys(v, "\\relu");
     view_key(v, VK_ENTER);
@@ -331,7 +287,7 @@ static void test_filter_smart_case(void **state)
     assert_false(select_name_has("aten::ReLU", 10, "Relu", 4));
     assert_true(select_name_has("aten::ReLU", 10, "ReLU", 4));
     assert_false(select_name_has("aten::re", 8, "relu", 4));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- short names */
@@ -352,7 +308,7 @@ static void test_short_names(void **state)
     assert_true(fd >= 0);
     assert_int_equal(write(fd, short_trace, strlen(short_trace)), (ssize_t)strlen(short_trace));
     close(fd);
-    struct fixture *f = open_trace(path);
+    struct fixture *f = unit_view_open(path, NULL);
     f->path = path;
     view *v = f->v;
     char buf[600];
@@ -394,7 +350,7 @@ static void test_short_names(void **state)
     keys(v, "/k<1>");
     assert_non_null(strstr(view_status(v), "match 1 of 1"));
     view_key(v, VK_ESC);
-    close_fixture(f);
+    unit_view_close(f);
     /* --short-names: on from the start */
     view_opts o = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF, .short_names = true };
     t2p_error err;
@@ -419,7 +375,7 @@ static void test_short_names(void **state)
 static void test_tree_defaults(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     const model *m = v->m;
     /* the Tree sorts by total time, whatever the tables sort by */
@@ -469,14 +425,14 @@ static void test_tree_defaults(void **state)
     snprintf(want, sizeof want, "%.1f", 100.0 * (double)fig.total_ns / (double)m->busy_ns);
     view_body_line(v, 1, line, sizeof line, &(bool){ false });
     assert_non_null(strstr(line, want));
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* A new sort shows its top: cursor and scroll back to the first row. */
 static void test_sort_shows_top(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     view_resize(v, 80, 24);
     for (int i = 0; i < 30; i++)
@@ -498,7 +454,7 @@ static void test_sort_shows_top(void **state)
     view_key(v, '<');
     assert_int_equal(view_cursor(v), 0);
     assert_int_equal(view_top(v), 0);
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 /* ------------------------------------------------------------- 80 columns */
@@ -508,7 +464,7 @@ static void test_sort_shows_top(void **state)
 static void test_80_columns(void **state)
 {
     (void)state;
-    struct fixture *f = open_trace(TOP_SRCDIR "/data/alexnet_train.json.gz");
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
     view *v = f->v;
     view_resize(v, 80, 24);
     char line[1024];
@@ -530,7 +486,7 @@ static void test_80_columns(void **state)
             view_key(v, k == 3 ? 'r' : '>');
         }
     }
-    close_fixture(f);
+    unit_view_close(f);
 }
 
 int main(void)
