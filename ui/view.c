@@ -50,6 +50,14 @@ void view_set_state(view *v, enum view_tab tab, void *state)
     v->state[tab] = state;
 }
 
+void *view_state_new(view *v, enum view_tab tab, size_t size)
+{
+    void *s = calloc(1, size);
+    if (s)
+        view_set_state(v, tab, s);
+    return s;
+}
+
 void view_prefault(void *p, size_t size)
 {
     volatile unsigned char *b = p;

@@ -48,10 +48,9 @@ static struct all_state *st(view *v)
 
 static int all_open(view *v)
 {
-    struct all_state *s = calloc(1, sizeof *s);
+    struct all_state *s = view_state_new(v, VIEW_ALLRANKS, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_ALLRANKS, s);
     return 0;
 }
 

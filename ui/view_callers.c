@@ -55,13 +55,12 @@ static struct callers_state *st(view *v)
 
 static int cl_open(view *v)
 {
-    struct callers_state *s = calloc(1, sizeof *s);
+    struct callers_state *s = view_state_new(v, VIEW_CALLERS, sizeof *s);
     if (!s)
         return -1;
     s->op = s->at_op = MODEL_NONE;
     s->sort = MODEL_SORT_TOTAL;
     s->v = v;
-    view_set_state(v, VIEW_CALLERS, s);
     return 0;
 }
 

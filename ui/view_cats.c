@@ -29,10 +29,9 @@ struct cats_state {
 
 static int cats_open(view *v)
 {
-    struct cats_state *s = calloc(1, sizeof *s);
+    struct cats_state *s = view_state_new(v, VIEW_CATS, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_CATS, s);
     s->order = malloc((v->m->ncats ? v->m->ncats : 1) * sizeof *s->order);
     return s->order ? 0 : -1;
 }

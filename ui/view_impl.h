@@ -161,6 +161,9 @@ const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);
 void view_set_state(view *v, enum view_tab tab, void *state);
+/* A zeroed state of size bytes, set as tab's (the view's close frees it).
+   NULL when out of memory. */
+void *view_state_new(view *v, enum view_tab tab, size_t size);
 
 void view_status_set(view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -73,10 +73,9 @@ static struct mem_state *state(view *v)
 
 static int mview_open(view *v)
 {
-    struct mem_state *s = calloc(1, sizeof *s);
+    struct mem_state *s = view_state_new(v, VIEW_MEMORY, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_MEMORY, s);
     return 0;
 }
 

@@ -38,10 +38,9 @@ struct ops_state {
 
 static int ops_open(view *v)
 {
-    struct ops_state *s = calloc(1, sizeof *s);
+    struct ops_state *s = view_state_new(v, VIEW_OPS, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_OPS, s);
     s->order = malloc((v->m->nops ? v->m->nops : 1) * sizeof *s->order);
     return s->order ? 0 : -1;
 }

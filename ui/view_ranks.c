@@ -49,10 +49,9 @@ void view_attach_ranks(view *v, const ranks_job *j)
 
 static int rview_open(view *v)
 {
-    struct ranks_state *s = calloc(1, sizeof *s);
+    struct ranks_state *s = view_state_new(v, VIEW_RANKS, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_RANKS, s);
     return 0;
 }
 

@@ -55,10 +55,9 @@ static struct src_state *st(view *v)
 
 static int src_open(view *v)
 {
-    struct src_state *s = calloc(1, sizeof *s);
+    struct src_state *s = view_state_new(v, VIEW_SOURCE, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_SOURCE, s);
     return 0;
 }
 

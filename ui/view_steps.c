@@ -70,10 +70,9 @@ static struct steps_state *state(view *v)
 
 static int sview_open(view *v)
 {
-    struct steps_state *s = calloc(1, sizeof *s);
+    struct steps_state *s = view_state_new(v, VIEW_STEPS, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_STEPS, s);
     return 0;
 }
 

@@ -358,10 +358,9 @@ static int one_open(view *v, struct one *o, bool merged)
 
 static int tree_open(view *v)
 {
-    struct tree_state *s = calloc(1, sizeof *s);
+    struct tree_state *s = view_state_new(v, VIEW_TREE, sizeof *s);
     if (!s)
         return -1;
-    view_set_state(v, VIEW_TREE, s);
     s->tnode = MODEL_NONE;
     s->sort = MODEL_SORT_TOTAL;
     s->op_hit = malloc(v->m->nops ? v->m->nops : 1);
