@@ -103,7 +103,7 @@ static void tabs(view *v, cols_line *l)
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
     else if (o < sizeof tmp)
-        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", model_sort_name(view_sort(v)),
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", view_sort_name(v),
                               view_sort_arrow(v));
     const struct view_ops *vo = v->ops[v->tab];
     if (vo->tabinfo && o < sizeof tmp)
@@ -117,14 +117,22 @@ static void colheader(view *v, cols_line *l)
     int namew;
     int k = layout(v, cols, &namew);
     for (int i = 0; i < k; i++) {
-        char t[64];
+        char t[64], cut[64];
         bool sorted = cols[i]->sort == (int)view_sort(v);
-        /* never cut a title mid-word: with the arrow, "Dev total ms" loses its unit */
-        size_t tl = strlen(cols[i]->title);
-        if (sorted && !cols[i]->name && (int)fmt_width(cols[i]->title, tl) + 1 > cols[i]->width && tl > 3 &&
-            !strcmp(cols[i]->title + tl - 3, " ms"))
-            tl -= 3;
-        snprintf(t, sizeof t, "%.*s%s", (int)tl, cols[i]->title, sorted ? view_sort_arrow(v) : "");
+        const char *title = cols[i]->title;
+        size_t tl = strlen(title);
+        int w = cols[i]->width;
+        if (sorted && !cols[i]->name && (int)fmt_width(title, tl) + 1 > w) {
+            /* the arrow always shows: "Dev total ms" loses its unit, a
+               title without one is cut ("Self alloc…▼") */
+            if (tl > 3 && !strcmp(title + tl - 3, " ms") && (int)fmt_width(title, tl - 3) + 1 <= w) {
+                tl -= 3;
+            } else if (w > 1) {
+                title = fmt_ellipsize(title, tl, (size_t)w - 1, cut, sizeof cut);
+                tl = strlen(title);
+            }
+        }
+        snprintf(t, sizeof t, "%.*s%s", (int)tl, title, sorted ? view_sort_arrow(v) : "");
         if (i)
             cols_put(l, " ", 1);
         cols_cell(l, t, strlen(t), cols[i]->name ? namew : cols[i]->width, !cols[i]->left);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/model.h"
 #include "ui/cols.h"
 #include "ui/view.h"
 
@@ -23,5 +24,21 @@ bool tree_mem_cell(view *v, bool merged, uint32_t u, const col *c, cols_line *l)
 
 /* The device whose memory the Tree shows ("GPU0"), or NULL. */
 const char *tree_mem_device(view *v);
+
+/* The memory columns sort too: their sorts are numbered from here on (past
+   every model_sort), in the columns' order. */
+enum { TREE_MEM_SORT0 = MODEL_SORT_N + 1, TREE_MEM_NSORTS = 6 };
+
+/* What < and > cycle through in the Tree: base (ended by MODEL_SORT_N),
+   then the memory columns' sorts while they are shown. Valid until the
+   next call. */
+const enum model_sort *tree_mem_sorts(view *v, const enum model_sort *base);
+
+/* Tree node u's figure for memory sort `sort` (of the merged tree when
+   merged); 0 when the Tree shows no memory. */
+int64_t tree_mem_key(view *v, bool merged, uint32_t u, int sort);
+
+/* A memory sort's name ("alloc_size", ...), or NULL for any other sort. */
+const char *tree_mem_sort_name(int sort);
 
 #endif

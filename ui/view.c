@@ -243,6 +243,14 @@ void view_sort_slot(view *v, enum model_sort **sort, bool **reverse)
         cur_ops(v)->own_sort(v, sort, reverse);
 }
 
+const char *view_sort_name(view *v)
+{
+    const struct view_ops *o = cur_ops(v);
+    enum model_sort so = view_sort(v);
+    const char *own = o->sort_name ? o->sort_name(v, (int)so) : NULL;
+    return own ? own : model_sort_name(so);
+}
+
 const char *view_sort_arrow(const view *v)
 {
     enum model_sort *so;
@@ -563,7 +571,8 @@ static void sort_set(view *v, enum model_sort s, bool reverse)
 
 static void sort_step(view *v, int dir)
 {
-    const enum model_sort *l = cur_ops(v)->sorts;
+    const struct view_ops *o = cur_ops(v);
+    const enum model_sort *l = o->sorts_of ? o->sorts_of(v) : o->sorts;
     int n = 0, at = -1;
     while (l[n] != MODEL_SORT_N)
         n++;

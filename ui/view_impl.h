@@ -34,6 +34,10 @@ struct view_ops {
     const col *(*cols_of)(view *v);
     int namecap;        /* the name column's widest when columns follow it; 0: none */
     const enum model_sort *sorts; /* what < and > cycle through, ended by MODEL_SORT_N */
+    /* optional: what < and > cycle through now, when it varies (NULL: sorts) */
+    const enum model_sort *(*sorts_of)(view *v);
+    /* optional: the name of a sort of the view's own (past MODEL_SORT_N), or NULL */
+    const char *(*sort_name)(view *v, int sort);
 
     /* optional: allocates the view's state (view_set_state); 0 or -1 */
     int (*open)(view *v);
@@ -206,6 +210,8 @@ size_t view_help_count(view *v);
 void view_sort_slot(view *v, enum model_sort **sort, bool **reverse);
 /* The sort's arrow: ▲ or ▼ */
 const char *view_sort_arrow(const view *v);
+/* The current view's sort by name: a model_sort's, or the view's own. */
+const char *view_sort_name(view *v);
 
 /* A body row's text (any row, on screen or not); *gpu set for GPU work. */
 void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu);

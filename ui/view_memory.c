@@ -64,6 +64,7 @@ struct mem_state {
     bool tree_merged;
     uint32_t tree_gen;
     col tree_cols[COLS_MAX + 1];
+    enum model_sort tree_sorts[16]; /* the Tree's sort cycle with the memory ones */
 };
 
 static struct mem_state *state(view *v)
@@ -398,12 +399,17 @@ static void mview_tabinfo(view *v, char *buf, size_t size)
 enum { T_SIZE = 1000, T_INCR, T_ALLOCS, T_SSIZE, T_SALLOCS, T_SINCR };
 
 static const col tree_cols[] = {
-    { T_SIZE, "Alloc size", 11, -1, 0, false, false, false },
-    { T_INCR, "Increase", 11, -1, 1, false, false, false },
-    { T_ALLOCS, "Allocs", 9, -1, 2, false, false, false },
-    { T_SSIZE, "Self size", 11, -1, 1, false, false, false },
-    { T_SALLOCS, "Self allocs", 11, -1, 3, false, false, false },
-    { T_SINCR, "Self incr.", 11, -1, 3, false, false, false },
+    { T_SIZE, "Alloc size", 11, TREE_MEM_SORT0, 0, false, false, false },
+    { T_INCR, "Increase", 11, TREE_MEM_SORT0 + 1, 1, false, false, false },
+    { T_ALLOCS, "Allocs", 9, TREE_MEM_SORT0 + 2, 2, false, false, false },
+    { T_SSIZE, "Self size", 11, TREE_MEM_SORT0 + 3, 1, false, false, false },
+    { T_SALLOCS, "Self allocs", 11, TREE_MEM_SORT0 + 4, 3, false, false, false },
+    { T_SINCR, "Self incr.", 11, TREE_MEM_SORT0 + 5, 3, false, false, false },
+};
+
+static const char *const tree_sort_names[TREE_MEM_NSORTS] = {
+    "alloc_size", "size_increase", "alloc_count", "self_alloc_size", "self_alloc_count",
+    "self_size_increase"
 };
 
 /* The Memory view's state when the Tree shows memory, else NULL. */
@@ -451,14 +457,16 @@ const col *tree_mem_cols(view *v, const col *base)
     return s->tree_cols;
 }
 
-bool tree_mem_cell(view *v, bool merged, uint32_t u, const col *c, cols_line *l)
+/* The memory figures of tree node u under the scope (computed once per
+   tree and scope), or NULL when the Tree shows none or out of memory. */
+static const memory_stat *tree_fig(view *v, bool merged, uint32_t u)
 {
-    if (c->id < T_SIZE || c->id > T_SINCR)
-        return false;
     struct mem_state *s = tree_state(v);
+    if (!s)
+        return NULL;
     scope *sc = view_scope(v);
-    const scope_mask *k = s ? scope_mask_of(sc, merged) : NULL;
-    if (s && (!s->tree_figs || s->tree_merged != merged || s->tree_gen != scope_gen(sc))) {
+    if (!s->tree_figs || s->tree_merged != merged || s->tree_gen != scope_gen(sc)) {
+        const scope_mask *k = scope_mask_of(sc, merged);
         size_t n = merged ? v->m->nmnodes : v->m->nnodes;
         free(s->tree_figs);
         s->tree_figs = malloc((n ? n : 1) * sizeof *s->tree_figs);
@@ -468,20 +476,66 @@ bool tree_mem_cell(view *v, bool merged, uint32_t u, const col *c, cols_line *l)
         s->tree_merged = merged;
         s->tree_gen = scope_gen(sc);
     }
-    if (!s || !s->tree_figs) {
+    return s->tree_figs ? &s->tree_figs[u] : NULL;
+}
+
+/* Figure k of a node, in the columns' (and the sorts') order. */
+static int64_t tree_value(const memory_stat *f, int k)
+{
+    switch (k) {
+    case 0: return f->alloc_bytes;
+    case 1: return f->increase_bytes;
+    case 2: return (int64_t)f->alloc_count;
+    case 3: return f->self_alloc_bytes;
+    case 4: return (int64_t)f->self_alloc_count;
+    default: return f->self_increase_bytes;
+    }
+}
+
+bool tree_mem_cell(view *v, bool merged, uint32_t u, const col *c, cols_line *l)
+{
+    if (c->id < T_SIZE || c->id > T_SINCR)
+        return false;
+    const memory_stat *f = tree_fig(v, merged, u);
+    if (!f) {
         cols_cell(l, "", 0, c->width, true);
         return true;
     }
-    const memory_stat *f = &s->tree_figs[u];
-    switch (c->id) {
-    case T_SIZE: cell_bytes(l, f->alloc_bytes, c->width); break;
-    case T_INCR: cell_bytes(l, f->increase_bytes, c->width); break;
-    case T_ALLOCS: view_cell_count(l, f->alloc_count, c->width); break;
-    case T_SSIZE: cell_bytes(l, f->self_alloc_bytes, c->width); break;
-    case T_SALLOCS: view_cell_count(l, f->self_alloc_count, c->width); break;
-    default: cell_bytes(l, f->self_increase_bytes, c->width); break;
-    }
+    int k = c->id - T_SIZE;
+    if (c->id == T_ALLOCS || c->id == T_SALLOCS)
+        view_cell_count(l, (uint64_t)tree_value(f, k), c->width);
+    else
+        cell_bytes(l, tree_value(f, k), c->width);
     return true;
+}
+
+int64_t tree_mem_key(view *v, bool merged, uint32_t u, int sort)
+{
+    const memory_stat *f = tree_fig(v, merged, u);
+    int k = sort - TREE_MEM_SORT0;
+    return f && k >= 0 && k < TREE_MEM_NSORTS ? tree_value(f, k) : 0;
+}
+
+const char *tree_mem_sort_name(int sort)
+{
+    int k = sort - TREE_MEM_SORT0;
+    return k >= 0 && k < TREE_MEM_NSORTS ? tree_sort_names[k] : NULL;
+}
+
+const enum model_sort *tree_mem_sorts(view *v, const enum model_sort *base)
+{
+    struct mem_state *s = tree_state(v);
+    if (!s)
+        return base;
+    size_t n = 0;
+    while (base[n] != MODEL_SORT_N && n + TREE_MEM_NSORTS + 1 < 16) {
+        s->tree_sorts[n] = base[n];
+        n++;
+    }
+    for (int k = 0; k < TREE_MEM_NSORTS; k++)
+        s->tree_sorts[n++] = (enum model_sort)(TREE_MEM_SORT0 + k);
+    s->tree_sorts[n] = MODEL_SORT_N;
+    return s->tree_sorts;
 }
 
 const char *tree_mem_device(view *v)

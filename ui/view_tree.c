@@ -204,7 +204,8 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         size_t len;
         fig_of(o, mk, ids[i], &f);
         enum model_sort so = st(v)->sort;
-        k[i].key = fig_key(&f, so);
+        k[i].key = (int)so >= TREE_MEM_SORT0 ? tree_mem_key(v, o->merged, ids[i], (int)so)
+                                             : fig_key(&f, so);
         k[i].id = ids[i];
         /* a root has no self time of its own: rank tracks by their time */
         if (is_root(o, ids[i]) && (so == MODEL_SORT_SELF || so == MODEL_SORT_DEVICE_SELF))
@@ -677,8 +678,28 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f)
 
 static void tree_own_sort(view *v, enum model_sort **sort, bool **reverse)
 {
-    *sort = &st(v)->sort;
-    *reverse = &st(v)->reverse;
+    struct tree_state *s = st(v);
+    /* a memory column's sort goes with the columns (the focus from the
+       Memory view was left): by total again */
+    if ((int)s->sort >= TREE_MEM_SORT0 && !tree_mem_device(v)) {
+        s->sort = MODEL_SORT_TOTAL;
+        s->reverse = false;
+        v->order_gen++;
+        view_all_stale(v);
+    }
+    *sort = &s->sort;
+    *reverse = &s->reverse;
+}
+
+static const enum model_sort *tree_sorts_of(view *v)
+{
+    return tree_mem_sorts(v, sorts);
+}
+
+static const char *tree_sort_name(view *v, int sort)
+{
+    (void)v;
+    return tree_mem_sort_name(sort);
 }
 
 static void tree_tabinfo(view *v, char *buf, size_t size)
@@ -716,6 +737,8 @@ const struct view_ops view_tree_ops = {
     .cols = cols,
     .cols_of = tree_cols_of,
     .sorts = sorts,
+    .sorts_of = tree_sorts_of,
+    .sort_name = tree_sort_name,
     .open = tree_open,
     .close = tree_close,
     .count = tree_count,

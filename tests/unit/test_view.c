@@ -23,6 +23,7 @@
 #include "core/trace.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
+#include "ui/tree_mem.h"
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
@@ -942,6 +943,56 @@ static void test_tab_at(void **state)
     unit_view_close(f);
 }
 
+/* The Tree's memory columns (Enter in the Memory view) sort as its other
+   columns do: < and > reach them, siblings go by that figure, the tab line
+   names it and the column wears the arrow; leaving the focus takes the sort
+   back to total. */
+static void test_tree_memory_sort(void **state)
+{
+    (void)state;
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/tests/fixtures/cnn_memory.json.gz", NULL);
+    view *v = f->v;
+    char line[4096];
+    keys(v, "8jjjjjjjjjj");
+    view_key(v, VK_ENTER);
+    assert_int_equal(view_current(v), VIEW_TREE);
+    view_key(v, 'E');
+    screen_line(v, 3, line, sizeof line);
+    assert_non_null(strstr(line, "Alloc size"));
+    /* from total, six steps back: the memory sorts, last one first */
+    for (int i = 0; i < 6; i++)
+        view_key(v, '<');
+    screen_line(v, 2, line, sizeof line);
+    assert_non_null(strstr(line, "sort: alloc_size"));
+    screen_line(v, 3, line, sizeof line);
+    assert_non_null(strstr(line, "Alloc size\xe2\x96\xbc"));
+    /* siblings by allocation size, largest first: each row against the
+       next row under the same parent */
+    const struct tree_rows *t = view_tree_rows(v);
+    bool merged = view_tree_merged(v);
+    size_t n = view_nrows(v), checked = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = view_row(v, i);
+        for (size_t j = i + 1; j < n; j++) {
+            uint32_t c = view_row(v, j);
+            if (tree_rows_parent(t, c) == tree_rows_parent(t, a)) {
+                assert_true(tree_mem_key(v, merged, a, TREE_MEM_SORT0) >=
+                            tree_mem_key(v, merged, c, TREE_MEM_SORT0));
+                checked++;
+                break;
+            }
+        }
+    }
+    assert_true(checked > 5);
+    /* Esc leaves the focus: the columns and their sort go */
+    view_key(v, VK_ESC);
+    view_key(v, '3');
+    screen_line(v, 2, line, sizeof line);
+    assert_null(strstr(line, "alloc_size"));
+    assert_non_null(strstr(line, "sort: total"));
+    unit_view_close(f);
+}
+
 static void test_key_table(void **state)
 {
     (void)state;
@@ -1153,6 +1204,7 @@ int main(void)
         cmocka_unit_test(test_layout_widths),
         cmocka_unit_test(test_top_and_help),
         cmocka_unit_test(test_key_table),
+        cmocka_unit_test(test_tree_memory_sort),
         cmocka_unit_test(test_tab_at),
         cmocka_unit_test(test_hint_bar),
         cmocka_unit_test(test_scoped_tables),
