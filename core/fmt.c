@@ -82,6 +82,18 @@ size_t fmt_width(const char *s, size_t len)
     return textsafe_width(s, len);
 }
 
+const char *fmt_tail(const char *s, size_t len, size_t cols)
+{
+    size_t w = fmt_width(s, len), i = 0;
+    while (i < len && w > cols) {
+        textsafe_unit u;
+        textsafe_next(s + i, len - i, &u);
+        w -= u.width;
+        i += u.in;
+    }
+    return s + i;
+}
+
 const char *fmt_visible(const char *s, size_t len, char *buf, size_t size)
 {
     return fmt_ellipsize(s, len, SIZE_MAX, buf, size);

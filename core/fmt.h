@@ -35,6 +35,12 @@ size_t fmt_width(const char *s, size_t len);
    splitting a UTF-8 sequence or an escape. Returns buf. */
 const char *fmt_ellipsize(const char *s, size_t len, size_t cols, char *buf, size_t size);
 
+/* The longest tail of s (len bytes) whose visible form fits in cols
+   display columns, whole characters only: a pointer into s (s itself when
+   all of it fits). The counterpart of fmt_ellipsize, for text whose end
+   matters (a path being typed). Linear in len. */
+const char *fmt_tail(const char *s, size_t len, size_t cols);
+
 /* The visible form of s into buf, whole (cut with "…" only when buf is too
    short): for messages that quote a name or a path. Returns buf. */
 const char *fmt_visible(const char *s, size_t len, char *buf, size_t size);

@@ -141,12 +141,10 @@ static int write_scope(view *v, const char *path, t2p_error *err)
            and their time, as the screen shows them */
         char a[32], b[32], c[32], d[32];
         /* a path of any length leaves room for the figures: its tail */
-        size_t n = strlen(path);
-        const char *shown = path + (n > 600 ? n - 600 : 0);
-        while (shown > path && ((unsigned char)*shown & 0xC0) == 0x80)
-            shown++;
-        snprintf(v->status, sizeof v->status, "exported %s%.600s: %s stacks, %s calls, %s ms%s%s (%s)",
-                 shown > path ? "…" : "", shown, fmt_count(sum.samples, a, sizeof a), fmt_count(sum.calls, d, sizeof d),
+        const char *shown = fmt_tail(path, strlen(path), 200);
+        snprintf(v->status, sizeof v->status, "exported %s%s: %s stacks, %s calls, %s ms%s%s (%s)",
+                 shown > path ? "…" : "", shown, fmt_count(sum.samples, a, sizeof a),
+                 fmt_count(sum.calls, d, sizeof d),
                  fmt_ms(sum.total_ns, b, sizeof b),
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",

@@ -187,21 +187,12 @@ static const char *prompt_shown(const view *v, const char *lab, bool *cut)
 {
     const char *t = v->srch.prompt;
     size_t room = (size_t)(v->width > 0 ? v->width : 1), lw = fmt_width(lab, strlen(lab));
-    *cut = false;
-    if (lw + fmt_width(t, strlen(t)) + 1 <= room)
+    size_t n = strlen(t);
+    *cut = lw + fmt_width(t, n) + 1 > room;
+    if (!*cut)
         return t;
-    *cut = true;
-    size_t keep = room > lw + 2 ? room - lw - 2 : 0; /* the ellipsis and the cursor */
-    const char *end = t + strlen(t), *p = end;
-    while (p > t) {
-        const char *q = p - 1;
-        while (q > t && ((unsigned char)*q & 0xC0) == 0x80)
-            q--;
-        if (fmt_width(q, (size_t)(end - q)) > keep)
-            break;
-        p = q;
-    }
-    return p;
+    /* room for the ellipsis and the cursor */
+    return fmt_tail(t, n, room > lw + 2 ? room - lw - 2 : 0);
 }
 
 int view_prompt_col(view *v)

@@ -72,6 +72,32 @@ static void test_visible(void **state)
     assert_int_equal(fmt_width("a\r", 2), 3);
 }
 
+/* fmt_tail: the end of a text that fits, whole characters and escapes,
+   the widths those of the visible form */
+static void test_tail(void **state)
+{
+    (void)state;
+    const char *s = "/home/\xc3\xa9t\xc3\xa9/x\x1b.pb";
+    size_t n = strlen(s);
+    assert_ptr_equal(fmt_tail(s, n, 100), s);             /* all of it fits */
+    assert_string_equal(fmt_tail(s, n, 3), ".pb");
+    assert_string_equal(fmt_tail(s, n, 7), "\x1b.pb");    /* \x1b: 4 columns, whole */
+    assert_string_equal(fmt_tail(s, n, 6), ".pb");         /* never half an escape */
+    assert_string_equal(fmt_tail(s, n, 12), "\xc3\xa9t\xc3\xa9/x\x1b.pb");
+    assert_string_equal(fmt_tail(s, n, 0), "");
+    /* every tail is the longest that fits */
+    for (size_t c = 0; c < 20; c++) {
+        const char *t = fmt_tail(s, n, c);
+        assert_true(fmt_width(t, strlen(t)) <= c);
+        if (t > s) {
+            const char *p = t - 1;
+            while (p > s && ((unsigned char)*p & 0xC0) == 0x80)
+                p--;
+            assert_true(fmt_width(p, strlen(p)) > c);
+        }
+    }
+}
+
 static void test_ellipsize_keeps_escapes_whole(void **state)
 {
     char buf[64];
@@ -154,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_visible),
         cmocka_unit_test(test_ellipsize_keeps_escapes_whole),
         cmocka_unit_test(test_ellipsize_random),
+        cmocka_unit_test(test_tail),
         cmocka_unit_test(test_utf8_repair),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
