@@ -329,8 +329,31 @@ void view_pane_close(view *v)
 
 /* ---------------------------------------------------------------- scope */
 
+/* A sort a view no longer offers (the Tree's memory columns leave with the
+   focus they came with) falls back to the view's first one. */
+static void check_sorts(view *v)
+{
+    for (int k = 0; k < VIEW_NVIEWS; k++) {
+        const struct view_ops *o = v->ops[k];
+        if (!o->own_sort || !o->sorts_of)
+            continue;
+        enum model_sort *so;
+        bool *rev;
+        o->own_sort(v, &so, &rev);
+        const enum model_sort *l = o->sorts_of(v);
+        size_t i = 0;
+        while (l[i] != MODEL_SORT_N && l[i] != *so)
+            i++;
+        if (l[i] == MODEL_SORT_N) {
+            *so = o->sorts[0];
+            *rev = false;
+        }
+    }
+}
+
 void view_scope_changed(view *v)
 {
+    check_sorts(v);
     v->order_gen++;
     view_all_stale(v);
 }

@@ -678,17 +678,8 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f)
 
 static void tree_own_sort(view *v, enum model_sort **sort, bool **reverse)
 {
-    struct tree_state *s = st(v);
-    /* a memory column's sort goes with the columns (the focus from the
-       Memory view was left): by total again */
-    if ((int)s->sort >= TREE_MEM_SORT0 && !tree_mem_device(v)) {
-        s->sort = MODEL_SORT_TOTAL;
-        s->reverse = false;
-        v->order_gen++;
-        view_all_stale(v);
-    }
-    *sort = &s->sort;
-    *reverse = &s->reverse;
+    *sort = &st(v)->sort;
+    *reverse = &st(v)->reverse;
 }
 
 static const enum model_sort *tree_sorts_of(view *v)
