@@ -139,19 +139,6 @@ static int add_rows(compare *c, const model *m, bool cats, int side, hmap *map, 
     return 0;
 }
 
-const char *compare_track_label(const model *m, uint32_t track, char *buf, size_t size)
-{
-    const trace *tr = m->tr;
-    const trace_process *p = &tr->processes[tr->tracks[track].process];
-    char lab[256];
-    trace_track_label(tr, track, lab, sizeof lab);
-    const char *pn = p->name != STRTAB_NONE     ? trace_str(tr, p->name)
-                     : p->labels != STRTAB_NONE ? trace_str(tr, p->labels)
-                                                : trace_str(tr, p->pid);
-    snprintf(buf, size, "%s / %s", pn, lab);
-    return buf;
-}
-
 /* The thread rows of one side (0 new, 1 base), as add_rows does for ops. */
 static int add_threads(compare *c, const model *m, int side, hmap *map, size_t *cap)
 {
@@ -161,7 +148,7 @@ static int add_threads(compare *c, const model *m, int side, hmap *map, size_t *
         const model_track *t = &m->tracks[k];
         if (!t->events)
             continue;
-        compare_track_label(m, (uint32_t)k, buf, sizeof buf);
+        trace_track_fullname(m->tr, (uint32_t)k, buf, sizeof buf);
         uint32_t name = strtab_intern(c->strs, buf, strlen(buf));
         if (name == STRTAB_NONE)
             return -1;

@@ -60,9 +60,8 @@ typedef struct compare {
     size_t nops;
     compare_row *cats;
     size_t ncats;
-    /* Tracks with events, matched by their label "PROCESS / THREAD" (the
-       process name, else its labels, else its pid; the thread as
-       trace_track_label gives it); base/new are track indices. Figures:
+    /* Tracks with events, matched by their label "PROCESS / THREAD"
+       (trace_track_fullname); base/new are track indices. Figures:
        calls = events, self_ns = busy time (a GPU stream's: its GPU busy),
        total_ns = the longest idle gap. */
     compare_row *threads;
@@ -78,9 +77,6 @@ typedef struct compare {
 compare *compare_build(const model *base, const model *new, const compare_opts *opts,
                        t2p_error *err);
 void compare_free(compare *c);
-
-/* A track's label as the thread rows use it, into buf. */
-const char *compare_track_label(const model *m, uint32_t track, char *buf, size_t size);
 
 /* new minus base, figure by figure */
 compare_fig compare_delta(const compare_fig *b, const compare_fig *n);

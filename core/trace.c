@@ -423,3 +423,15 @@ const char *trace_track_label(const trace *t, uint32_t track, char *buf, size_t 
         snprintf(buf, size, "%s/%s", trace_str(t, p->pid), trace_str(t, k->tid));
     return buf;
 }
+
+const char *trace_track_fullname(const trace *t, uint32_t track, char *buf, size_t size)
+{
+    const trace_process *p = &t->processes[t->tracks[track].process];
+    char lab[256];
+    trace_track_label(t, track, lab, sizeof lab);
+    const char *pn = p->name != STRTAB_NONE     ? trace_str(t, p->name)
+                     : p->labels != STRTAB_NONE ? trace_str(t, p->labels)
+                                                : trace_str(t, p->pid);
+    snprintf(buf, size, "%s / %s", pn, lab);
+    return buf;
+}

@@ -286,4 +286,9 @@ void trace_mem_free(trace *t);
    or "pid/tid". Writes into buf, returns buf. */
 const char *trace_track_label(const trace *t, uint32_t track, char *buf, size_t size);
 
+/* The same with its process first, "PROCESS / THREAD" (the process name,
+   else its labels, else its pid): how the explorer's Threads view and the
+   comparison's thread rows name (and match) a track. Into buf, returns buf. */
+const char *trace_track_fullname(const trace *t, uint32_t track, char *buf, size_t size);
+
 #endif

@@ -191,8 +191,6 @@ typedef struct view_keyed {
 view_keyed *view_keyed_buf(view *v, size_t n);
 void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse);
 
-/* "<process> / <thread label>": a track named from its metadata. */
-const char *view_track_label(const model *m, uint32_t track, char *buf, size_t size);
 /* A stream's GPU busy time and idle gap, as analyze's streams table; any
    other track its events' self time and largest gap. */
 int64_t view_track_busy(const model *m, uint32_t k);

@@ -58,7 +58,7 @@ static int threads_rebuild(view *v, view_rows *r)
         track_fig(v, (uint32_t)k, &ev, &busy);
         if (scoped && !ev && !busy)
             continue;
-        if (!scope_name_passes(v->scope, view_track_label(m, (uint32_t)k, buf, sizeof buf)))
+        if (!scope_name_passes(v->scope, trace_track_fullname(m->tr, (uint32_t)k, buf, sizeof buf)))
             continue;
         if (view_rows_push(r, (uint32_t)k) < 0)
             return -1;
@@ -72,7 +72,7 @@ static int threads_rebuild(view *v, view_rows *r)
     }
     for (size_t i = 0; i < n; i++) {
         uint32_t k = r->ids[i];
-        snprintf(names[i], sizeof names[i], "%s", view_track_label(m, k, buf, sizeof buf));
+        snprintf(names[i], sizeof names[i], "%s", trace_track_fullname(m->tr, k, buf, sizeof buf));
         kb[i].name = names[i];
         kb[i].id = k;
         uint64_t ev;
@@ -89,7 +89,7 @@ static int threads_rebuild(view *v, view_rows *r)
 
 static const char *threads_name(view *v, uint32_t k, char *buf, size_t size, size_t *len)
 {
-    view_track_label(v->m, k, buf, size);
+    trace_track_fullname(v->m->tr, k, buf, size);
     *len = strlen(buf);
     return buf;
 }
@@ -103,7 +103,7 @@ static void threads_cell(view *v, uint32_t k, const col *c, int namew, cols_line
     track_fig(v, k, &ev, &busy);
     switch (c->id) {
     case C_NAME:
-        view_track_label(m, k, t, sizeof t);
+        trace_track_fullname(m->tr, k, t, sizeof t);
         cols_cell(l, t, strlen(t), namew, false);
         break;
     case C_KIND: cols_cell(l, is_gpu(m, k) ? "GPU" : "CPU", 3, c->width, false); break;

@@ -150,7 +150,7 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
         if (o->merged)
             snprintf(buf, size, "(all tracks)");
         else
-            view_track_label(m, nd->track, buf, size);
+            trace_track_fullname(m->tr, nd->track, buf, size);
         *len = strlen(buf);
         return buf;
     }

@@ -95,20 +95,6 @@ void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse)
     qsort(k, n, sizeof *k, cmp_keyed);
 }
 
-const char *view_track_label(const model *m, uint32_t track, char *buf, size_t size)
-{
-    const trace *tr = m->tr;
-    const trace_track *k = &tr->tracks[track];
-    const trace_process *p = &tr->processes[k->process];
-    char lab[256];
-    trace_track_label(tr, track, lab, sizeof lab);
-    const char *pn = p->name != STRTAB_NONE     ? trace_str(tr, p->name)
-                     : p->labels != STRTAB_NONE ? trace_str(tr, p->labels)
-                                                : trace_str(tr, p->pid);
-    snprintf(buf, size, "%s / %s", pn, lab);
-    return buf;
-}
-
 int64_t view_track_busy(const model *m, uint32_t k)
 {
     uint32_t s = m->tracks[k].stream;
