@@ -86,6 +86,7 @@ const char *error_kind_name(enum t2p_errkind kind)
     case T2P_ERR_NOMEM: return "out of memory";
     case T2P_ERR_CANCELLED: return "cancelled";
     case T2P_ERR_ARG: return "bad argument";
+    case T2P_ERR_MISSING: return "not in the input";
     }
     return "error";
 }

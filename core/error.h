@@ -16,7 +16,8 @@ enum t2p_errkind {
     T2P_ERR_TRUNCATED, /* the input ends early: killed writer, cut gzip */
     T2P_ERR_NOMEM,
     T2P_ERR_CANCELLED, /* a progress callback asked to stop */
-    T2P_ERR_ARG        /* a bad argument from the caller (bad regex, same in/out file) */
+    T2P_ERR_ARG,       /* a bad argument from the caller (bad regex, same in/out file) */
+    T2P_ERR_MISSING    /* the input lacks what was asked for (a step, a rank) */
 };
 
 typedef struct t2p_error {

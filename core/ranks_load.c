@@ -137,7 +137,7 @@ static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
     if (o->step) {
         t2p_error e;
         if (steps_parse_range(st, o->step, &first, &last, &e) < 0) {
-            error_set(&f->err, T2P_ERR_ARG, f->path, -1, "--step: %s", e.reason);
+            error_set(&f->err, e.kind, f->path, -1, "--step: %s", e.reason);
             goto out;
         }
         if (!(sm = steps_scope(st, first, last, &o->mo, &f->err)))

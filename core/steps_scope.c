@@ -57,8 +57,18 @@ int steps_parse_range(const steps *s, const char *text, size_t *first, size_t *l
     snprintf(b, sizeof b, "%s", dash ? dash + 1 : a);
     long i = steps_find(s, a), j = steps_find(s, b);
     if (i < 0 || j < 0) {
-        error_set(err, T2P_ERR_ARG, NULL, -1, "no step %s in this trace%s", i < 0 ? a : b,
-                  s->whole_trace ? " (it has no ProfilerStep#)" : "");
+        /* say which steps there are: the next try is then right */
+        if (s->whole_trace || s->nsteps == 0)
+            error_set(err, T2P_ERR_MISSING, NULL, -1,
+                      "no step %s in this trace (it has no ProfilerStep#)", i < 0 ? a : b);
+        else if (s->nsteps == 1)
+            error_set(err, T2P_ERR_MISSING, NULL, -1,
+                      "no step %s in this trace (it has one step: %s)", i < 0 ? a : b,
+                      steps_label(s, 0));
+        else
+            error_set(err, T2P_ERR_MISSING, NULL, -1,
+                      "no step %s in this trace (it has %zu steps, %s to %s)", i < 0 ? a : b,
+                      s->nsteps, steps_label(s, 0), steps_label(s, s->nsteps - 1));
         return -1;
     }
     if (j < i) {

@@ -415,13 +415,13 @@ static int scope_side(struct side *sd, const model_opts *mo, int *rc)
     if (sd->st->whole_trace) {
         fprintf(stderr, "torch2pprof analyze: %s: no ProfilerStep# steps to pick step %s from\n",
                 cli_shown(sd->tr->path, p, sizeof p), cli_shown(sd->step, s, sizeof s));
-        *rc = EXIT_USAGE;
+        *rc = EXIT_INPUT; /* the trace lacks it: an input error, as everywhere */
         return -1;
     }
     if (steps_parse_range(sd->st, sd->step, &sd->first, &sd->last, &err) < 0) {
         fprintf(stderr, "torch2pprof analyze: %s: %s\n", cli_shown(sd->tr->path, p, sizeof p),
                 cli_shown(err.reason, s, sizeof s));
-        *rc = EXIT_USAGE;
+        *rc = err.kind == T2P_ERR_MISSING ? EXIT_INPUT : EXIT_USAGE;
         return -1;
     }
     unsigned char *mask = steps_mask(sd->st, sd->first, sd->last);
@@ -490,11 +490,12 @@ int analyze_compare(const analyze_compare_opts *o)
                         "delta_total, delta_calls, delta_device_self, delta_device_total, "
                         "delta_pct, self, total, calls, name, device_self, device_total)\n",
                 cli_shown(o->sort, vis, sizeof vis));
+        fputs("Try 'torch2pprof analyze --help'.\n", stderr);
         return EXIT_USAGE;
     }
     if (!o->base_path && !(o->base_step && o->step)) {
         fprintf(stderr, "torch2pprof analyze: compare what? --base BASE, or --base-step N "
-                        "--step M for two steps of TRACE\n");
+                        "--step M for two steps of TRACE\nTry 'torch2pprof analyze --help'.\n");
         return EXIT_USAGE;
     }
     struct side sd[2];

@@ -33,7 +33,7 @@ int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m
         return 0;
     if (steps_parse_range(sel->st, sel->spec, &sel->first, &sel->last, &err) < 0) {
         fprintf(stderr, "torch2pprof analyze: --step: %s\n", cli_shown(err.reason, vis, sizeof vis));
-        *usage_error = true;
+        *usage_error = err.kind != T2P_ERR_MISSING; /* a step it lacks: 2 */
         return -1;
     }
     model *sm = steps_scope(sel->st, sel->first, sel->last, mo, &err);

@@ -26,7 +26,7 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
             char vis[1200];
             fprintf(stderr, "torch2pprof convert: --step: %s\n",
                     cli_shown(err.reason, vis, sizeof vis));
-            *usage_error = true;
+            *usage_error = err.kind != T2P_ERR_MISSING; /* a step it lacks: 2 */
             return -1;
         }
         char l[160];
