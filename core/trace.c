@@ -74,16 +74,19 @@ static void finish_tracks(trace *t)
     }
 }
 
-/* Opens path for reading; sets t->file_size and t->gzip. Returns the fd or -1
-   with err set. */
-static int open_input(trace *t, const char *path, t2p_error *err)
+/* Opens path for reading (stdin when it is) ; sets t->file_size and
+   t->gzip. Returns the fd or -1 with err set. */
+static int open_input(trace *t, const char *path, bool stdin_, t2p_error *err)
 {
     /* a FIFO blocks in open() until its writer comes: a signal then (a
        resized terminal) is no reason to fail */
     int fd;
-    do
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
+    if (stdin_)
+        fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    else
+        do
+            fd = open(path, O_RDONLY | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR);
     struct stat st;
     if (fd < 0) {
         error_set(err, T2P_ERR_IO, path, -1, "%s", strerror(errno));
@@ -318,6 +321,10 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     if (!opts)
         opts = &no_opts;
     error_clear(err);
+    /* "-" is standard input, gzip or plain (told by content, as a file) */
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = TRACE_STDIN_NAME;
     memset(&L, 0, sizeof L);
     memset(&R, 0, sizeof R);
 
@@ -328,7 +335,7 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
     t->strs = strtab_new();
     if (!t->path || !t->strs || trace_parse_init(&L, t, path, err) < 0)
         goto fail;
-    int fd = open_input(t, path, err);
+    int fd = open_input(t, path, from_stdin, err);
     if (fd < 0 || trace_read_start(&R, fd, path, err) < 0)
         goto fail;
     if (trace_yajl_init(&Y, &trace_parse_callbacks, &L) < 0)

@@ -201,8 +201,11 @@ typedef struct trace_load_opts {
     void *progress_ctx;
 } trace_load_opts;
 
-/* Loads path. Returns a new trace (free with trace_free) or NULL with err set.
-   opts may be NULL. */
+/* How a trace read from standard input is named (its path, in messages). */
+#define TRACE_STDIN_NAME "<stdin>"
+
+/* Loads path ("-": standard input). Returns a new trace (free with
+   trace_free) or NULL with err set. opts may be NULL. */
 trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err);
 void trace_free(trace *t);
 
