@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,51 +19,7 @@
 #include "src/analyze_ranks.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
-
-static const char analyze_usage[] =
-    "usage: torch2pprof analyze [-top N] [--sort KEY] [--json] [--keep-steps] [--partial]\n"
-    "                           [--by-line] [--no-python]\n"
-    "                           [--short-names] TRACE\n"
-    "       torch2pprof analyze [OPTIONS] [--jobs N] DIR|TRACE...\n"
-    "       torch2pprof analyze [options] --base BASE TRACE\n"
-    "\n"
-    "Summarise a PyTorch profiler trace: totals, time by category, top operations.\n"
-    "Several traces, or a directory of them (one per rank of a job): the Ranks table,\n"
-    "the straggler, and the operations summed over ranks with min/median/max per rank.\n"
-    "\n"
-    "  -top N, --top N   operations to list (default 20; 0 lists every one)\n"
-    "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
-    "                    (device = device_total); alloc_size, alloc_count, size_increase\n"
-    "                    sort the Memory section (profile_memory=True traces)\n"
-    "  --json            one JSON object, times in integer nanoseconds\n"
-    "  --by-line         the top Python source lines (file:line, function, self,\n"
-    "                    total) from python_function events or Call stacks;\n"
-    "                    --json: \"lines\"\n"
-    "  --no-python       ignore Call stacks (operator nodes as without Python frames)\n"
-    "  --keep-steps      keep ProfilerStep#N apart instead of merging them as ProfilerStep*\n"
-    "  --partial         load what a truncated trace holds instead of failing;\n"
-    "                    with several traces, go on without those that fail\n"
-    "  --sort spread     (several traces) by max - min of the per-rank self time\n"
-    "  --jobs N          (several traces) load N at a time (default: one per core)\n"
-    "  --short-names     show C++ names without return type, template arguments and\n"
-    "                    parameters, as HTA's use_short_name (--json: full_name too)\n"
-    "  --steps           only the Steps section: each ProfilerStep# split by role as\n"
-    "                    TensorBoard's Overview did, the average, the recommendations\n"
-    "  --step N|N-M      every figure for steps N to M alone: CPU events that start in\n"
-    "                    them, the GPU work they launched (several traces: each\n"
-    "                    rank's steps N to M)\n"
-    "\n"
-    "Compare (what changed from BASE to TRACE):\n"
-    "  --base BASE       per operator and category: base and new figures and their\n"
-    "                    deltas, sorted by |delta self|; + only in TRACE, - only in BASE\n"
-    "  --per-step        divide each trace's figures by its number of kept steps first\n"
-    "  --base-step N --step M\n"
-    "                    compare step N (of BASE, or of TRACE without --base) with step M\n"
-    "                    of TRACE (N-M: a range of steps)\n"
-    "  --sort KEY        also delta_self, delta_total, delta_calls, delta_device_self,\n"
-    "                    delta_device_total, delta_pct\n"
-    "\n"
-    "Exit codes: 0 ok, 1 usage error, 2 input or output error.\n";
+#include "src/opts.h"
 
 /* An op's name as the report shows it: short with --short-names (sn). */
 static const char *op_label(const model *m, const shortnames *sn, uint32_t op, size_t *len)
@@ -280,227 +235,190 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     /* the caller adds "memory" and closes the object */
 }
 
-int cli_analyze(int argc, char **argv)
+/* The single-trace report: text or JSON, whole trace or --step's scope. */
+static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
+                       enum memory_sort msort, size_t top, bool json, bool by_line,
+                       bool short_names, analyze_steps_sel *sel)
 {
-    static const struct option longopts[] = {
-        { "top", required_argument, NULL, 't' },
-        { "sort", required_argument, NULL, 's' },
-        { "json", no_argument, NULL, 'j' },
-        { "keep-steps", no_argument, NULL, 'k' },
-        { "partial", no_argument, NULL, 'p' },
-        { "jobs", required_argument, NULL, 'J' },
-        { "help", no_argument, NULL, 'h' },
-        { "base", required_argument, NULL, 'B' },
-        { "per-step", no_argument, NULL, 'P' },
-        { "base-step", required_argument, NULL, 'Q' },
-        { "short-names", no_argument, NULL, 'S' },
-        { "steps", no_argument, NULL, 'T' },
-        { "step", required_argument, NULL, 'N' },
-        { "by-line", no_argument, NULL, 'L' },
-        { "no-python", no_argument, NULL, 'Y' },
-        { NULL, 0, NULL, 0 }
-    };
-    analyze_compare_opts cmp = { 0 };
-    size_t top = 20;
-    long jobs = 0;
-    int sort = MODEL_SORT_SELF;
-    bool json = false, partial = false, spread = false, short_names = false, by_line = false;
-    enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
-    model_opts mo = { 0 };
-    analyze_steps_sel sel = { 0 };
     char vis[1200];
-    int c;
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long_only(argc, argv, "+", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (args_top("torch2pprof analyze", "-top", optarg, &top) < 0)
-                return EXIT_USAGE;
-            break;
-        case 's':
-            if ((c = memory_sort_parse(optarg)) >= 0) {
-                msort = (enum memory_sort)c;
-                break;
-            }
-            cmp.sort = optarg;
-            /* spread compares ranks: only the many-ranks report knows it */
-            if ((spread = !strcmp(optarg, "spread"))) {
-                sort = MODEL_SORT_SELF;
-                break;
-            }
-            if (model_sort_parse(optarg) < 0 && compare_sort_parse(optarg) >= 0) {
-                sort = -1; /* a delta key: for --base, checked below */
-                break;
-            }
-            if ((sort = args_sort("torch2pprof analyze", optarg)) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'j': json = true; break;
-        case 'k': mo.keep_steps = true; break;
-        case 'p': partial = true; break;
-        case 'J': {
-            char *end;
-            jobs = strtol(optarg, &end, 10);
-            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
-                fprintf(stderr, "torch2pprof analyze: --jobs wants a number from 1 to 4096, "
-                                "not '%s'\n", cli_shown(optarg, vis, sizeof vis));
-                return EXIT_USAGE;
-            }
-            break;
-        }
-        case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
-        case 'B': cmp.base_path = optarg; break;
-        case 'P': cmp.per_step = true; break;
-        case 'Q': cmp.base_step = optarg; break;
-        case 'S': short_names = true; break;
-        case 'L': by_line = true; break;
-        case 'Y': mo.no_python = true; break;
-        case 'T': sel.only = true; break;
-        case 'N': sel.spec = optarg; break;
-        default:
-            fprintf(stderr, "torch2pprof analyze: unknown option '%s'\n%s",
-                    cli_shown(argv[optind - 1], vis, sizeof vis), analyze_usage);
-            return EXIT_USAGE;
-        }
-    }
-    if (analyze_ranks_wanted(argc - optind, argv + optind)) {
-        if (short_names) {
-            fprintf(stderr, "torch2pprof analyze: --short-names takes one TRACE, not several "
-                            "or a directory\n");
-            return EXIT_USAGE;
-        }
-        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only) {
-            fprintf(stderr, "torch2pprof analyze: --base, --per-step, --steps and delta "
-                            "sort keys take one TRACE, not several or a directory\n");
-            return EXIT_USAGE;
-        }
-        analyze_ranks_opts ro = { .top = top, .sort = (enum model_sort)sort, .spread = spread,
-                                  .json = json, .partial = partial, .jobs = (unsigned)jobs,
-                                  .step = sel.spec, .mo = mo };
-        return analyze_ranks(&ro, argc - optind, argv + optind);
-    }
-    if (argc - optind != 1) {
-        fprintf(stderr, "torch2pprof analyze: expected a TRACE, several, or a directory\n%s",
-                analyze_usage);
-        return EXIT_USAGE;
-    }
-    if (spread) {
-        fprintf(stderr, "torch2pprof analyze: --sort spread compares ranks: give several "
-                        "traces or a directory\n");
-        return EXIT_USAGE;
-    }
-
-    if (cmp.base_path || cmp.per_step || cmp.base_step) {
-        cmp.step = sel.spec; /* --step M: TRACE's side */
-        cmp.new_path = argv[optind];
-        cmp.top = top;
-        cmp.json = json;
-        cmp.partial = partial;
-        cmp.mo = mo;
-        return analyze_compare(&cmp);
-    }
-    if (sort < 0) {
-        fprintf(stderr, "torch2pprof analyze: --sort %s needs --base\n",
-                cli_shown(cmp.sort, vis, sizeof vis));
-        return EXIT_USAGE;
-    }
-    trace *tr = NULL;
-    model *m = cli_open(argv[optind], partial, &mo, &tr);
-    if (!m)
-        return EXIT_INPUT;
-    uint32_t *order = malloc((m->nops ? m->nops : 1) * sizeof *order);
-    if (!order) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
-        model_free(m);
-        trace_free(tr);
-        return EXIT_INPUT;
-    }
     t2p_error err;
-    steps *st = steps_build(m, &err);
-    if (!st) {
-        free(order);
-        model_free(m);
-        trace_free(tr);
-        return cli_fail(&err);
-    }
-    /* memory figures cover the whole trace, whatever step is selected */
-    memory *mem = memory_build(m, &err);
-    if (!mem) {
-        free(order);
-        steps_free(st);
-        model_free(m);
-        trace_free(tr);
-        return cli_fail(&err);
+    int rc = EXIT_INPUT;
+    trace *tr = NULL;
+    model *whole = cli_open(path, partial, mo, &tr), *m = whole;
+    uint32_t *order = NULL;
+    steps *st = NULL;
+    memory *mem = NULL;
+    shortnames *sn = NULL;
+    if (!whole)
+        return EXIT_INPUT;
+    if (!(st = steps_build(whole, &err)) || !(mem = memory_build(whole, &err))) {
+        rc = cli_fail(&err);
+        goto out;
     }
     memory_recommend(mem, st);
-    sel.st = st;
-    model *whole = m;
+    sel->st = st;
     bool usage_error;
-    if (analyze_steps_select(&sel, &mo, &m, &usage_error) < 0) {
-        free(order);
-        memory_free(mem);
-        steps_free(st);
-        model_free(m);
-        trace_free(tr);
-        return usage_error ? EXIT_USAGE : EXIT_INPUT;
+    if (analyze_steps_select(sel, mo, &m, &usage_error) < 0) {
+        rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
+        goto out;
     }
-    if (m != whole) {
-        uint32_t *o2 = realloc(order, (m->nops ? m->nops : 1) * sizeof *order);
-        if (!o2) {
-            fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
-            free(order);
-            model_free(m);
-            m = whole;
-            sel.only = true; /* report what we have */
-        } else {
-            order = o2;
-        }
+    if (!(order = malloc((m->nops ? m->nops : 1) * sizeof *order)) ||
+        (short_names && !(sn = shortname_new(m)))) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+        goto out;
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
-    shortnames *sn = short_names ? shortname_new(m) : NULL;
-    if (short_names && !sn) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(argv[optind], vis, sizeof vis));
-        memory_free(mem);
-        free(order);
-        steps_free(st);
-        if (m != whole)
-            model_free(m);
-        model_free(whole);
-        trace_free(tr);
-        return EXIT_INPUT;
-    }
-    if (sel.only) {
-        analyze_steps_only(stdout, &sel, json);
+    if (sel->only) {
+        analyze_steps_only(stdout, sel, json);
     } else if (json) {
-        report_json(stdout, m, order, nshow, sn, &sel);
+        report_json(stdout, m, order, nshow, sn, sel);
         analyze_memory_json(stdout, mem, msort, top);
         if (by_line)
             analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, &sel);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel);
         analyze_memory_text(stdout, mem, st, msort, top);
         if (by_line)
             analyze_lines_text(stdout, m, top);
     }
-    shortname_free(sn);
-    memory_free(mem);
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
+                errno ? strerror(errno) : "write error");
+        goto out;
+    }
+    rc = EXIT_OK;
+out:
+    shortname_free(sn);
     free(order);
+    memory_free(mem);
     steps_free(st);
     if (m != whole)
         model_free(m);
     model_free(whole);
     trace_free(tr);
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
-                errno ? strerror(errno) : "write error");
-        return EXIT_INPUT;
+    return rc;
+}
+
+int cli_analyze(int argc, char **argv)
+{
+    const opts_cmd *c = &opts_analyze;
+    analyze_compare_opts cmp = { 0 };
+    opts_common_vals cv = { 0 };
+    long top = 20;
+    int sort = MODEL_SORT_SELF;
+    bool json = false, spread = false, by_line = false;
+    enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
+    analyze_steps_sel sel = { 0 };
+    char vis[1200];
+    opts_parsed p;
+    int rc, k;
+
+    if (opts_parse(c, argc, argv, &p, &rc) < 0)
+        return rc;
+    rc = EXIT_USAGE;
+    for (size_t i = 0; i < p.nhits; i++) {
+        const opt_hit *h = &p.hits[i];
+        if ((k = opts_common(c, h, &cv)) < 0)
+            goto done;
+        if (k > 0)
+            continue;
+        switch (h->id) {
+        case OPT_TOP:
+            if (opts_number(c, h, 0, __LONG_MAX__, &top) != 0)
+                goto done;
+            break;
+        case OPT_SORT:
+            if ((k = memory_sort_parse(h->value)) >= 0) {
+                msort = (enum memory_sort)k;
+                break;
+            }
+            cmp.sort = h->value;
+            /* spread compares ranks: only the many-ranks report knows it */
+            if ((spread = !strcmp(h->value, "spread"))) {
+                sort = MODEL_SORT_SELF;
+                break;
+            }
+            if (model_sort_parse(h->value) < 0 && compare_sort_parse(h->value) >= 0) {
+                sort = -1; /* a delta key: for --base, checked below */
+                break;
+            }
+            if ((sort = model_sort_parse(h->value)) < 0) {
+                opts_usage_error(c, "unknown sort key '%s' (self, total, calls, name, avg, "
+                                    "device_self, device_total, ...; see --help)",
+                                 cli_shown(h->value, vis, sizeof vis));
+                goto done;
+            }
+            break;
+        case OPT_JSON: json = true; break;
+        case OPT_PER_STEP: cmp.per_step = true; break;
+        case OPT_BASE_STEP: cmp.base_step = h->value; break;
+        case OPT_BY_LINE: by_line = true; break;
+        case OPT_STEPS: sel.only = true; break;
+        case OPT_HELP:
+            opts_help(c, stdout);
+            rc = EXIT_OK;
+            goto done;
+        case OPT_VERSION:
+            printf("torch2pprof %s\n", PACKAGE_VERSION);
+            rc = EXIT_OK;
+            goto done;
+        default: break;
+        }
     }
-    return EXIT_OK;
+    model_opts mo = { .keep_steps = cv.keep_steps, .no_python = cv.no_python };
+    sel.spec = cv.step;
+    cmp.base_path = cv.base;
+    if (p.noperands == 0) {
+        opts_usage_error(c, "expected a TRACE, several, or a directory");
+        goto done;
+    }
+    for (size_t i = 0; i < p.noperands; i++)
+        if (!strcmp(p.operands[i], "-") && (p.noperands > 1 || cv.base)) {
+            opts_usage_error(c, "- (standard input) is one TRACE alone, without --base");
+            goto done;
+        }
+    if (analyze_ranks_wanted((int)p.noperands, p.operands)) {
+        if (cv.short_names) {
+            opts_usage_error(c, "--short-names takes one TRACE, not several or a directory");
+            goto done;
+        }
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only) {
+            opts_usage_error(c, "--base, --per-step, --steps and delta sort keys take one "
+                                "TRACE, not several or a directory");
+            goto done;
+        }
+        analyze_ranks_opts ro = { .top = (size_t)top, .sort = (enum model_sort)sort,
+                                  .spread = spread, .json = json, .partial = cv.partial,
+                                  .jobs = (unsigned)cv.jobs, .step = sel.spec, .mo = mo };
+        rc = analyze_ranks(&ro, (int)p.noperands, p.operands);
+        goto done;
+    }
+    if (spread) {
+        opts_usage_error(c, "--sort spread compares ranks: give several traces or a directory");
+        goto done;
+    }
+    if (cmp.base_path || cmp.per_step || cmp.base_step) {
+        cmp.step = sel.spec; /* --step M: TRACE's side */
+        cmp.new_path = p.operands[0];
+        cmp.top = (size_t)top;
+        cmp.json = json;
+        cmp.partial = cv.partial;
+        cmp.mo = mo;
+        rc = analyze_compare(&cmp);
+        goto done;
+    }
+    if (sort < 0) {
+        opts_usage_error(c, "--sort %s needs --base", cli_shown(cmp.sort, vis, sizeof vis));
+        goto done;
+    }
+    rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
+                     cv.short_names, &sel);
+done:
+    opts_parsed_done(&p);
+    return rc;
 }

@@ -15,7 +15,9 @@
 int cli_fail(const t2p_error *err)
 {
     char buf[1200];
-    fprintf(stderr, "torch2pprof: %s\n", error_format(err, buf, sizeof buf));
+    fprintf(stderr, "torch2pprof: %s%s\n", error_format(err, buf, sizeof buf),
+            err->kind == T2P_ERR_TRUNCATED && !strstr(err->reason, "--partial")
+                ? "; --partial loads what was read" : "");
     return EXIT_INPUT;
 }
 
@@ -81,7 +83,8 @@ const char *cli_shown(const char *s, char *buf, size_t size)
 
 FILE *cli_summary_stream(const char *out)
 {
-    return outfile_is_stdout(out) ? stderr : stdout;
+    (void)out;
+    return stderr; /* standard output carries results only */
 }
 
 int cli_summary_done(FILE *f, const char *out)

@@ -21,8 +21,8 @@ void cli_warn_truncated(const char *path, const char *reason, const char *done);
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
 
-/* Where convert's summary line goes: standard output, or standard error
-   when the profile itself goes there (OUT "-"). */
+/* Where convert's summary line ("wrote ...") goes: standard error, always,
+   so that standard output carries results only (-o -: the profile). */
 FILE *cli_summary_stream(const char *out);
 
 /* Flushes the summary: EXIT_OK, or EXIT_INPUT after saying that OUT was

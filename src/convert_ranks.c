@@ -18,11 +18,6 @@
 #include "core/steps.h"
 #include "src/cli.h"
 
-bool convert_ranks_wanted(int nargs, char **args)
-{
-    return nargs > 2 || (nargs == 2 && ranks_is_dir(args[0]));
-}
-
 /* The model convert writes for one rank: each step's calls in nodes of
    their own, so that every sample carries its step label as single-trace
    convert does (only the steps --step kept when f->scoped); m itself for a
@@ -86,13 +81,12 @@ out:
     return rc;
 }
 
-int convert_ranks(const convert_ranks_opts *o, int nargs, char **args)
+int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const char *out)
 {
-    const char *out = args[nargs - 1];
     t2p_error err;
     int rc = EXIT_INPUT;
     pprof_merge *pm = NULL;
-    ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs - 1, &err);
+    ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
     if (!j)
         return cli_fail(&err);
     /* before hours of loading: OUT must not be one of the traces */

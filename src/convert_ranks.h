@@ -20,12 +20,8 @@ typedef struct convert_ranks_opts {
     model_opts mo;
 } convert_ranks_opts;
 
-/* Whether convert's operands (inputs then OUT) call for the many-ranks
-   profile: several inputs, or a directory. */
-bool convert_ranks_wanted(int nargs, char **args);
-
-/* Converts args[0..nargs-1) into the profile args[nargs-1]. Returns the exit
-   code. */
-int convert_ranks(const convert_ranks_opts *o, int nargs, char **args);
+/* Converts the traces (or directories) args[0..nargs) into the profile
+   out. Returns the exit code. */
+int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const char *out);
 
 #endif

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <locale.h>
 #include <signal.h>
@@ -22,6 +21,8 @@
 #include "core/ranks.h"
 #include "core/trace.h"
 #include "src/args.h"
+#include "src/opts.h"
+#include "src/tui.h"
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
@@ -37,51 +38,6 @@
 #endif
 
 #define SAMPLE_TRACE "alexnet_train.json.gz"
-
-static const char usage[] =
-    "usage: torch2pprof-tui [--view ops|categories|tree|threads|steps|ranks|allranks|memory] [--sort KEY]\n"
-    "                       [--top N] [TRACE]\n"
-    "       torch2pprof-tui [options] [--jobs N] DIR | TRACE TRACE...\n"
-    "       torch2pprof-tui --replay KEYS [--print] [options] [TRACE]\n"
-    "       torch2pprof-tui [options] --base BASE TRACE\n"
-    "\n"
-    "Explore a PyTorch profiler trace: operators, categories, the call tree, threads.\n"
-    "Without TRACE, opens the sample trace that ships with torch2pprof.\n"
-    "A directory or several traces are the ranks of one job, loaded in parallel: the\n"
-    "Ranks view lists them (Enter shows one rank in every view), All ranks merges them.\n"
-    "\n"
-    "  --view V          the first view: ops (default), categories, tree, threads, steps\n"
-    "                    (steps is the default for a trace with two or more ProfilerStep#)\n"
-    "  --sort KEY        self (default), total, calls, name, avg, device_self, device_total\n"
-    "  --top N           list only the first N operators (0: all)\n"
-    "  --short-names     C++ names without return type, template arguments and\n"
-    "                    parameters, as HTA's use_short_name (s toggles)\n"
-    "  --keep-steps      keep ProfilerStep#N apart instead of merging them\n"
-    "  --strict          refuse a truncated trace (by default it opens what was read,\n"
-    "                    under a warning banner)\n"
-    "  --partial         accepted for symmetry with torch2pprof; the default here\n"
-    "  --jobs N          with several traces: load N at a time (default: one per core)\n"
-    "  --replay KEYS     no terminal: apply KEYS to the view and print the time of each key\n"
-    "                    (<Up> <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End> <Enter> <Esc>\n"
-    "                    <BS> <Tab> <BTab> <F1> <Space> <lt> <CtrlU>; other characters\n"
-    "                    are themselves; white space separates keys:\n"
-    "                    \"3 E <Down> /conv <Enter> n\")\n"
-    "  --replay-file F   the same, keys read from file F\n"
-    "  --print           with --replay: print the final screen\n"
-    "  --size WxH        with --replay: the screen size (default 120x40)\n"
-    "  --source-path DIR v on a Python frame shows its file from the path the trace\n"
-    "                    recorded, else from under DIR (DIR/path, then DIR/ + the path\n"
-    "                    less its leading directories, as pprof's -source_path)\n"
-    "  --no-mouse        leave the mouse to the terminal (its own text selection);\n"
-    "                    by default the wheel scrolls, a click selects a row or a\n"
-    "                    view's tab, a double-click folds a tree node or opens a row\n"
-    "  --base BASE       compare TRACE with BASE: every view shows both\n"
-    "                    traces' figures with deltas, sorted by |delta|; b switches the\n"
-    "                    figures between new, base and delta; e exports the diff profile\n"
-    "\n"
-    "Press ? in the explorer for the keys. NO_COLOR disables colours; a locale that is\n"
-    "not UTF-8 (LANG=C) gets ASCII glyphs.\n"
-    "Exit codes: 0 ok, 1 usage error, 2 input error or not a terminal, 130 cancelled.\n";
 
 /* Written by signal handlers, read by the loops. */
 static volatile sig_atomic_t got_signal;
@@ -194,7 +150,9 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
                     fmt_visible(path, strlen(path), msg, sizeof msg));
             return EXIT_CANCEL;
         }
-        fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        fprintf(stderr, "torch2pprof-tui: %s%s\n", error_format(&err, msg, sizeof msg),
+                err.kind == T2P_ERR_TRUNCATED && !strstr(err.reason, "--partial")
+                    ? "; without --strict it opens what was read" : "");
         return EXIT_INPUT;
     }
     if (draw)
@@ -251,7 +209,9 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
     ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
     if (!j) {
         draw_close();
-        fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));
+        fprintf(stderr, "torch2pprof-tui: %s%s\n", error_format(&err, msg, sizeof msg),
+                err.kind == T2P_ERR_TRUNCATED && !strstr(err.reason, "--partial")
+                    ? "; without --strict it opens what was read" : "");
         return EXIT_INPUT;
     }
     if (draw) {
@@ -481,135 +441,56 @@ static int loop(view *v)
     }
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for, once parsed. */
+struct tui_run {
+    view_opts vo;
+    const char *base;
+    model_opts mo;
+    bool partial, print, view_given, mouse;
+    char *script; /* --replay's keys (owned), or NULL */
+    long jobs;
+    int rw, rh;
+    double t_start;
+    int nops;
+    char **ops;
+};
+
+/* Loads, then replays the keys or runs the terminal loop. Returns the exit
+   code; frees r->script. */
+static int run(struct tui_run *r)
 {
-    static const struct option longopts[] = {
-        { "view", required_argument, NULL, 'v' },
-        { "sort", required_argument, NULL, 's' },
-        { "top", required_argument, NULL, 't' },
-        { "keep-steps", no_argument, NULL, 'k' },
-        { "partial", no_argument, NULL, 'p' },
-        { "strict", no_argument, NULL, 'S' },
-        { "replay", required_argument, NULL, 'r' },
-        { "replay-file", required_argument, NULL, 'R' },
-        { "print", no_argument, NULL, 'P' },
-        { "size", required_argument, NULL, 'z' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { "jobs", required_argument, NULL, 'J' },
-        { "base", required_argument, NULL, 'B' },
-        { "no-mouse", no_argument, NULL, 'M' },
-        { "short-names", no_argument, NULL, 'n' },
-        { "source-path", required_argument, NULL, 'D' },
-        { NULL, 0, NULL, 0 }
-    };
-    const char *delay = getenv("T2P_PROGRESS_DELAY");
-    delay_ms = delay ? strtol(delay, NULL, 10) : 0;
-    view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
-    const char *base = NULL;
-    tui_cmp tc = { 0 };
-    model_opts mo = { 0 };
-    /* an explorer shows what a killed job left, under a banner, rather than nothing */
-    bool partial = true, print = false;
-    char *script = NULL, vis[600];
-    long jobs = 0;
-    bool view_given = false, mouse = true;
-    int rw = 120, rh = 40;
-    int c;
-    double t_start = now_s();
-
-    setlocale(LC_ALL, "");
-    ascii = !glyph_locale_utf8();
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'v':
-            if ((c = view_by_name(optarg)) < 0) {
-                fprintf(stderr, "torch2pprof-tui: unknown view '%s' (ops, categories, tree, threads, steps, ranks, allranks, memory)\n",
-                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis));
-                return EXIT_USAGE;
-            }
-            vo.tab = (enum view_tab)c;
-            view_given = true;
-            break;
-        case 'J': {
-            char *end;
-            jobs = strtol(optarg, &end, 10);
-            if (*end || end == optarg || jobs < 1 || jobs > 4096) {
-                fprintf(stderr, "torch2pprof-tui: --jobs wants a number from 1 to 4096, not '%s'\n",
-                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis));
-                return EXIT_USAGE;
-            }
-            break;
-        }
-        case 's':
-            if ((c = args_sort("torch2pprof-tui", optarg)) < 0)
-                return EXIT_USAGE;
-            vo.sort = (enum model_sort)c;
-            break;
-        case 't':
-            if (args_top("torch2pprof-tui", "--top", optarg, &vo.top) < 0)
-                return EXIT_USAGE;
-            break;
-        case 'k': mo.keep_steps = true; break;
-        case 'p': partial = true; break;
-        case 'S': partial = false; break;
-        case 'r':
-            free(script);
-            script = strdup(optarg);
-            break;
-        case 'R':
-            free(script);
-            if (!(script = read_file(optarg))) {
-                int e = errno;
-                fprintf(stderr, "torch2pprof-tui: cannot read %s: %s\n",
-                        fmt_visible(optarg, strlen(optarg), vis, sizeof vis), strerror(e));
-                return EXIT_USAGE;
-            }
-            break;
-        case 'P': print = true; break;
-        case 'z':
-            if (sscanf(optarg, "%dx%d", &rw, &rh) != 2 || rw < 20 || rh < 8) {
-                fprintf(stderr, "torch2pprof-tui: --size wants WxH, like 120x40\n");
-                return EXIT_USAGE;
-            }
-            break;
-        case 'h': fputs(usage, stdout); return EXIT_OK;
-        case 'V': printf("torch2pprof-tui %s\n", PACKAGE_VERSION); return EXIT_OK;
-        case 'B': base = optarg; break;
-        case 'M': mouse = false; break;
-        case 'n': vo.short_names = true; break;
-        case 'D': vo.source_path = optarg; break;
-        default:
-            fprintf(stderr, "torch2pprof-tui: unknown option '%s'\n%s",
-                    fmt_visible(argv[optind - 1], strlen(argv[optind - 1]), vis, sizeof vis), usage);
-            return EXIT_USAGE;
-        }
-    }
-    bool many = argc - optind > 1 || (argc - optind == 1 && ranks_is_dir(argv[optind]));
-    const char *path = optind < argc ? argv[optind] : find_sample();
-
     trace *tr = NULL;
     model *m = NULL;
     view *v = NULL;
     ranks_job *job = NULL;
+    tui_cmp tc = { 0 };
     int rc;
+    view_opts vo = r->vo;
+    model_opts mo = r->mo;
+    const char *base = r->base;
+    char *script = r->script;
+    bool partial = r->partial, view_given = r->view_given;
+    int nops = r->nops;
+    char **ops = r->ops;
+    unsigned jobs = (unsigned)r->jobs;
+    bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0]));
+    const char *path = nops ? ops[0] : find_sample();
 
     if (many && base) {
-        fprintf(stderr, "torch2pprof-tui: --base compares two traces: give one TRACE with it\n");
-        return EXIT_USAGE;
+        free(script);
+        return opts_usage_error(&opts_tui, "--base compares two traces: give one TRACE with it");
     }
     if (many && !view_given)
         vo.tab = VIEW_RANKS;
     if (script) {
-        rc = many ? load_ranks(argc - optind, argv + optind, partial, &mo, (unsigned)jobs, false,
+        rc = many ? load_ranks(nops, ops, partial, &mo, jobs, false,
                                &job, &tr, &m)
                   : open_traces(base, path, partial, &mo, false, &tr, &m, &tc, &vo);
         if (rc != EXIT_OK) {
             free(script);
             return rc;
         }
-        printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - t_start) * 1e3,
+        printf("load %.3f ms events %zu nodes %zu merged-nodes %zu\n", (now_s() - r->t_start) * 1e3,
                tr->nevents, m->nnodes, m->nmnodes);
         if (!view_given && !many && !base && steps_count(m) >= 2)
             vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
@@ -620,7 +501,7 @@ int main(int argc, char **argv)
         } else {
             if (job)
                 view_attach_ranks(v, job);
-            rc = replay(v, script, print, rw, rh, t_start);
+            rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
         }
         free(script);
         view_free(v);
@@ -658,7 +539,7 @@ int main(int argc, char **argv)
                 getenv("TERM") ? getenv("TERM") : "");
         return EXIT_INPUT;
     }
-    rc = many ? load_ranks(argc - optind, argv + optind, partial, &mo, (unsigned)jobs, true, &job,
+    rc = many ? load_ranks(nops, ops, partial, &mo, jobs, true, &job,
                            &tr, &m)
               : open_traces(base, path, partial, &mo, true, &tr, &m, &tc, &vo);
     if (rc != EXIT_OK)
@@ -674,7 +555,7 @@ int main(int argc, char **argv)
         struct export_ctx ec = { 0 };
         if (job)
             view_attach_ranks(v, job);
-        draw_mouse(mouse);
+        draw_mouse(r->mouse);
         view_set_export_progress(v, on_export_progress, &ec);
         rc = loop(v);
         draw_close();
@@ -684,5 +565,128 @@ int main(int argc, char **argv)
         ranks_free(job);
     else
         close_traces(tr, m, &tc);
+    return rc;
+}
+
+int tui_main(int argc, char **argv)
+{
+    const opts_cmd *c = &opts_tui;
+    const char *delay = getenv("T2P_PROGRESS_DELAY");
+    delay_ms = delay ? strtol(delay, NULL, 10) : 0;
+    view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
+    const char *base = NULL;
+    model_opts mo = { 0 };
+    opts_common_vals cv = { 0 };
+    bool print = false;
+    char *script = NULL, vis[600];
+    bool view_given = false, mouse = true;
+    int rw = 120, rh = 40;
+    long n;
+    int k;
+    double t_start = now_s();
+    opts_parsed p;
+    int rc;
+
+    /* a write past `ulimit -f` (the export) fails with EFBIG, cleaned up,
+       instead of killing the explorer in the alternate screen */
+    signal(SIGXFSZ, SIG_IGN);
+    setlocale(LC_ALL, "");
+    ascii = !glyph_locale_utf8();
+    if (opts_parse(c, argc, argv, &p, &rc) < 0)
+        return rc;
+    rc = EXIT_USAGE;
+    for (size_t i = 0; i < p.nhits; i++) {
+        const opt_hit *h = &p.hits[i];
+        if ((k = opts_common(c, h, &cv)) < 0)
+            goto usage_done;
+        if (k > 0)
+            continue;
+        switch (h->id) {
+        case OPT_VIEW:
+            if ((k = view_by_name(h->value)) < 0) {
+                opts_usage_error(c, "unknown view '%s' (ops, categories, tree, threads, steps, "
+                                    "ranks, allranks, memory)",
+                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis));
+                goto usage_done;
+            }
+            vo.tab = (enum view_tab)k;
+            view_given = true;
+            break;
+        case OPT_SORT:
+            if ((k = model_sort_parse(h->value)) < 0) {
+                opts_usage_error(c, "unknown sort key '%s' (self, total, calls, name, avg, "
+                                    "device_self, device_total)",
+                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis));
+                goto usage_done;
+            }
+            vo.sort = (enum model_sort)k;
+            break;
+        case OPT_TOP:
+            if (opts_number(c, h, 0, __LONG_MAX__, &n) != 0)
+                goto usage_done;
+            vo.top = (size_t)n;
+            break;
+        case OPT_REPLAY:
+            free(script);
+            if (!(script = strdup(h->value))) {
+                rc = EXIT_INPUT;
+                fprintf(stderr, "torch2pprof-tui: out of memory\n");
+                goto usage_done;
+            }
+            break;
+        case OPT_REPLAY_FILE:
+            free(script);
+            if (!(script = read_file(h->value))) {
+                int e = errno;
+                rc = EXIT_INPUT;
+                fprintf(stderr, "torch2pprof-tui: %s: %s\n",
+                        fmt_visible(h->value, strlen(h->value), vis, sizeof vis), strerror(e));
+                goto usage_done;
+            }
+            break;
+        case OPT_PRINT: print = true; break;
+        case OPT_SIZE:
+            if (sscanf(h->value, "%dx%d", &rw, &rh) != 2 || rw < 20 || rh < 8) {
+                opts_usage_error(c, "--size wants WxH, like 120x40 (at least 20x8), not '%s'",
+                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis));
+                goto usage_done;
+            }
+            break;
+        case OPT_HELP:
+            opts_help(c, stdout);
+            rc = EXIT_OK;
+            goto usage_done;
+        case OPT_VERSION:
+            printf("torch2pprof-tui %s\n", PACKAGE_VERSION);
+            rc = EXIT_OK;
+            goto usage_done;
+        case OPT_NO_MOUSE: mouse = false; break;
+        case OPT_SOURCE_PATH: vo.source_path = h->value; break;
+        default: break;
+        }
+    }
+    /* an explorer shows what a killed job left, under a banner, rather than nothing */
+    bool partial = !cv.strict;
+    long jobs = cv.jobs;
+    base = cv.base;
+    mo.keep_steps = cv.keep_steps;
+    vo.short_names = cv.short_names;
+    int nops = (int)p.noperands;
+    char **ops = p.operands;
+    for (int i = 0; i < nops; i++)
+        if (!strcmp(ops[i], "-")) {
+            opts_usage_error(c, "the explorer reads its keys from the terminal: give TRACE as "
+                                "a file, not - (standard input)");
+            goto usage_done;
+        }
+    struct tui_run r = { .vo = vo, .base = base, .mo = mo, .partial = partial, .print = print,
+                         .view_given = view_given, .mouse = mouse, .script = script,
+                         .jobs = jobs, .rw = rw, .rh = rh, .t_start = t_start, .nops = nops,
+                         .ops = ops };
+    script = NULL; /* run's now */
+    rc = run(&r);
+usage_done:
+    free(script);
+    opts_parsed_done(&p);
     return rc;
 }

@@ -40,13 +40,19 @@ run() {
 }
 
 # fails NAME RC REGEX: exit RC, nothing on stdout, exactly one line on stderr
-# matching the extended REGEX whole, no file created or removed
+# matching the extended REGEX whole (a usage error, RC 1: that line, then
+# "Try 'torch2pprof COMMAND --help'."), no file created or removed
 fails() {
     if ! sanitizer_clean; then no "$1" "sanitizer report"; return; fi
     if [ "$rc" -ne "$2" ]; then no "$1" "exit $rc, expected $2"; return; fi
     if [ -s out ]; then no "$1" "wrote to stdout"; return; fi
-    if [ "$(wc -l <err)" -ne 1 ]; then no "$1" "stderr is not one line"; return; fi
-    if ! grep -q -x -E -e "$3" err; then no "$1" "message does not match /$3/"; return; fi
+    lines=1
+    [ "$2" -eq 1 ] && lines=2
+    if [ "$(wc -l <err)" -ne "$lines" ]; then no "$1" "stderr is not $lines line(s)"; return; fi
+    if [ "$lines" -eq 2 ] && ! tail -1 err | grep -q -x -E "Try 'torch2pprof[ a-z-]* --help'\."; then
+        no "$1" "no Try line"; return
+    fi
+    if ! head -1 err | grep -q -x -E -e "$3"; then no "$1" "message does not match /$3/"; return; fi
     if ! cmp -s before after; then no "$1" "files changed: $(diff before after | tr '\n' ' ')"; return; fi
     ok "$1"
 }
@@ -77,7 +83,7 @@ if [ "$rc" -eq 1 ] && grep -q "unknown option '--frobnicate'" err && [ ! -s out 
 run analyze cnn.json cnn.json.gz
 # two traces are the ranks of one job (tests/e2e/ranks.sh checks the figures)
 if [ "$rc" -eq 0 ] && grep -q "^Ranks: *2 loaded" out; then ok "two traces: the ranks of one job"; else no "two traces: the ranks of one job" "got $rc"; fi
-run analyze -top x cnn.json; fails "bad -top: exit 1" 1 "torch2pprof analyze: -top wants a number >= 0, not 'x'"
+run analyze -top x cnn.json; fails "bad -top: exit 1" 1 "torch2pprof analyze: --top wants a number >= 0, not 'x'"
 run --help
 if [ "$rc" -eq 0 ] && grep -q 'Exit codes: 0 ok, 1 usage error, 2 input or output error' out; then ok "--help documents the exit codes"; else no "--help documents the exit codes" "missing"; fi
 run analyze --help
@@ -192,13 +198,13 @@ fails "array without events" 2 'torch2pprof: array_of_numbers\.json: a JSON arra
 # ---- truncated: exit 2 naming "truncated" and the byte offset; --partial loads ----
 head -c 3000 cnn.json >cut.json
 run analyze cut.json
-fails "truncated JSON" 2 'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\)'
+fails "truncated JSON" 2 'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\); --partial loads what was read'
 head -c 2000 cnn.json.gz >cut.json.gz
 run analyze cut.json.gz
-fails "truncated gzip" 2 'torch2pprof: cut\.json\.gz: at byte [0-9]+: truncated: the gzip data ends after [0-9]+ bytes of JSON \(was the writer killed\?\)'
+fails "truncated gzip" 2 'torch2pprof: cut\.json\.gz: at byte [0-9]+: truncated: the gzip data ends after [0-9]+ bytes of JSON \(was the writer killed\?\); --partial loads what was read'
 head -c 20 cnn.json.gz >cut_header.json.gz
 run analyze cut_header.json.gz
-fails "gzip cut in its header" 2 'torch2pprof: cut_header\.json\.gz: at byte 0: truncated: the gzip data ends after 0 bytes of JSON \(was the writer killed\?\)'
+fails "gzip cut in its header" 2 'torch2pprof: cut_header\.json\.gz: at byte 0: truncated: the gzip data ends after 0 bytes of JSON \(was the writer killed\?\); --partial loads what was read'
 python3 -c '
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
@@ -230,7 +236,7 @@ loads "array form without its closing ]" '"format":"array"' '"events":2,"complet
 # but a Kineto object cut after its events is truncated, not silently complete
 printf '{"traceEvents":[{"ph":"X","ts":1,"dur":2,"name":"a","pid":1,"tid":1}' >object_open.json
 run analyze object_open.json
-fails "object form without its closing ]}" 2 'torch2pprof: object_open\.json: at byte 68: truncated: the JSON ends at byte 68 inside the document \(was the writer killed\?\)'
+fails "object form without its closing ]}" 2 'torch2pprof: object_open\.json: at byte 68: truncated: the JSON ends at byte 68 inside the document \(was the writer killed\?\); --partial loads what was read'
 
 # ---- invalid JSON inside: byte offset and reason ----
 run analyze control_char.json
@@ -345,7 +351,7 @@ if "$tool" --version 2>&1 | grep -q . && ! nm -D "$tool" 2>/dev/null | grep -q -
                i ? "," : "", i % 7, i, 20000 - 2 * i; print "]" }' >chain.json
     (ulimit -v 120000 && exec "$tool" convert chain.json chain.pb.gz) >out 2>err
     rc=$?
-    if [ "$rc" -eq 0 ] && grep -q '^wrote chain.pb.gz: 10000 samples, 7 locations' out &&
+    if [ "$rc" -eq 0 ] && grep -q '^wrote chain.pb.gz: 10000 samples, 7 locations' err &&
        [ "$(gzip -dc chain.pb.gz | wc -c)" -gt 50000000 ]; then
         ok "convert of a chain 10,000 deep in linear memory (ulimit -v)"
     else
@@ -388,26 +394,29 @@ if "$tool" convert --help >/dev/null 2>&1; then
     cvt "convert into a missing directory" 2 \
         'torch2pprof: nodir/out\.pb\.gz: cannot create a temporary file beside it: No such file or directory' \
         convert cnn.json.gz nodir/out.pb.gz
-    cvt "convert onto the trace itself" 2 \
-        'torch2pprof: cnn\.json\.gz: is the trace being converted: refusing to overwrite it' \
+    cvt "convert onto the trace itself" 1 \
+        'torch2pprof convert: cnn\.json\.gz is also one of the inputs; nothing written\. To write a profile: torch2pprof convert -o cnn\.pb\.gz cnn\.json\.gz' \
         convert cnn.json.gz cnn.json.gz
     ln -s cnn.json.gz trace_link.json.gz
     ln cnn.json.gz trace_hardlink.json.gz
-    cvt "convert onto a symbolic link to the trace" 2 \
-        'torch2pprof: trace_link\.json\.gz: is the trace being converted: refusing to overwrite it' \
+    cvt "convert onto a symbolic link to the trace" 1 \
+        'torch2pprof convert: trace_link\.json\.gz is also one of the inputs; nothing written\. .*' \
         convert cnn.json.gz trace_link.json.gz
-    cvt "convert onto a hard link to the trace" 2 \
-        'torch2pprof: trace_hardlink\.json\.gz: is the trace being converted: refusing to overwrite it' \
+    cvt "convert onto a hard link to the trace" 1 \
+        'torch2pprof convert: trace_hardlink\.json\.gz is also one of the inputs; nothing written\. .*' \
         convert cnn.json.gz trace_hardlink.json.gz
-    cvt "convert onto ./ and a path to the trace" 2 \
-        'torch2pprof: \./adir/\.\./cnn\.json\.gz: is the trace being converted: refusing to overwrite it' \
+    cvt "convert onto ./ and a path to the trace" 1 \
+        'torch2pprof convert: \./adir/\.\./cnn\.json\.gz is also one of the inputs; nothing written\. .*' \
         convert cnn.json.gz ./adir/../cnn.json.gz
     rm -f trace_link.json.gz trace_hardlink.json.gz
-    cvt "convert onto a directory" 2 \
-        'torch2pprof: adir: cannot write a profile there: Is a directory' \
+    cvt "convert onto a directory" 1 \
+        'torch2pprof convert: adir is a directory \(of traces\?\), not an output; nothing written\. .*' \
         convert cnn.json.gz adir
+    cvt "convert -o a directory" 2 \
+        'torch2pprof: adir: cannot write a profile there: Is a directory' \
+        convert -o adir cnn.json.gz
     cvt "convert a truncated trace writes nothing" 2 \
-        'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\)' \
+        'torch2pprof: cut\.json: at byte 3000: truncated: the JSON ends at byte 3000 inside an event \(was the writer killed\?\); --partial loads what was read' \
         convert cut.json out.pb.gz
     # a directory the user cannot write: as nobody when root
     mkdir ro && chmod 555 ro
@@ -435,11 +444,12 @@ if "$tool" convert --help >/dev/null 2>&1; then
     ns="unshare -m"
     [ "$(id -u)" -eq 0 ] || ns="unshare -rm"
     mkdir full
+    "$tool" convert -o old_src.pb.gz cnn.json.gz 2>/dev/null
     if $ns sh -c 'mount -t tmpfs -o size=64k t2pfull full' 2>/dev/null; then
         # shellcheck disable=SC2016
         $ns sh -c '
             mount -t tmpfs -o size=64k t2pfull full || exit 99
-            echo "an older profile" >full/old.pb.gz
+            cp old_src.pb.gz full/old.pb.gz
             dd if=/dev/zero of=full/filler bs=4096 2>/dev/null
             dd if=/dev/zero of=full/filler2 bs=1 2>/dev/null
             "$1" convert cnn.json.gz full/old.pb.gz >out_old 2>err_old; echo $? >rc_old
@@ -449,21 +459,21 @@ if "$tool" convert --help >/dev/null 2>&1; then
         ' sh "$tool"
         rc=$(cat rc)
         ls -A | grep -v -x -e out -e err -e before -e after -e rc -e rc_old -e out_old -e err_old \
-            -e full_after -e old_after >before
+            -e full_after -e old_after -e old_src.pb.gz >before
         cp before after
         fails "convert onto a full disk (new OUT)" 2 \
             'torch2pprof: full/new\.pb\.gz: cannot write: No space left on device'
         printf 'filler\nfiller2\nold.pb.gz\n' >want_after
         if [ "$(cat rc_old)" -eq 2 ] && [ ! -s out_old ] &&
             grep -q -x -E 'torch2pprof: full/old\.pb\.gz: cannot write: No space left on device' err_old &&
-            [ "$(cat old_after)" = "an older profile" ] && cmp -s full_after want_after; then
+            cmp -s old_after old_src.pb.gz && cmp -s full_after want_after; then
             ok "convert onto a full disk: the old OUT intact, no temporary file"
         else
             rc=$(cat rc_old); cp err_old err; cp out_old out
             no "convert onto a full disk: the old OUT intact, no temporary file" \
                 "left: $(tr '\n' ' ' <full_after); old OUT now: $(head -c 40 old_after)"
         fi
-        rm -f rc rc_old out_old err_old full_after old_after want_after
+        rm -f rc rc_old out_old err_old full_after old_after want_after old_src.pb.gz
     else
         skipped "convert onto a full disk (new OUT)" "cannot mount a tmpfs here (no root, no user namespaces)"
         skipped "convert onto a full disk: the old OUT intact, no temporary file" "cannot mount a tmpfs here"
@@ -471,7 +481,7 @@ if "$tool" convert --help >/dev/null 2>&1; then
     # 60 zero-length events at one instant under one outer event: siblings
     # (one sample per op under outer), not a chain 60 deep (61 samples)
     run convert zero_length_one_instant.json zero.pb.gz
-    if [ "$rc" -eq 0 ] && grep -q '^wrote zero.pb.gz: 4 samples, 4 locations' out && sanitizer_clean; then
+    if [ "$rc" -eq 0 ] && grep -q '^wrote zero.pb.gz: 4 samples, 4 locations' err && sanitizer_clean; then
         ok "zero-length events at one instant are never parents"
     else
         no "zero-length events at one instant are never parents" "exit $rc"
