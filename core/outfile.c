@@ -1,5 +1,6 @@
 /* An output file written whole or not at all: a temp file renamed into
-   place, removed on failure and on the signals that end a process; or OUT
+   place, removed on failure and on the signals that end a process (a file
+   size limit's SIGXFSZ ignored: the write fails instead); or OUT
    itself when it is a FIFO, a device or standard output. */
 #include "config.h"
 
@@ -128,6 +129,48 @@ static bool slot_release(int slot)
     return removed;
 }
 
+/* ---- SIGXFSZ ----
+   A write past a file size limit (ulimit -f) raises SIGXFSZ, whose default
+   action kills the process: the temp file would stay, and the explorer's
+   terminal in the alternate screen. While an output is open it is ignored,
+   so that the write fails with EFBIG and is reported and cleaned up like
+   any other write error. A handler or SIG_IGN the program set stays. */
+
+static int xfsz_users;
+static bool xfsz_ours; /* we set SIG_IGN over SIG_DFL: restore it at the end */
+
+static void xfsz_hold(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    if (xfsz_users++ == 0) {
+        struct sigaction old;
+        sigaction(SIGXFSZ, NULL, &old);
+        xfsz_ours = !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+        if (xfsz_ours) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = SIG_IGN;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGXFSZ, &sa, NULL);
+        }
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
+
+static void xfsz_release(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    if (--xfsz_users == 0 && xfsz_ours) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGXFSZ, &sa, NULL);
+        xfsz_ours = false;
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
+
 /* ---- the temp file ---- */
 
 /* Creates DIR/.BASE.XXXXXX.tmp beside dest with O_EXCL, or DIR/.t2p.XXXXXX.tmp
@@ -206,10 +249,21 @@ static int open_in_place(outfile *o, t2p_error *err)
     return 0;
 }
 
+static int open_any(outfile *o, const char *path, t2p_error *err);
+
 int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
 {
     *o = (outfile){ .fd = -1, .path = path, .slot = -1,
                     .no_replace = flags & OUTFILE_NO_REPLACE };
+    if (open_any(o, path, err) < 0)
+        return -1;
+    xfsz_hold();
+    o->xfsz = true;
+    return 0;
+}
+
+static int open_any(outfile *o, const char *path, t2p_error *err)
+{
     if (outfile_is_stdout(path))
         return open_stdout(o, err);
 
@@ -280,8 +334,10 @@ int outfile_commit(outfile *o, t2p_error *err)
         outfile_done(o);
         return -1;
     }
-    if (!o->tmp)
-        return 0; /* written in place */
+    if (!o->tmp) { /* written in place */
+        outfile_done(o);
+        return 0;
+    }
     sigset_t saved;
     block_signals(&saved);
     int rc = 0, e = 0;
@@ -335,4 +391,8 @@ void outfile_done(outfile *o)
     }
     free(o->dest);
     o->dest = NULL;
+    if (o->xfsz) {
+        xfsz_release();
+        o->xfsz = false;
+    }
 }

@@ -3,7 +3,8 @@
 # defects 4, 9, 10, 11): nothing left behind on SIGTERM, SIGINT or SIGHUP;
 # an OUT that is a FIFO (or a symlink to one) written in place, never
 # replaced; "-" for standard output; OUT names up to NAME_MAX; a directory
-# named as such; a closed standard output named.
+# named as such; a closed standard output named; a file size limit
+# (SIGXFSZ) is an error, not a death.
 # Every file and FIFO lives in a temp dir: never a device node, never
 # /dev/null or /dev/stdout as OUT (as root a wrong write replaces them).
 set -u
@@ -125,6 +126,33 @@ if command -v tmux >/dev/null 2>&1; then
     tmux -L "$sock" kill-server 2>/dev/null
 else
     echo "tmux missing: the explorer's part skipped"
+fi
+
+# ---- a file size limit (ulimit -f, issue 22): SIGXFSZ would kill the
+# writer and leave its temp file (and the explorer's terminal in the
+# alternate screen); ignored while an output is open, the write fails with
+# EFBIG: a message, an exit status, nothing left. The limit (one block) is
+# far below the profile's size; the messages are shorter than it.
+d="$W/fsize"; mkdir "$d"
+(ulimit -f 1; exec "$cli" convert "$trace" "$d/out.pb.gz" >"$d/stdout" 2>"$d/stderr"); rc=$?
+# an error's exit status, not a death by a signal (128 + 25)
+if [ "$rc" -ge 1 ] && [ "$rc" -le 125 ] &&
+   grep -q "out.pb.gz: cannot write: File too large" "$d/stderr" &&
+   [ "$(temps "$d")" -eq 0 ] && [ ! -e "$d/out.pb.gz" ]; then
+    ok "convert over ulimit -f: File too large, exit $rc, no temp file"
+else
+    bad "convert over ulimit -f: exit $rc, $(cat "$d/stderr"), left: $(ls -A "$d")"
+fi
+rm -f "$d/stdout" "$d/stderr"
+# the screen goes through a pipe: the limit is for files
+{ (cd "$d" && ulimit -f 1 && exec "$tui" --replay "e <Enter>" --print --size 120x24 \
+    "$trace" 2>&1); echo "$?" >"$W/fsize.rc"; } | cat >"$W/fsize.out"
+rc=$(cat "$W/fsize.rc")
+if [ "$rc" -eq 0 ] && grep -q "status: export failed: .*cannot write: File too large" "$W/fsize.out" &&
+   [ -z "$(ls -A "$d")" ]; then
+    ok "explorer e over ulimit -f: File too large on the status line, no temp file"
+else
+    bad "explorer e over ulimit -f: exit $rc, $(tail -2 "$W/fsize.out"), left: $(ls -A "$d")"
 fi
 
 # ---- defect 9: an OUT that is a FIFO is written in place, and stays a FIFO
