@@ -212,6 +212,43 @@ static int open_temp(const char *dest, char **tmp_out)
     return -1;
 }
 
+/* The file a dangling link names, following a chain of links (each
+   relative one from its own directory), as open(2) would create it; NULL
+   with errno (ELOOP past 40 links, as Linux). */
+static char *dangling_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat lst;
+        if (lstat(cur, &lst) < 0 || !S_ISLNK(lst.st_mode))
+            return cur; /* the name to create (or one made meanwhile: it is checked later) */
+        char to[PATH_MAX];
+        ssize_t n = readlink(cur, to, sizeof to - 1);
+        if (n < 0) {
+            int e = errno;
+            free(cur);
+            errno = e;
+            return NULL;
+        }
+        to[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        int dirlen = to[0] == '/' || !slash ? 0 : (int)(slash - cur) + 1;
+        size_t size = (size_t)dirlen + (size_t)n + 1;
+        char *next = malloc(size);
+        if (next)
+            snprintf(next, size, "%.*s%s", dirlen, cur, to);
+        free(cur);
+        cur = next;
+    }
+    if (!cur) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    free(cur);
+    errno = ELOOP;
+    return NULL;
+}
+
 bool outfile_is_stdout(const char *path)
 {
     return path && strcmp(path, "-") == 0;
@@ -250,6 +287,8 @@ static int open_in_place(outfile *o, t2p_error *err)
 }
 
 static int open_any(outfile *o, const char *path, t2p_error *err);
+static int open_dest(outfile *o, const char *path, bool exists, const struct stat *st,
+                     t2p_error *err);
 
 int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
 {
@@ -267,8 +306,23 @@ static int open_any(outfile *o, const char *path, t2p_error *err)
     if (outfile_is_stdout(path))
         return open_stdout(o, err);
 
-    struct stat st;
+    struct stat st, lst;
     bool exists = stat(path, &st) == 0;
+    int stat_errno = errno;
+    if (!exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a dangling link is written through like a live one, as sort -o
+           and a shell's > do: never replaced by a file of its own */
+        if (stat_errno != ENOENT) { /* a loop, a file used as a directory */
+            error_set_errno(err, T2P_ERR_IO, path, -1, stat_errno, "cannot resolve the link");
+            return -1;
+        }
+        o->dest = dangling_target(path);
+        if (!o->dest && errno != ENOMEM) {
+            error_set_errno(err, T2P_ERR_IO, path, -1, errno, "cannot resolve the link");
+            return -1;
+        }
+        return open_dest(o, path, false, &st, err);
+    }
     if (exists && S_ISDIR(st.st_mode)) {
         error_set_errno(err, T2P_ERR_IO, path, -1, EISDIR, "cannot write a profile there");
         return -1;
@@ -277,7 +331,6 @@ static int open_any(outfile *o, const char *path, t2p_error *err)
         return open_in_place(o, err);
 
     /* a symlink to a regular file stays a link: its target is replaced */
-    struct stat lst;
     if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
         errno = 0;
         o->dest = realpath(path, NULL);
@@ -288,6 +341,14 @@ static int open_any(outfile *o, const char *path, t2p_error *err)
     } else {
         o->dest = strdup(path);
     }
+    return open_dest(o, path, exists, &st, err);
+}
+
+/* The temp file for o->dest (NULL: out of memory); exists: OUT is a file
+   whose mode st gives, to keep. */
+static int open_dest(outfile *o, const char *path, bool exists, const struct stat *st,
+                     t2p_error *err)
+{
     if (!o->dest) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
@@ -308,7 +369,7 @@ static int open_any(outfile *o, const char *path, t2p_error *err)
     }
     /* a replaced OUT keeps its permissions (0640 stays 0640), as sed -i and
        editors keep them; a new one gets 0666 less the umask */
-    if (exists && fchmod(o->fd, st.st_mode & 07777) < 0) {
+    if (exists && fchmod(o->fd, st->st_mode & 07777) < 0) {
         error_set_errno(err, T2P_ERR_IO, path, -1, errno, "cannot keep its permissions");
         outfile_done(o);
         return -1;

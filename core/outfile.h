@@ -2,8 +2,9 @@
 
    OUT that does not exist, or is a regular file: a temp file with a short
    name in OUT's directory, renamed over OUT once complete (a symlink to a
-   regular file keeps the link: its target is replaced; a replaced file
-   keeps its permission bits). OUT that exists and
+   regular file keeps the link: its target is replaced; a dangling one
+   too: the file it names is created, as sort -o and a shell's > do; a
+   replaced file keeps its permission bits). OUT that exists and
    is not a regular file (a FIFO, a terminal, a device, or a symlink to one):
    written in place, never replaced. "-": standard output. A directory is
    refused.

@@ -187,6 +187,34 @@ if "$cli" convert "$trace" "$W/link-to-file" >/dev/null 2>&1 && [ -L "$W/link-to
 else
     bad "symlink to a regular file: $(ls -l "$W/link-to-file" "$W/target.pb.gz")"
 fi
+# a dangling symlink is written through like a live one (as sort -o and a
+# shell's > do): the file it names is created and the link kept; relative
+# to the link's directory, through a chain of links. A loop is refused.
+ln -s dangling-target.pb.gz "$W/link-dangling"
+if "$cli" convert "$trace" "$W/link-dangling" >/dev/null 2>&1 && [ -L "$W/link-dangling" ] &&
+    cmp -s "$W/dangling-target.pb.gz" "$W/ref.pb.gz"; then
+    ok "dangling symlink: its target created, the link kept"
+else
+    bad "dangling symlink: $(ls -l "$W/link-dangling" "$W/dangling-target.pb.gz" 2>&1)"
+fi
+mkdir "$W/ln-a" "$W/ln-b"
+ln -s ../ln-b/hop "$W/ln-a/out.pb.gz"
+ln -s chain-target.pb.gz "$W/ln-b/hop"
+if "$cli" convert "$trace" "$W/ln-a/out.pb.gz" >/dev/null 2>&1 && [ -L "$W/ln-a/out.pb.gz" ] &&
+    [ -L "$W/ln-b/hop" ] && cmp -s "$W/ln-b/chain-target.pb.gz" "$W/ref.pb.gz" &&
+    [ "$(temps "$W/ln-a")" -eq 0 ] && [ "$(temps "$W/ln-b")" -eq 0 ]; then
+    ok "chain of relative links to a missing file: the last one's target created, links kept"
+else
+    bad "chain of links: $(ls -lA "$W/ln-a" "$W/ln-b")"
+fi
+ln -s loop-b "$W/loop-a" && ln -s loop-a "$W/loop-b"
+"$cli" convert "$trace" "$W/loop-a" >/dev/null 2>"$W/loop.err"; rc=$?
+if [ "$rc" -ne 0 ] && [ -L "$W/loop-a" ] && [ -L "$W/loop-b" ] &&
+    grep -q "Too many levels of symbolic links" "$W/loop.err"; then
+    ok "a loop of links is refused, the links kept: $(cat "$W/loop.err")"
+else
+    bad "loop of links: exit $rc, $(ls -l "$W/loop-a" "$W/loop-b"), $(cat "$W/loop.err")"
+fi
 # "-": the profile on standard output, the summary on standard error
 "$cli" convert "$trace" - 2>"$W/dash.err" | cat >"$W/dash.pb.gz"
 if cmp -s "$W/dash.pb.gz" "$W/ref.pb.gz" && grep -q '^wrote -' "$W/dash.err"; then
