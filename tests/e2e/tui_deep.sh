@@ -1,7 +1,7 @@
 #!/bin/sh
 # A trace nested 100,000 calls deep on one thread (written here): the
 # explorer opens it with the heaviest path unfolded to its leaf, every row
-# there, the leaf at the end. The first unfold was once quadratic in the
+# there, the leaf at the end; search and the merged tree reach rows that deep. The first unfold was once quadratic in the
 # depth (22 s); a CPU limit of 8 s per run (the linear open takes 0.3 s,
 # about 1 s under the sanitizers) makes that a failure and not a slow pass.
 set -u
@@ -46,5 +46,17 @@ replay "3 <End>"
 if [ $rc -eq 0 ] && has "▾ f$((last - 1)) " && grep -q "^>.* f$last  *$" "$work/out"; then
     ok "End reaches the leaf f$last under an unfolded f$((last - 1))"
 else bad "End: exit $rc: $(tail -4 "$work/out")"; fi
+
+# a row deeper than 512 levels has an index: the search finds the leaf, and
+# merging the tracks (and back) keeps the cursor on it (both once went to a
+# row near the top)
+replay "3 /f$last <Enter>"
+if [ $rc -eq 0 ] && grep -q "^>.* f$last  *$" "$work/out" && has "match 1 of 1"; then
+    ok "/f$last finds the leaf $n levels down"
+else bad "search: exit $rc: $(tail -4 "$work/out")"; fi
+replay "3 <End> m m"
+if [ $rc -eq 0 ] && grep -q "^>.* f$last  *$" "$work/out" && has "tree: per track"; then
+    ok "merging the tracks and back keeps the cursor on the leaf"
+else bad "merge: exit $rc: $(tail -4 "$work/out")"; fi
 
 exit $fail
