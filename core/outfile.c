@@ -1,5 +1,6 @@
 /* An output file written whole or not at all: a temp file renamed into
-   place, removed on failure and on the signals that end a process; or OUT
+   place, removed on failure and on the signals that end a process (a file
+   size limit's SIGXFSZ ignored: the write fails instead); or OUT
    itself when it is a FIFO, a device or standard output. */
 #include "config.h"
 
@@ -128,6 +129,48 @@ static bool slot_release(int slot)
     return removed;
 }
 
+/* ---- SIGXFSZ ----
+   A write past a file size limit (ulimit -f) raises SIGXFSZ, whose default
+   action kills the process: the temp file would stay, and the explorer's
+   terminal in the alternate screen. While an output is open it is ignored,
+   so that the write fails with EFBIG and is reported and cleaned up like
+   any other write error. A handler or SIG_IGN the program set stays. */
+
+static int xfsz_users;
+static bool xfsz_ours; /* we set SIG_IGN over SIG_DFL: restore it at the end */
+
+static void xfsz_hold(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    if (xfsz_users++ == 0) {
+        struct sigaction old;
+        sigaction(SIGXFSZ, NULL, &old);
+        xfsz_ours = !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+        if (xfsz_ours) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = SIG_IGN;
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGXFSZ, &sa, NULL);
+        }
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
+
+static void xfsz_release(void)
+{
+    pthread_mutex_lock(&slot_lock);
+    if (--xfsz_users == 0 && xfsz_ours) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGXFSZ, &sa, NULL);
+        xfsz_ours = false;
+    }
+    pthread_mutex_unlock(&slot_lock);
+}
+
 /* ---- the temp file ---- */
 
 /* Creates DIR/.BASE.XXXXXX.tmp beside dest with O_EXCL, or DIR/.t2p.XXXXXX.tmp
@@ -169,6 +212,43 @@ static int open_temp(const char *dest, char **tmp_out)
     return -1;
 }
 
+/* The file a dangling link names, following a chain of links (each
+   relative one from its own directory), as open(2) would create it; NULL
+   with errno (ELOOP past 40 links, as Linux). */
+static char *dangling_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat lst;
+        if (lstat(cur, &lst) < 0 || !S_ISLNK(lst.st_mode))
+            return cur; /* the name to create (or one made meanwhile: it is checked later) */
+        char to[PATH_MAX];
+        ssize_t n = readlink(cur, to, sizeof to - 1);
+        if (n < 0) {
+            int e = errno;
+            free(cur);
+            errno = e;
+            return NULL;
+        }
+        to[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        int dirlen = to[0] == '/' || !slash ? 0 : (int)(slash - cur) + 1;
+        size_t size = (size_t)dirlen + (size_t)n + 1;
+        char *next = malloc(size);
+        if (next)
+            snprintf(next, size, "%.*s%s", dirlen, cur, to);
+        free(cur);
+        cur = next;
+    }
+    if (!cur) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    free(cur);
+    errno = ELOOP;
+    return NULL;
+}
+
 bool outfile_is_stdout(const char *path)
 {
     return path && strcmp(path, "-") == 0;
@@ -206,15 +286,43 @@ static int open_in_place(outfile *o, t2p_error *err)
     return 0;
 }
 
+static int open_any(outfile *o, const char *path, t2p_error *err);
+static int open_dest(outfile *o, const char *path, bool exists, const struct stat *st,
+                     t2p_error *err);
+
 int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
 {
     *o = (outfile){ .fd = -1, .path = path, .slot = -1,
                     .no_replace = flags & OUTFILE_NO_REPLACE };
+    if (open_any(o, path, err) < 0)
+        return -1;
+    xfsz_hold();
+    o->xfsz = true;
+    return 0;
+}
+
+static int open_any(outfile *o, const char *path, t2p_error *err)
+{
     if (outfile_is_stdout(path))
         return open_stdout(o, err);
 
-    struct stat st;
+    struct stat st, lst;
     bool exists = stat(path, &st) == 0;
+    int stat_errno = errno;
+    if (!exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a dangling link is written through like a live one, as sort -o
+           and a shell's > do: never replaced by a file of its own */
+        if (stat_errno != ENOENT) { /* a loop, a file used as a directory */
+            error_set_errno(err, T2P_ERR_IO, path, -1, stat_errno, "cannot resolve the link");
+            return -1;
+        }
+        o->dest = dangling_target(path);
+        if (!o->dest && errno != ENOMEM) {
+            error_set_errno(err, T2P_ERR_IO, path, -1, errno, "cannot resolve the link");
+            return -1;
+        }
+        return open_dest(o, path, false, &st, err);
+    }
     if (exists && S_ISDIR(st.st_mode)) {
         error_set_errno(err, T2P_ERR_IO, path, -1, EISDIR, "cannot write a profile there");
         return -1;
@@ -223,7 +331,6 @@ int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
         return open_in_place(o, err);
 
     /* a symlink to a regular file stays a link: its target is replaced */
-    struct stat lst;
     if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
         errno = 0;
         o->dest = realpath(path, NULL);
@@ -234,6 +341,14 @@ int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
     } else {
         o->dest = strdup(path);
     }
+    return open_dest(o, path, exists, &st, err);
+}
+
+/* The temp file for o->dest (NULL: out of memory); exists: OUT is a file
+   whose mode st gives, to keep. */
+static int open_dest(outfile *o, const char *path, bool exists, const struct stat *st,
+                     t2p_error *err)
+{
     if (!o->dest) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
@@ -254,7 +369,7 @@ int outfile_open(outfile *o, const char *path, unsigned flags, t2p_error *err)
     }
     /* a replaced OUT keeps its permissions (0640 stays 0640), as sed -i and
        editors keep them; a new one gets 0666 less the umask */
-    if (exists && fchmod(o->fd, st.st_mode & 07777) < 0) {
+    if (exists && fchmod(o->fd, st->st_mode & 07777) < 0) {
         error_set_errno(err, T2P_ERR_IO, path, -1, errno, "cannot keep its permissions");
         outfile_done(o);
         return -1;
@@ -280,8 +395,10 @@ int outfile_commit(outfile *o, t2p_error *err)
         outfile_done(o);
         return -1;
     }
-    if (!o->tmp)
-        return 0; /* written in place */
+    if (!o->tmp) { /* written in place */
+        outfile_done(o);
+        return 0;
+    }
     sigset_t saved;
     block_signals(&saved);
     int rc = 0, e = 0;
@@ -335,4 +452,8 @@ void outfile_done(outfile *o)
     }
     free(o->dest);
     o->dest = NULL;
+    if (o->xfsz) {
+        xfsz_release();
+        o->xfsz = false;
+    }
 }

@@ -2,8 +2,9 @@
 
    OUT that does not exist, or is a regular file: a temp file with a short
    name in OUT's directory, renamed over OUT once complete (a symlink to a
-   regular file keeps the link: its target is replaced; a replaced file
-   keeps its permission bits). OUT that exists and
+   regular file keeps the link: its target is replaced; a dangling one
+   too: the file it names is created, as sort -o and a shell's > do; a
+   replaced file keeps its permission bits). OUT that exists and
    is not a regular file (a FIFO, a terminal, a device, or a symlink to one):
    written in place, never replaced. "-": standard output. A directory is
    refused.
@@ -11,7 +12,9 @@
    While a temp file exists, SIGTERM, SIGINT and SIGHUP remove it: then the
    signal does what it did before (kills the process, or runs the program's
    own handler, after which outfile_commit fails with T2P_ERR_CANCELLED).
-   A signal the program ignores stays ignored. */
+   A signal the program ignores stays ignored. While OUT is open, SIGXFSZ
+   (a file size limit, ulimit -f) is ignored unless the program handles it:
+   the write fails with EFBIG, reported and cleaned up as any error. */
 #ifndef T2P_OUTFILE_H
 #define T2P_OUTFILE_H
 
@@ -25,6 +28,7 @@ typedef struct outfile {
     char *dest;       /* what the temp file becomes (owned); NULL when in place */
     char *tmp;        /* the temp file (owned); NULL when in place */
     int slot;         /* the signal clean-up slot, or -1 */
+    bool xfsz;        /* holds SIGXFSZ ignored until outfile_done */
     bool no_replace;
 } outfile;
 

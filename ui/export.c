@@ -1,9 +1,11 @@
 /* The e key: the scope on screen (focus and filter; the whole trace when
    there is none) written to pprof where the user says, never over a file.
    e opens a prompt holding ./NAME.pb.gz (a free name); Enter writes there,
-   Esc cancels. A path that exists, a directory that cannot be written or a
-   path longer than a path may be keeps the prompt open with the reason, for
-   another path: what is written is always exactly the path shown. */
+   Esc cancels. ~ and ~user are expanded as in a shell. A path that exists,
+   a directory that cannot be written, a name the file system refuses (too
+   long) or a path longer than a path may be keeps the prompt open with the
+   reason, for another path: what is written is always exactly the path
+   shown. */
 #include "config.h"
 
 #include "ui/cmp.h"
@@ -11,6 +13,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,14 +99,36 @@ static const char *dir_problem(const char *path, char *why, size_t size)
     return why;
 }
 
-/* A leading ~/ is the home directory, as in a shell. False when the
+/* ~, ~/x, ~user and ~user/x as a shell expands them: HOME for ~ (the
+   password entry when HOME is unset or empty), the user's home for ~user;
+   a user that does not exist stays as typed, as in a shell. False when the
    result does not fit in size bytes. */
 static bool expand_home(const char *in, char *out, size_t size)
 {
-    const char *home = getenv("HOME");
+    const char *home = NULL;
+    size_t ulen = 0;
+    if (in[0] == '~') {
+        const char *slash = strchr(in, '/');
+        ulen = slash ? (size_t)(slash - in) - 1 : strlen(in) - 1;
+        struct passwd *pw = NULL;
+        if (ulen == 0) {
+            home = getenv("HOME");
+            if (!home || !*home)
+                pw = getpwuid(getuid());
+        } else {
+            char user[256]; /* longer than any login name */
+            if (ulen < sizeof user) {
+                memcpy(user, in + 1, ulen);
+                user[ulen] = '\0';
+                pw = getpwnam(user);
+            }
+        }
+        if (pw)
+            home = pw->pw_dir;
+    }
     int n;
-    if (in[0] == '~' && in[1] == '/' && home && *home)
-        n = snprintf(out, size, "%s%s", home, in + 1);
+    if (home && *home)
+        n = snprintf(out, size, "%s%s", home, in + 1 + ulen);
     else
         n = snprintf(out, size, "%s", in);
     return n >= 0 && (size_t)n < size;
@@ -182,8 +207,17 @@ int view_export_to(view *v, const char *typed)
         view_status_set(v, "%s exists: type another name (never overwritten)", path);
         return VIEW_EXPORT_RETRY;
     }
+    int lstat_errno = errno;
     if (dir_problem(path, why, sizeof why)) {
         view_status_set(v, "%s: type another path", why);
+        return VIEW_EXPORT_RETRY;
+    }
+    /* the directory is fine but the name is not (a component longer than
+       the file system takes): the write would fail the same way */
+    if (lstat_errno != ENOENT) {
+        const char *shown = fmt_tail(path, strlen(path), 200);
+        view_status_set(v, "cannot write %s%s: %s: type another name", shown > path ? "…" : "",
+                        shown, strerror(lstat_errno));
         return VIEW_EXPORT_RETRY;
     }
     int rc = v->cmp ? cmp_export_to(v, path, &err) : write_scope(v, path, &err);

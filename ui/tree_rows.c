@@ -117,7 +117,7 @@ int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32
     t->expanded = calloc(n1, 1);
     t->tops = malloc((ntops ? ntops : 1) * sizeof *t->tops);
     t->rowsz = malloc(n1 * sizeof *t->rowsz);
-    t->pos = malloc(n1 * sizeof *t->pos);
+    t->pos = calloc(n1, sizeof *t->pos); /* is_top reads the pos of any root */
     t->par = malloc(n1 * sizeof *t->par);
     t->depth = malloc(n1 * sizeof *t->depth);
     uint32_t *fill = malloc(n1 * sizeof *fill);
@@ -365,44 +365,57 @@ uint32_t tree_rows_at(tree_rows *t, size_t i)
     return u;
 }
 
+/* Whether top is one of the top-level rows (a root may not be: a track
+   without events). */
+static bool is_top(tree_rows *t, uint32_t top)
+{
+    size_t nt;
+    const uint32_t *tops = tops_of(t, &nt);
+    return t->pos[top] < nt && tops[t->pos[top]] == top;
+}
+
+/* From u up, with no bound on the depth (a trace may nest 100,000 calls):
+   each level adds the rows of the shown siblings before it and its
+   parent's own row. O(depth + their siblings). */
 size_t tree_rows_index_of(tree_rows *t, uint32_t u)
 {
-    uint32_t path[512];
-    size_t depth = 0, nk;
+    size_t n, idx = 0;
     if (u == MODEL_NONE || u >= t->n)
         return SIZE_MAX;
+    uint32_t top = u;
     for (uint32_t x = u; x != MODEL_NONE; x = t->par[x]) {
-        if (!tree_rows_shown(t, x) || (x != u && !t->expanded[x]) || depth == 512)
+        if (!tree_rows_shown(t, x) || (x != u && !t->expanded[x]))
             return SIZE_MAX;
-        path[depth++] = x;
+        top = x;
     }
-    size_t idx = 0, nt;
-    const uint32_t *tops = tops_of(t, &nt);
-    uint32_t top = path[depth - 1];
-    size_t k;
-    for (k = 0; k < nt && tops[k] != top; k++)
-        if (tree_rows_shown(t, tops[k]))
-            idx += t->rowsz[tops[k]];
-    if (k == nt)
+    if (!is_top(t, top))
         return SIZE_MAX;
-    for (size_t l = depth - 1; l > 0; l--) {
-        const uint32_t *kids = kids_of(t, path[l], &nk);
-        idx++;
-        for (k = 0; k < nk && kids[k] != path[l - 1]; k++)
-            if (tree_rows_shown(t, kids[k]))
-                idx += t->rowsz[kids[k]];
+    for (uint32_t x = u; x != MODEL_NONE; x = t->par[x]) {
+        const uint32_t *sib = siblings(t, x, &n); /* brings pos[] up to the order */
+        for (size_t k = 0; k < t->pos[x]; k++)
+            if (tree_rows_shown(t, sib[k]))
+                idx += t->rowsz[sib[k]];
+        if (t->par[x] != MODEL_NONE)
+            idx++;
     }
     return idx;
 }
 
 size_t tree_rows_near(tree_rows *t, uint32_t u)
 {
-    for (uint32_t x = u; x != MODEL_NONE && x < t->n; x = t->par[x]) {
-        size_t i = tree_rows_index_of(t, x);
-        if (i != SIZE_MAX)
-            return i;
+    if (u == MODEL_NONE || u >= t->n)
+        return 0;
+    /* the lowest of u and its ancestors on screen, in one pass up: not
+       below a node not shown, nor below a folded one */
+    uint32_t best = u;
+    for (uint32_t x = u; x != MODEL_NONE; x = t->par[x]) {
+        if (!tree_rows_shown(t, x))
+            best = t->par[x];
+        else if (x != best && !t->expanded[x])
+            best = x;
     }
-    return 0;
+    size_t i = best == MODEL_NONE ? SIZE_MAX : tree_rows_index_of(t, best);
+    return i == SIZE_MAX ? 0 : i;
 }
 
 uint32_t tree_rows_next(tree_rows *t, uint32_t u)

@@ -16,6 +16,9 @@ rank 3 stretched 1.2x, then each scaled by scale-trace.py to the benchmark
 trace's size: 8 x 274 MB of JSON); analyze DIR must take at most 4.5x the time
 of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
 BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
+deep: one thread nested 100,000 calls deep (written by the script); the
+explorer's first screen, unfolded to the leaf, must take at most 2x analyze's
+time on it. BENCH_DEEP=0 skips it.
 Each run's CPU time (user + sys, from wait4) is printed too: on a busy machine
 it says what a load costs when the wall times are noise.
 Every ratio is the median of the rounds' own ratios (a run over the run it is
@@ -178,6 +181,43 @@ def bench_memory(tool, floor, src, shared, out, runs):
     return good
 
 
+DEEP_LEVELS, DEEP_X = 100_000, 2.0  # the explorer's first screen against analyze
+
+
+def bench_deep(tool, tui, out, runs):
+    """One thread nested DEEP_LEVELS calls deep: the explorer's first screen
+    (the heaviest path unfolded to its leaf) must take at most DEEP_X times
+    analyze's time on it; a quadratic unfold took 60x (issue #22)."""
+    path = os.path.join(out, f"deep{DEEP_LEVELS}.json")
+    if not os.path.exists(path):
+        n = DEEP_LEVELS
+        with open(path + ".tmp", "w") as f:
+            f.write('{"traceEvents":[')
+            f.write(",".join('{"ph":"X","name":"f%d","cat":"cpu_op","pid":1,"tid":1,'
+                             '"ts":%d,"dur":%d}' % (i, i, 2 * (n - i)) for i in range(n)))
+            f.write("]}")
+        os.rename(path + ".tmp", path)
+    an, fs = [], []
+    rep = os.path.join(out, "deep-replay.txt")
+    for _ in range(runs):
+        an.append(run([tool, "analyze", path])[0])
+        with open(rep, "w") as f:
+            run([tui, "--replay", "3", path], out=f)
+        for line in open(rep):
+            parts = line.split()
+            if parts and parts[0] == "first-screen":
+                fs.append(float(parts[1]) / 1000.0)
+    if len(fs) != len(an):
+        print(f"\ndeep: no first-screen time in {rep}: MISSED")
+        return False
+    ratio = paired(fs, an)
+    good = ratio <= DEEP_X
+    print(f"\ndeep ({DEEP_LEVELS} levels): explorer first screen {statistics.median(fs):.3f} s = "
+          f"{ratio:.2f}x analyze's {statistics.median(an):.3f} s (target {DEEP_X}) "
+          f"{'ok' if good else 'MISSED'}")
+    return good
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
@@ -293,6 +333,8 @@ def main():
 
     if os.environ.get("BENCH_RANKS", "1") != "0":
         ok &= bench_ranks(tool, shared, out, runs)
+    if have_tui and os.environ.get("BENCH_DEEP", "1") != "0":
+        ok &= bench_deep(tool, tui, out, runs)
     if os.environ.get("BENCH_MEMORY", "1") != "0":
         ok &= bench_memory(tool, floor, src, shared, out, min(runs, 3))
 

@@ -3,7 +3,8 @@
 # defects 4, 9, 10, 11): nothing left behind on SIGTERM, SIGINT or SIGHUP;
 # an OUT that is a FIFO (or a symlink to one) written in place, never
 # replaced; "-" for standard output; OUT names up to NAME_MAX; a directory
-# named as such; a closed standard output named.
+# named as such; a closed standard output named; a file size limit
+# (SIGXFSZ) is an error, not a death.
 # Every file and FIFO lives in a temp dir: never a device node, never
 # /dev/null or /dev/stdout as OUT (as root a wrong write replaces them).
 set -u
@@ -127,6 +128,33 @@ else
     echo "tmux missing: the explorer's part skipped"
 fi
 
+# ---- a file size limit (ulimit -f, issue 22): SIGXFSZ would kill the
+# writer and leave its temp file (and the explorer's terminal in the
+# alternate screen); ignored while an output is open, the write fails with
+# EFBIG: a message, an exit status, nothing left. The limit (one block) is
+# far below the profile's size; the messages are shorter than it.
+d="$W/fsize"; mkdir "$d"
+(ulimit -f 1; exec "$cli" convert "$trace" "$d/out.pb.gz" >"$d/stdout" 2>"$d/stderr"); rc=$?
+# an error's exit status, not a death by a signal (128 + 25)
+if [ "$rc" -ge 1 ] && [ "$rc" -le 125 ] &&
+   grep -q "out.pb.gz: cannot write: File too large" "$d/stderr" &&
+   [ "$(temps "$d")" -eq 0 ] && [ ! -e "$d/out.pb.gz" ]; then
+    ok "convert over ulimit -f: File too large, exit $rc, no temp file"
+else
+    bad "convert over ulimit -f: exit $rc, $(cat "$d/stderr"), left: $(ls -A "$d")"
+fi
+rm -f "$d/stdout" "$d/stderr"
+# the screen goes through a pipe: the limit is for files
+{ (cd "$d" && ulimit -f 1 && exec "$tui" --replay "e <Enter>" --print --size 120x24 \
+    "$trace" 2>&1); echo "$?" >"$W/fsize.rc"; } | cat >"$W/fsize.out"
+rc=$(cat "$W/fsize.rc")
+if [ "$rc" -eq 0 ] && grep -q "status: export failed: .*cannot write: File too large" "$W/fsize.out" &&
+   [ -z "$(ls -A "$d")" ]; then
+    ok "explorer e over ulimit -f: File too large on the status line, no temp file"
+else
+    bad "explorer e over ulimit -f: exit $rc, $(tail -2 "$W/fsize.out"), left: $(ls -A "$d")"
+fi
+
 # ---- defect 9: an OUT that is a FIFO is written in place, and stays a FIFO
 mkfifo "$W/fifo"
 cat "$W/fifo" >"$W/from-fifo" &
@@ -158,6 +186,34 @@ if "$cli" convert -o "$W/link-to-file" "$trace" >/dev/null 2>&1 && [ -L "$W/link
     ok "symlink to a regular file: the target replaced, the link kept"
 else
     bad "symlink to a regular file: $(ls -l "$W/link-to-file" "$W/target.pb.gz")"
+fi
+# a dangling symlink is written through like a live one (as sort -o and a
+# shell's > do): the file it names is created and the link kept; relative
+# to the link's directory, through a chain of links. A loop is refused.
+ln -s dangling-target.pb.gz "$W/link-dangling"
+if "$cli" convert "$trace" "$W/link-dangling" >/dev/null 2>&1 && [ -L "$W/link-dangling" ] &&
+    cmp -s "$W/dangling-target.pb.gz" "$W/ref.pb.gz"; then
+    ok "dangling symlink: its target created, the link kept"
+else
+    bad "dangling symlink: $(ls -l "$W/link-dangling" "$W/dangling-target.pb.gz" 2>&1)"
+fi
+mkdir "$W/ln-a" "$W/ln-b"
+ln -s ../ln-b/hop "$W/ln-a/out.pb.gz"
+ln -s chain-target.pb.gz "$W/ln-b/hop"
+if "$cli" convert "$trace" "$W/ln-a/out.pb.gz" >/dev/null 2>&1 && [ -L "$W/ln-a/out.pb.gz" ] &&
+    [ -L "$W/ln-b/hop" ] && cmp -s "$W/ln-b/chain-target.pb.gz" "$W/ref.pb.gz" &&
+    [ "$(temps "$W/ln-a")" -eq 0 ] && [ "$(temps "$W/ln-b")" -eq 0 ]; then
+    ok "chain of relative links to a missing file: the last one's target created, links kept"
+else
+    bad "chain of links: $(ls -lA "$W/ln-a" "$W/ln-b")"
+fi
+ln -s loop-b "$W/loop-a" && ln -s loop-a "$W/loop-b"
+"$cli" convert "$trace" "$W/loop-a" >/dev/null 2>"$W/loop.err"; rc=$?
+if [ "$rc" -ne 0 ] && [ -L "$W/loop-a" ] && [ -L "$W/loop-b" ] &&
+    grep -q "Too many levels of symbolic links" "$W/loop.err"; then
+    ok "a loop of links is refused, the links kept: $(cat "$W/loop.err")"
+else
+    bad "loop of links: exit $rc, $(ls -l "$W/loop-a" "$W/loop-b"), $(cat "$W/loop.err")"
 fi
 # -o -: the profile on standard output, the summary on standard error
 "$cli" convert -o - "$trace" 2>"$W/dash.err" | cat >"$W/dash.pb.gz"

@@ -3,7 +3,8 @@
 # and messages are checked. The offered ./NAME.pb.gz, Enter, Esc, Ctrl-U, a
 # path that exists (never overwritten), a directory of mode 0555 (refused by
 # its mode bits even when root could write there), a directory given as the
-# path, and another path typed after a refusal.
+# path, and another path typed after a refusal; ~, ~/x and ~user/x, and a
+# file name too long for the file system.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -81,5 +82,43 @@ replay "e <CtrlU> out.d/ <Enter>"
 replay "e <BS> <BS> <BS> <BS> <BS> <BS> -x.pb.gz <Enter>"
 [ -s "$work/alexnet_train-2-x.pb.gz" ] && ok "Backspace edits the offered name" ||
     bad "editing: $(ls "$work"; tail -3 "$work/out")"
+
+# ~, ~/x and ~user/x as a shell expands them: HOME for ~ (here a directory
+# of the test), the password entry for ~user; a user that does not exist
+# stays as typed
+mkdir "$work/home"
+home_replay() { (HOME="$work/home" && export HOME && replay "$1"); }
+home_replay "e <CtrlU> ~ <Enter>"
+if [ -s "$work/home/alexnet_train.pb.gz" ] && [ ! -e "$work/~" ]; then
+    ok "~ alone is HOME: the offered name inside it"
+else bad "~ alone: $(ls -A "$work" "$work/home"; tail -2 "$work/out")"; fi
+home_replay "e <CtrlU> ~/h.pb.gz <Enter>"
+[ -s "$work/home/h.pb.gz" ] && ok "~/h.pb.gz is HOME/h.pb.gz" ||
+    bad "~/h.pb.gz: $(ls -A "$work/home"; tail -2 "$work/out")"
+user=$(id -un)
+pwhome=$(python3 -c 'import os, pwd; print(pwd.getpwuid(os.getuid()).pw_dir)' 2>/dev/null)
+if [ -n "$pwhome" ] && [ ! -e "$pwhome/t2p-no-such-dir-$$" ]; then
+    # a directory that does not exist under it: expanded, and nothing written there
+    home_replay "e <CtrlU> ~$user/t2p-no-such-dir-$$/x.pb.gz <Enter>"
+    has "cannot write in $pwhome/t2p-no-such-dir-$$: No such file or directory" &&
+        ok "~$user/... is $user's home from the password file, not HOME" ||
+        bad "~$user: $(tail -2 "$work/out")"
+fi
+home_replay "e <CtrlU> ~t2p-no-such-user/x.pb.gz <Enter>"
+has "cannot write in ~t2p-no-such-user: No such file or directory" &&
+    ok "~ of a user that does not exist stays as typed" || bad "~nouser: $(tail -2 "$work/out")"
+
+# a file name longer than the file system takes (a 300-byte component): the
+# prompt stays open with the reason, then another name is written
+long=$(printf '%300s' '' | tr ' ' a)
+replay "e <CtrlU> $long.pb.gz <Enter>"
+# (the prompt shows the tail of what fits)
+if has "File name too long: type another name" && has "export to: …aaaa" &&
+   ! has "export failed" && [ -z "$(find "$work" -name 'aaaa*')" ]; then
+    ok "a 300-byte file name is refused with its reason; the prompt stays"
+else bad "300-byte name: $(tail -3 "$work/out" | cut -c1-200)"; fi
+replay "e <CtrlU> $long.pb.gz <Enter> <CtrlU> short.pb.gz <Enter>"
+[ -s "$work/short.pb.gz" ] && ok "after the long name another is written" ||
+    bad "after the long name: $(tail -3 "$work/out" | cut -c1-200)"
 
 exit $fail

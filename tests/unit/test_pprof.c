@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -546,6 +548,54 @@ static void test_select(void **state)
     unload(&l);
 }
 
+/* pprof_write under a file size limit of 512 bytes; the limit only around
+   the call, so that the test's own output is never cut */
+static int write_limited(const model *m, const char *out, t2p_error *err)
+{
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    low = old;
+    low.rlim_cur = 512;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
+    int rc = pprof_write(m, NULL, out, NULL, err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    return rc;
+}
+
+static void *xfsz_handler(void)
+{
+    struct sigaction sa;
+    sigaction(SIGXFSZ, NULL, &sa);
+    return (void *)sa.sa_handler;
+}
+
+/* Past a file size limit the write fails with EFBIG instead of SIGXFSZ
+   killing the process, and no temp file stays; SIGXFSZ is back to what it
+   was (the default, or the program's SIG_IGN) once the write is over. */
+static void test_write_fsize(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    t2p_error err;
+    char *out = path_in("fsize.pb.gz");
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(write_limited(l.m, out, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_IO);
+    assert_int_equal(err.sys_errno, EFBIG);
+    assert_int_equal(count_files(".tmp"), 0);
+    assert_int_equal(access(out, F_OK), -1);
+    assert_ptr_equal(xfsz_handler(), (void *)SIG_DFL);
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(write_limited(l.m, out, &err), -1);
+    assert_int_equal(err.sys_errno, EFBIG);
+    assert_ptr_equal(xfsz_handler(), (void *)SIG_IGN);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(count_files(".tmp"), 0);
+    free(out);
+    unload(&l);
+}
+
 static void test_write_errors(void **state)
 {
     (void)state;
@@ -849,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_gpu),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_write_fsize),
         cmocka_unit_test(test_deep_stacks),
         cmocka_unit_test(test_python_frames),
         cmocka_unit_test(test_free_path),
