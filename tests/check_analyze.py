@@ -51,8 +51,8 @@ def main(argv):
     tool, trace = argv[0], argv[1]
     expected_path = argv[2] if len(argv) == 3 else None
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
-        print("check_analyze: %s: no such executable, skipping" % tool)
-        return 77
+        print("check_analyze: %s: no such executable, cannot run" % tool)
+        return 1
 
     try:
         scope = (step, tool_windows(tool, trace)) if step else None

@@ -109,8 +109,8 @@ def main(argv):
         return 2
     tool, base_path, new_path = argv
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
-        print("check_compare: %s: no such executable, skipping" % tool)
-        return 77
+        print("check_compare: %s: no such executable, cannot run" % tool)
+        return 1
     a = [tool, "analyze", "--json", "-top", "0"] + extra
     if steps:
         sb = run(a + ["--step", steps[0], base_path])

@@ -165,11 +165,11 @@ def main(argv):
     tool, trace = argv
     go = shutil.which("go")
     if not go:
-        print("check_convert: go missing, skipping")
-        return 77
+        print("check_convert: go missing, cannot run")
+        return 1
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
-        print("check_convert: %s: no such executable, skipping" % tool)
-        return 77
+        print("check_convert: %s: no such executable, cannot run" % tool)
+        return 1
 
     tmp = tempfile.mkdtemp(prefix="t2p-convert-")
     env = dict(os.environ)

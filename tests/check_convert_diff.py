@@ -75,8 +75,8 @@ def main(argv):
         return 2
     tool, work, base, new = argv
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)) or not shutil.which("go"):
-        print("check_convert_diff: no %s or no go, skipping" % tool)
-        return 77
+        print("check_convert_diff: no %s or no go, cannot run" % tool)
+        return 1
     f = lambda n: os.path.join(work, n)
     sh([tool, "convert"] + extra + [base, f("base.pb.gz")])
     sh([tool, "convert"] + extra + [new, f("new.pb.gz")])

@@ -85,7 +85,7 @@ def pprof_top(path, index, focus=None):
 
 def check_pprof(tool, trace, mem, bad):
     if not shutil.which("go"):
-        print("note: go missing: heap profile not read back")
+        bad.append("go missing: heap profile cannot be read back (./setup.sh --test installs it)")
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "heap.pb.gz")
@@ -134,7 +134,7 @@ def check_pprof(tool, trace, mem, bad):
 def main():
     tool, trace, ref_path = sys.argv[1:4]
     if not os.path.exists(tool):
-        sys.exit(77)
+        sys.exit("check_memory: %s: no such executable" % tool)
     p = subprocess.run([tool, "analyze", "--json", "-top", "0", "--keep-steps", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode:

@@ -154,8 +154,8 @@ def main(argv):
     tool, trace = argv[0], argv[1]
     want = oracle(load(trace))
     if want is None:
-        print("check_pylines: %s: no Python frames, skipping" % trace)
-        return 77
+        print("check_pylines: %s: no Python frames, cannot run" % trace)
+        return 1
     bad = []
     checked = []
 
@@ -178,7 +178,7 @@ def main(argv):
 
     go = shutil.which("go")
     if not go:
-        print("check_pylines: go missing: pprof not checked")
+        bad.append("go missing: pprof cannot be checked (./setup.sh --test installs it)")
         return report(trace, bad, ", ".join(checked))
     tmp = tempfile.mkdtemp(prefix="t2p-pylines-")
     env = dict(os.environ)

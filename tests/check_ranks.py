@@ -230,7 +230,7 @@ def check_convert(tool, go, job, d, work):
     out = os.path.join(work, "job.pb.gz")
     run([tool, "convert", job, out])
     if not go:
-        print("note: go missing: convert's profile not read back")
+        need(False, "go missing: convert's profile cannot be read back (./setup.sh --test installs it)")
         return
     for r in d["ranks"]:
         t = pprof_total(go, out, ["-tagfocus", "rank=%d" % r["rank"]])
@@ -345,8 +345,8 @@ def main():
     traces = os.path.join(shared, "traces")
     src = os.path.join(traces, "amd_mi250_train.json.gz")
     if not os.path.exists(src):
-        print("shared traces missing")
-        return 77
+        print("cannot run: %s missing" % src)
+        return 1
     go = shutil.which("go")
     work = tempfile.mkdtemp(prefix="t2p-ranks-")
     try:

@@ -54,8 +54,8 @@ def main(argv):
         return 2
     tool, trace = argv
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
-        print("check_short_names: %s: no such executable, skipping" % tool)
-        return 77
+        print("check_short_names: %s: no such executable, cannot run" % tool)
+        return 1
     bad = []
     want = hta_names()
     full = analyze(tool, trace, [])
@@ -77,6 +77,8 @@ def main(argv):
         nshort += b["name"] != a["name"]
 
     go = shutil.which("go")
+    if not go:
+        bad.append("go missing: pprof's total cannot be checked (./setup.sh --test installs it)")
     if go:
         tmp = tempfile.mkdtemp(prefix="t2p-short-")
         env = dict(os.environ, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"), GOFLAGS="",

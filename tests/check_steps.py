@@ -35,8 +35,8 @@ def main(argv):
         return 2
     tool, fixture, trace = argv
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
-        print("check_steps: %s: no such executable, skipping" % tool)
-        return 77
+        print("check_steps: %s: no such executable, cannot run" % tool)
+        return 1
     ref = json.load(open(fixture))
     p = subprocess.run([tool, "analyze", "--json", "-top", "0", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -43,7 +43,8 @@ def main(argv):
     tool, tui, trace = argv[:3]
     rows = int(argv[3]) if len(argv) > 3 else 6
     if not all(os.access(p, os.X_OK) for p in (tool, tui)):
-        return 77
+        print("cannot run: %s or %s missing" % (tool, tui))
+        return 1
     figs = json.loads(subprocess.check_output([tool, "analyze", "--json", "-top", "0", trace]))
     ops = {(o["name"], o["device"]): o for o in figs["memory"]["ops"]}
     ndev = len(figs["memory"]["devices"])

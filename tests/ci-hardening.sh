@@ -11,7 +11,7 @@
 # usage: sh tests/ci-hardening.sh [SRCDIR]   (default: the checkout it sits in)
 set -eu
 src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
-shared=${SHARED:-$src/../shared}
+shared=${SHARED:-$src/tests/fixtures/shared}
 jobs=${JOBS:-2}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 W=$(mktemp -d "${TMPDIR:-/tmp}/t2p-hardening.XXXXXX")
@@ -29,8 +29,6 @@ done
 step "copying the tracked sources"
 mkdir "$W/src"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$W/src")
-# the tests read ../shared next to the source tree
-if [ -d "$shared" ]; then ln -s "$(cd "$shared" && pwd)" "$W/shared"; fi
 (cd "$W/src" && autoreconf -fi >/dev/null 2>&1)
 
 # ---- 1. sanitizers ----

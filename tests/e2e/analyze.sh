@@ -5,7 +5,7 @@
 # fixtures (tests/fixtures/*.json).
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
 fail=0
 for t in "$top_srcdir"/tests/fixtures/*.json.gz; do
     exp="${t%.json.gz}.expected.json"
@@ -14,7 +14,7 @@ done
 for t in "$top_srcdir"/tests/fixtures/*.json; do
     "$py" "$top_srcdir/tests/check_analyze.py" "$tool" "$t" || fail=1
 done
-[ -d "$SHARED/traces" ] || echo "note: $SHARED/traces not found; shared traces not checked"
+[ -d "$SHARED/traces" ] || { echo "cannot run: $SHARED/traces not found"; exit 1; }
 for t in "$SHARED"/traces/*; do
     [ -e "$t" ] || continue
     case "$t" in *not_a_trace*) continue ;; esac

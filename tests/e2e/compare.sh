@@ -5,7 +5,7 @@
 # checked against tests/oracle.py by analyze.sh.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
 chk() { "$py" "$top_srcdir/tests/check_compare.py" "$tool" "$@" || fail=1; }
 fail=0
 F="$top_srcdir/tests/fixtures"
@@ -31,7 +31,7 @@ if [ -d "$S" ]; then
     chk "$S/tb_resnet50_w0.json.gz" "$S/nccl_relative_time.json.gz" --steps 6 5
     chk "$ns" "$ns" --steps 101-102 103-105 --per-step
 else
-    echo "note: $S not found; shared traces not compared"
+    echo "cannot run: $S not found"; fail=1
 fi
 
 # The text report: + and - marks on the rows only in one trace, signed deltas.

@@ -125,7 +125,7 @@ if command -v tmux >/dev/null 2>&1; then
     fi
     tmux -L "$sock" kill-server 2>/dev/null
 else
-    echo "tmux missing: the explorer's part skipped"
+    bad "tmux missing: the explorer's part cannot run (./setup.sh --test installs it)"
 fi
 
 # ---- a file size limit (ulimit -f, issue 22): SIGXFSZ would kill the

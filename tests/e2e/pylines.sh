@@ -3,10 +3,10 @@
 # the events: analyze --by-line --json, go tool pprof -lines, and pprof -list
 # forward -source_path tests/fixtures/pysrc on the traces with Python frames
 # (the torch 1.13 with_stack fixture, the hand-made ones in both forms, the
-# shared tb_resnet50_w0 with its Call stacks). Skips (77) without python3.
+# shared tb_resnet50_w0 with its Call stacks). Fails, saying so, without python3.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
 src="$top_srcdir/tests/fixtures/pysrc"
 fail=0
 for t in "$top_srcdir"/tests/fixtures/pystack_train.json.gz \

@@ -6,7 +6,7 @@
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-py=$(command -v python3) || { echo "python3 missing: skipped"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing: skipped"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
 tui="$top_builddir/torch2pprof-tui"
 cli="$top_builddir/torch2pprof"
 F="$top_srcdir/tests/fixtures"

@@ -2,9 +2,9 @@
 # The explorer's source pane (v on a Python frame): its time per line equals
 # analyze --by-line --json, on the hand-made traces in both forms (python_function
 # events, Call stacks) whose frames name tests/fixtures/pysrc/model.py, and on
-# the torch 1.13 with_stack fixture (torch/nn/modules/linear.py, not found). Skips (77) without python3.
+# the torch 1.13 with_stack fixture (torch/nn/modules/linear.py, not found). Fails, saying so, without python3.
 set -u
-py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
 fx="$top_srcdir/tests/fixtures"
 fail=0
 check() {

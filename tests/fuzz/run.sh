@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the libFuzzer target for a given time: make fuzz FUZZ_SECONDS=N.
 # usage: run.sh FUZZER SECONDS SRCDIR [JOBS]
-# The seed corpus is rebuilt each time from data/, ../shared/traces, the
+# The seed corpus is rebuilt each time from data/, tests/fixtures/shared/traces, the
 # recorded fixtures and tests/bad/inputs (decompressed, cut to FUZZ_MAX_LEN);
 # what the fuzzer learns is kept in fuzz-corpus/work between runs. A crash is
 # left in fuzz-corpus/crashes/ and makes this script fail.
@@ -11,7 +11,7 @@ seconds=$2
 srcdir=$3
 jobs=${4:-1}
 max_len=${FUZZ_MAX_LEN:-16384}
-shared=${SHARED:-$srcdir/../shared}
+shared=${SHARED:-$srcdir/tests/fixtures/shared}
 dir=fuzz-corpus
 mkdir -p "$dir/seeds" "$dir/work" "$dir/crashes"
 rm -f "$dir/seeds/"*
