@@ -9,6 +9,9 @@ markers of the man page:
     ...
     .\\" END OPTIONS analyze
 
+The explorer's KEYS come the same way from its own help screen (the key
+table in ui/keys.c), between `.\" KEYS torch2pprof-tui` markers.
+
     man/update-options.py BUILDDIR SRCDIR           rewrite the pages
     man/update-options.py --check BUILDDIR SRCDIR   exit 1 when a page differs
                                                     (tests/e2e/cli.sh, make check)
@@ -88,6 +91,34 @@ def block(name, help_text):
     return r
 
 
+def keys_block(help_screen):
+    """The explorer's help screen (--replay '?' --print) as roff: a
+    sub-section per heading, a tagged paragraph per key."""
+    r = ['.\\" KEYS torch2pprof-tui: made by man/update-options.py from the help screen']
+    lines = help_screen.split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("torch2pprof-tui: keys")) + 1
+    cur = None
+    for line in lines[start:]:
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            if "." in line or "`" in line:
+                break  # the closing paragraph: headings are names of views
+            r.append(".SS %s" % roff_text(line.strip()))
+            cur = None
+            continue
+        m = re.match(r"^  (\S.*?)\s{2,}(\S.*)$", line)
+        if m and not line.startswith(" " * 4):
+            r.append(".TP")
+            r.append("\\fB%s\\fR" % roff_text(m.group(1)))
+            r.append(roff_text(m.group(2)))
+            cur = len(r) - 1
+        elif cur is not None:
+            r[cur] += " " + roff_text(line.strip())
+    r.append('.\\" END KEYS torch2pprof-tui')
+    return r
+
+
 def main():
     args = sys.argv[1:]
     check = args and args[0] == "--check"
@@ -125,6 +156,25 @@ def main():
                       file=sys.stderr)
                 bad = 1
             pages[path] = lines[:i] + new + lines[j + 1:]
+    # the explorer's keys, from its help screen on a shipped sample
+    path = os.path.join(srcdir, "man/torch2pprof-tui.1")
+    screen = subprocess.run([os.path.join(builddir, "torch2pprof-tui"), "--replay", "?", "--print",
+                             "--size", "200x400", os.path.join(srcdir, "data/cnn_train_cpu.json.gz")],
+                            check=True, capture_output=True, text=True).stdout
+    new = keys_block(screen)
+    lines = pages[path]
+    try:
+        i = next(k for k, l in enumerate(lines) if l.startswith('.\\" KEYS torch2pprof-tui:'))
+        j = lines.index('.\\" END KEYS torch2pprof-tui', i)
+        if lines[i:j + 1] != new:
+            if check:
+                print("man/torch2pprof-tui.1: its KEYS differ from the help screen; run make man",
+                      file=sys.stderr)
+                bad = 1
+            pages[path] = lines[:i] + new + lines[j + 1:]
+    except (StopIteration, ValueError):
+        print("man/torch2pprof-tui.1: no KEYS markers", file=sys.stderr)
+        bad = 1
     if not check:
         for path, lines in pages.items():
             with open(path, "w") as f:
