@@ -19,6 +19,7 @@
 #include "src/analyze_ranks.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 #include "src/opts.h"
 
 /* An op's name as the report shows it: short with --short-names (sn). */
@@ -30,11 +31,89 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
     return model_op_name(m, op);
 }
 
+/* The rows of the three tables of the text report, for cli_table. */
+struct rows {
+    const model *m;
+    const uint32_t *order;
+    const shortnames *sn;
+    char buf[CLI_TABLE_MAXCOLS][64];
+    char label[256], full[300];
+};
+
+static void cat_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct rows *x = ctx;
+    const model_cat *k = &x->m->cats[x->order[i]];
+    cell[0] = fmt_category(trace_str(x->m->tr, k->name), strtab_len(x->m->tr->strs, k->name),
+                           &len[0]);
+    cell[1] = fmt_count(k->calls, x->buf[1], 64);
+    cell[2] = fmt_ms(k->self_ns, x->buf[2], 64);
+    cell[3] = fmt_ms(k->total_ns, x->buf[3], 64);
+    cell[4] = fmt_pct(k->self_ns, x->m->busy_ns, x->buf[4], 64);
+    for (int c = 1; c < 5; c++)
+        len[c] = strlen(cell[c]);
+}
+
+static void op_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct rows *x = ctx;
+    const model *m = x->m;
+    const model_op *o = &m->ops[x->order[i]];
+    int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
+    cell[0] = op_label(m, x->sn, x->order[i], &len[0]);
+    cell[1] = trace_str(m->tr, o->cat);
+    len[1] = strtab_len(m->tr->strs, o->cat);
+    cell[2] = fmt_count(o->calls, x->buf[2], 64);
+    cell[3] = fmt_ms(o->self_ns, x->buf[3], 64);
+    cell[4] = fmt_pct(o->self_ns, m->busy_ns, x->buf[4], 64);
+    cell[5] = fmt_ms(o->total_ns, x->buf[5], 64);
+    cell[6] = o->cum_ns != o->total_ns ? "*" : " "; /* explained under the table */
+    cell[7] = fmt_ms(avg, x->buf[7], 64);
+    cell[8] = fmt_ms(o->min_ns, x->buf[8], 64);
+    cell[9] = fmt_ms(o->max_ns, x->buf[9], 64);
+    cell[10] = fmt_ms(o->dev_self_ns, x->buf[10], 64);
+    cell[11] = fmt_ms(o->dev_total_ns, x->buf[11], 64);
+    for (int c = 2; c < 12; c++)
+        len[c] = strlen(cell[c]);
+}
+
+static void stream_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct rows *x = ctx;
+    const trace *tr = x->m->tr;
+    const model_stream *s = &x->m->streams[i];
+    const trace_track *k = &tr->tracks[s->track];
+    snprintf(x->full, sizeof x->full, "%s %s",
+             tr->processes[k->process].labels != STRTAB_NONE
+                 ? trace_str(tr, tr->processes[k->process].labels)
+                 : trace_str(tr, tr->processes[k->process].pid),
+             trace_track_label(tr, s->track, x->label, sizeof x->label));
+    cell[0] = x->full;
+    cell[1] = fmt_count(s->gpu_events, x->buf[1], 64);
+    cell[2] = fmt_ms(s->busy_ns, x->buf[2], 64);
+    cell[3] = fmt_pct(s->busy_ns, x->m->window_ns, x->buf[3], 64);
+    cell[4] = fmt_ms(s->max_gap_ns, x->buf[4], 64);
+    len[0] = strlen(cell[0]);
+    for (int c = 1; c < 5; c++)
+        len[c] = strlen(cell[c]);
+}
+
+static const cli_col cat_cols[] = {
+    {"Category", CLI_COL_LEFT | CLI_COL_NAME}, {"Calls", 0}, {"Self ms", 0}, {"Total ms", 0},
+    {"Self %", 0}};
+static const cli_col op_cols[] = {
+    {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Category", CLI_COL_LEFT | CLI_COL_NAME},
+    {"Calls", 0}, {"Self ms", 0}, {"Self %", 0}, {"Total ms", 0}, {"", CLI_COL_GLUE | CLI_COL_LEFT},
+    {"Avg ms", 0}, {"Min ms", 0}, {"Max ms", 0}, {"Dev self ms", 0}, {"Dev total ms", 0}};
+static const cli_col stream_cols[] = {
+    {"Stream", CLI_COL_LEFT | CLI_COL_NAME}, {"GPU events", 0}, {"Busy ms", 0}, {"Util %", 0},
+    {"Max idle ms", 0}};
+
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
                         enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st)
 {
     const trace *tr = m->tr;
-    char a[64], b[64], c[64], d[64], e[64], g[64], h[64];
+    char a[64], b[64];
     uint64_t nskipped = 0;
     size_t ncum = 0;
     bool gpu = m->gpu_events > 0;
@@ -65,72 +144,28 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, "Unique operations: %s\n", fmt_count(m->nops, a, sizeof a));
     analyze_time_lines(f, m);
 
+    struct rows x = {.m = m, .sn = sn};
     uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
     if (co) {
         model_sort_cats(m, sort == MODEL_SORT_NAME ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
         fprintf(f, "\nBy Category\n");
-        fprintf(f, "%-24s %12s %14s %14s %8s\n", "Category", "Calls", "Self ms", "Total ms",
-                "Self %");
-        for (size_t i = 0; i < m->ncats; i++) {
-            const model_cat *k = &m->cats[co[i]];
-            size_t nlen;
-            const char *name = fmt_category(trace_str(tr, k->name), strtab_len(tr->strs, k->name),
-                                            &nlen);
-            cli_put_cell(f, name, nlen, 24);
-            fprintf(f, " %12s %14s %14s %8s\n", fmt_count(k->calls, a, sizeof a),
-                    fmt_ms(k->self_ns, b, sizeof b), fmt_ms(k->total_ns, c, sizeof c),
-                    fmt_pct(k->self_ns, m->busy_ns, d, sizeof d));
-        }
+        x.order = co;
+        cli_table(f, cat_cols, 5, m->ncats, cat_row, &x);
         free(co);
     }
     analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
-    fprintf(f, "%-48s %-16s %10s %12s %7s %12s %10s %10s %10s", "Name", "Category", "Calls",
-            "Self ms", "Self %", "Total ms", "Avg ms", "Min ms", "Max ms");
-    if (gpu)
-        fprintf(f, " %12s %12s", "Dev self ms", "Dev total ms");
-    fputc('\n', f);
-    for (size_t i = 0; i < nshow; i++) {
-        const model_op *o = &m->ops[order[i]];
-        size_t nlen;
-        const char *name = op_label(m, sn, order[i], &nlen);
-        cli_put_cell(f, name, nlen, 48);
-        fputc(' ', f);
-        cli_put_cell(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat), 16);
-        int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
-        bool cum_differs = o->cum_ns != o->total_ns;
-        ncum += cum_differs;
-        fprintf(f, " %10s %12s %7s %12s%c%10s %10s %10s", fmt_count(o->calls, a, sizeof a),
-                fmt_ms(o->self_ns, b, sizeof b), fmt_pct(o->self_ns, m->busy_ns, c, sizeof c),
-                fmt_ms(o->total_ns, d, sizeof d), cum_differs ? '*' : ' ', fmt_ms(avg, e, sizeof e),
-                fmt_ms(o->min_ns, g, sizeof g), fmt_ms(o->max_ns, h, sizeof h));
-        if (gpu)
-            fprintf(f, " %12s %12s", fmt_ms(o->dev_self_ns, a, sizeof a),
-                    fmt_ms(o->dev_total_ns, b, sizeof b));
-        fputc('\n', f);
-    }
+    for (size_t i = 0; i < nshow; i++)
+        ncum += m->ops[order[i]].cum_ns != m->ops[order[i]].total_ns;
+    x.order = order;
+    cli_table(f, op_cols, gpu ? 12 : 10, nshow, op_row, &x);
     if (ncum)
         analyze_cum_note(f, m, order, nshow, sn);
 
     if (gpu && m->nstreams) {
         fprintf(f, "\nGPU streams\n");
-        fprintf(f, "%-32s %12s %14s %8s %14s\n", "Stream", "GPU events", "Busy ms", "Util %",
-                "Max idle ms");
-        for (size_t i = 0; i < m->nstreams; i++) {
-            const model_stream *s = &m->streams[i];
-            char label[256], full[300];
-            const trace_track *k = &tr->tracks[s->track];
-            snprintf(full, sizeof full, "%s %s",
-                     tr->processes[k->process].labels != STRTAB_NONE
-                         ? trace_str(tr, tr->processes[k->process].labels)
-                         : trace_str(tr, tr->processes[k->process].pid),
-                     trace_track_label(tr, s->track, label, sizeof label));
-            cli_put_cell(f, full, strlen(full), 32);
-            fprintf(f, " %12s %14s %8s %14s\n", fmt_count(s->gpu_events, a, sizeof a),
-                    fmt_ms(s->busy_ns, b, sizeof b), fmt_pct(s->busy_ns, m->window_ns, c, sizeof c),
-                    fmt_ms(s->max_gap_ns, d, sizeof d));
-        }
+        cli_table(f, stream_cols, 5, m->nstreams, stream_row, &x);
         fprintf(f, "Unattributed GPU time: %s ms in %s events (no launch in the window)\n",
                 fmt_ms(m->gpu_unattributed_ns, a, sizeof a),
                 fmt_count(m->gpu_unattributed_events, b, sizeof b));

@@ -16,6 +16,7 @@
 #include "core/pair.h"
 #include "core/steps.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 
 /* "+1.234" / "-1.234" / "0.000": a change always carries its sign */
 static const char *sms(int64_t ns, char *buf, size_t size)
@@ -25,24 +26,6 @@ static const char *sms(int64_t ns, char *buf, size_t size)
     bool zero = !strcmp(t, "0.000") || !strcmp(t, "-0.000");
     snprintf(buf, size, "%s%s", ns > 0 && !zero ? "+" : "", zero ? "0.000" : t);
     return buf;
-}
-
-/* a header: each title right-aligned to its width in display columns ("Δ"
-   is two bytes, one column); a negative width left-aligns */
-static void print_header(FILE *f, const char *const *titles, const int *widths, size_t n)
-{
-    fputs("  ", f);
-    for (size_t i = 0; i < n; i++) {
-        size_t cols = (size_t)abs(widths[i]), w = fmt_width(titles[i], strlen(titles[i]));
-        if (i)
-            fputc(' ', f);
-        if (widths[i] < 0)
-            fputs(titles[i], f);
-        for (; w < cols; w++)
-            fputc(' ', f);
-        if (widths[i] > 0)
-            fputs(titles[i], f);
-    }
 }
 
 static bool integral(double x)
@@ -186,10 +169,64 @@ static void steps_text(FILE *f, const struct side *sd)
     }
 }
 
+/* The rows of the two tables for cli_table: categories (no category
+   column of their own: it says "Category") or operations. */
+struct cmp_rows {
+    const compare *c;
+    const compare_row *rows;
+    const uint32_t *order;
+    bool cats;
+    char mark[2], buf[15][64];
+};
+
+static void cmp_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct cmp_rows *x = ctx;
+    const compare *c = x->c;
+    const compare_row *r = &x->rows[x->order[i]];
+    compare_fig dl = compare_delta(&r->b, &r->n);
+    x->mark[0] = mark(r->status);
+    x->mark[1] = '\0';
+    cell[0] = x->mark;
+    if (x->cats) {
+        cell[1] = fmt_category(compare_str(c, r->name), compare_strlen(c, r->name), &len[1]);
+        cell[2] = "";
+    } else {
+        cell[1] = compare_str(c, r->name);
+        len[1] = compare_strlen(c, r->name);
+        cell[2] = compare_str(c, r->cat);
+    }
+    cell[3] = calls_str(r->b.calls, false, x->buf[3], 64);
+    cell[4] = calls_str(r->n.calls, false, x->buf[4], 64);
+    cell[5] = calls_str(dl.calls, true, x->buf[5], 64);
+    cell[6] = fmt_ms(r->b.self_ns, x->buf[6], 64);
+    cell[7] = fmt_ms(r->n.self_ns, x->buf[7], 64);
+    cell[8] = sms(dl.self_ns, x->buf[8], 64);
+    cell[9] = pct_str(r, x->buf[9], 64);
+    cell[10] = fmt_ms(r->b.total_ns, x->buf[10], 64);
+    cell[11] = fmt_ms(r->n.total_ns, x->buf[11], 64);
+    cell[12] = sms(dl.total_ns, x->buf[12], 64);
+    cell[13] = sms(dl.dev_self_ns, x->buf[13], 64);
+    cell[14] = sms(dl.dev_total_ns, x->buf[14], 64);
+    len[0] = 1;
+    len[2] = x->cats ? 0 : compare_strlen(c, r->cat);
+    for (int k = 3; k < 15; k++)
+        len[k] = strlen(cell[k]);
+}
+
+/* on a terminal too narrow for all, the base and new totals go first:
+   their delta stays */
+static const cli_col cmp_cols[] = {
+    {"", CLI_COL_LEFT}, {"Name", CLI_COL_LEFT | CLI_COL_NAME},
+    {"Category", CLI_COL_LEFT | CLI_COL_NAME}, {"Base calls", CLI_COL_DROP},
+    {"New calls", CLI_COL_DROP}, {"Δ calls", 0}, {"Base self ms", 0}, {"New self ms", 0},
+    {"Δ self ms", 0}, {"Δ %", 0}, {"Base tot ms", CLI_COL_DROP}, {"New tot ms", CLI_COL_DROP},
+    {"Δ total ms", 0}, {"Δ dev self", 0}, {"Δ dev total", 0}};
+
 static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t nshow,
                         const uint32_t *corder, enum compare_sort sort, const struct side *sd)
 {
-    char a[64], b[64], d[64], e[64], g[64], h[64], k[64], l[64], p[64];
+    char a[64], b[64], d[64];
     bool gpu = c->base->gpu_events || c->new->gpu_events;
     size_t nboth = 0, nadd = 0, nrem = 0;
     for (size_t i = 0; i < c->nops; i++) {
@@ -216,58 +253,19 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
         fprintf(f, "Per step:          every figure divided by its trace's kept steps\n");
 
     fprintf(f, "\nBy Category, by %s\n", compare_sort_name(sort));
-    static const char *const ctitles[] = { "Category", "Base calls", "New calls", "Δ calls",
-                                           "Base self ms", "New self ms", "Δ self ms", "Δ %",
-                                           "Base tot ms", "New tot ms", "Δ total ms" };
-    static const int cwidths[] = { -22, 10, 10, 10, 12, 12, 12, 7, 12, 12, 12 };
-    print_header(f, ctitles, cwidths, sizeof cwidths / sizeof *cwidths);
-    fputc('\n', f);
-    for (size_t i = 0; i < c->ncats; i++) {
-        const compare_row *r = &c->cats[corder[i]];
-        size_t nlen;
-        const char *name = fmt_category(compare_str(c, r->name), compare_strlen(c, r->name), &nlen);
-        compare_fig dl = compare_delta(&r->b, &r->n);
-        fprintf(f, "%c ", mark(r->status));
-        cli_put_cell(f, name, nlen, 22);
-        fprintf(f, " %10s %10s %10s", calls_str(r->b.calls, false, a, sizeof a),
-                calls_str(r->n.calls, false, b, sizeof b), calls_str(dl.calls, true, d, sizeof d));
-        fprintf(f, " %12s %12s %12s %7s", fmt_ms(r->b.self_ns, e, sizeof e),
-                fmt_ms(r->n.self_ns, g, sizeof g), sms(dl.self_ns, h, sizeof h),
-                pct_str(r, p, sizeof p));
-        fprintf(f, " %12s %12s %12s\n", fmt_ms(r->b.total_ns, k, sizeof k),
-                fmt_ms(r->n.total_ns, l, sizeof l), sms(dl.total_ns, a, sizeof a));
-    }
+    struct cmp_rows x = {.c = c, .rows = c->cats, .order = corder, .cats = true};
+    cli_col cc[13];
+    memcpy(cc, cmp_cols, sizeof cc);
+    cc[1].head = "Category";
+    cc[2] = (cli_col){"", CLI_COL_LEFT | CLI_COL_GLUE}; /* empty: no column */
+    cli_table(f, cc, 13, c->ncats, cmp_row, &x);
 
     steps_text(f, sd);
 
     fprintf(f, "\nTop %zu operations by %s (+ only in new, - only in base)\n", nshow,
             compare_sort_name(sort));
-    static const char *const otitles[] = { "Name", "Category", "Base calls", "New calls",
-                                           "Δ calls", "Base self ms", "New self ms",
-                                           "Δ self ms", "Δ %", "Base tot ms", "New tot ms",
-                                           "Δ total ms", "Δ dev self", "Δ dev total" };
-    static const int owidths[] = { -40, -14, 10, 10, 10, 12, 12, 12, 7, 12, 12, 12, 12, 12 };
-    print_header(f, otitles, owidths, gpu ? 14 : 12);
-    fputc('\n', f);
-    for (size_t i = 0; i < nshow; i++) {
-        const compare_row *r = &c->ops[order[i]];
-        compare_fig dl = compare_delta(&r->b, &r->n);
-        fprintf(f, "%c ", mark(r->status));
-        cli_put_cell(f, compare_str(c, r->name), compare_strlen(c, r->name), 40);
-        fputc(' ', f);
-        cli_put_cell(f, compare_str(c, r->cat), compare_strlen(c, r->cat), 14);
-        fprintf(f, " %10s %10s %10s", calls_str(r->b.calls, false, a, sizeof a),
-                calls_str(r->n.calls, false, b, sizeof b), calls_str(dl.calls, true, d, sizeof d));
-        fprintf(f, " %12s %12s %12s %7s", fmt_ms(r->b.self_ns, e, sizeof e),
-                fmt_ms(r->n.self_ns, g, sizeof g), sms(dl.self_ns, h, sizeof h),
-                pct_str(r, p, sizeof p));
-        fprintf(f, " %12s %12s %12s", fmt_ms(r->b.total_ns, k, sizeof k),
-                fmt_ms(r->n.total_ns, l, sizeof l), sms(dl.total_ns, a, sizeof a));
-        if (gpu)
-            fprintf(f, " %12s %12s", sms(dl.dev_self_ns, b, sizeof b),
-                    sms(dl.dev_total_ns, d, sizeof d));
-        fputc('\n', f);
-    }
+    x = (struct cmp_rows){.c = c, .rows = c->ops, .order = order};
+    cli_table(f, cmp_cols, gpu ? 15 : 13, nshow, cmp_row, &x);
 }
 
 static void json_calls(FILE *f, double x)

@@ -7,6 +7,7 @@
 #include "core/fmt.h"
 #include "core/pylines.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 
 static pylines *lines_of(const model *m)
 {
@@ -16,6 +17,32 @@ static pylines *lines_of(const model *m)
         cli_fail(&err);
     return p;
 }
+
+/* The rows for cli_table: "file:line" is one path cell, so that on a
+   terminal the directories give way first and the line always shows. */
+struct line_rows {
+    const pylines *p;
+    char loc[4096], a[64], b[64];
+};
+
+static void line_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct line_rows *x = ctx;
+    const pyline *l = pylines_get(x->p, i);
+    snprintf(x->loc, sizeof x->loc, "%.*s:%u", (int)l->file_len, l->file, (unsigned)l->line);
+    cell[0] = x->loc;
+    cell[1] = l->func;
+    len[1] = l->func_len;
+    cell[2] = fmt_ms(l->self_ns, x->a, sizeof x->a);
+    cell[3] = fmt_ms(l->total_ns, x->b, sizeof x->b);
+    len[0] = strlen(cell[0]);
+    len[2] = strlen(cell[2]);
+    len[3] = strlen(cell[3]);
+}
+
+static const cli_col line_cols[] = {
+    {"File:line", CLI_COL_LEFT | CLI_COL_PATH}, {"Function", CLI_COL_LEFT | CLI_COL_NAME},
+    {"Self ms", 0}, {"Total ms", 0}};
 
 int analyze_lines_text(FILE *f, const model *m, size_t top)
 {
@@ -31,26 +58,9 @@ int analyze_lines_text(FILE *f, const model *m, size_t top)
         pylines_free(p);
         return 0;
     }
-    char a[64], b[64], loc[64];
     fprintf(f, "\nTop %zu source lines by self\n", n);
-    fprintf(f, "%-56s %-32s %12s %12s\n", "File:line", "Function", "Self ms", "Total ms");
-    for (size_t i = 0; i < n; i++) {
-        const pyline *l = pylines_get(p, i);
-        /* the line number always shows: the file gives way */
-        int ll = snprintf(loc, sizeof loc, ":%u", (unsigned)l->line);
-        size_t fcols = 56 - (size_t)ll;
-        char fbuf[1024];
-        fmt_ellipsize(l->file, l->file_len, fcols, fbuf, sizeof fbuf);
-        size_t w = fmt_width(fbuf, strlen(fbuf)) + (size_t)ll;
-        fputs(fbuf, f);
-        fputs(loc, f);
-        for (; w < 56; w++)
-            fputc(' ', f);
-        fputc(' ', f);
-        cli_put_cell(f, l->func, l->func_len, 32);
-        fprintf(f, " %12s %12s\n", fmt_ms(l->self_ns, a, sizeof a),
-                fmt_ms(l->total_ns, b, sizeof b));
-    }
+    struct line_rows x = {.p = p};
+    cli_table(f, line_cols, 4, n, line_row, &x);
     pylines_free(p);
     return 0;
 }

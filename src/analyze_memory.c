@@ -8,9 +8,11 @@
 
 #include "core/fmt.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 
-/* The last frames of a node's stack, innermost last: "a > b > c". */
-static void stack_put(FILE *f, const model *m, uint32_t node)
+/* The last frames of a node's stack, innermost last: "a > b > c", raw
+   (cli_put_fit shows it), cut at its start when buf is short. */
+static const char *stack_str(const model *m, uint32_t node, char *buf, size_t size)
 {
     uint32_t path[4];
     int n = 0;
@@ -22,19 +24,43 @@ static void stack_put(FILE *f, const model *m, uint32_t node)
         }
         path[n++] = p;
     }
-    if (!n) {
-        fputs("outside any operator", f);
-        return;
-    }
-    if (more)
-        fputs("... > ", f);
-    for (int i = n - 1; i >= 0; i--) {
-        uint32_t op = m->nodes[path[i]].op;
-        cli_put_text(f, model_op_name(m, op), strtab_len(m->tr->strs, m->ops[op].name));
-        if (i)
-            fputs(" > ", f);
-    }
+    if (!n)
+        return "outside any operator";
+    size_t o = (size_t)snprintf(buf, size, "%s", more ? "... > " : "");
+    for (int i = n - 1; i >= 0 && o < size; i--)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", model_op_name(m, m->nodes[path[i]].op),
+                              i ? " > " : "");
+    return buf;
 }
+
+struct mem_rows {
+    const memory *mem;
+    const uint32_t *idx;
+    char buf[8][64];
+};
+
+static void mem_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct mem_rows *x = ctx;
+    const memory *mem = x->mem;
+    const model *m = mem->m;
+    const memory_op *o = &mem->ops[x->idx[i]];
+    cell[0] = model_op_name(m, o->op);
+    len[0] = strtab_len(m->tr->strs, m->ops[o->op].name);
+    cell[1] = mem->devices[o->device].name;
+    cell[2] = fmt_count(o->st.alloc_count, x->buf[2], 64);
+    cell[3] = fmt_bytes(o->st.alloc_bytes, x->buf[3], 64);
+    cell[4] = fmt_bytes(o->st.increase_bytes, x->buf[4], 64);
+    cell[5] = fmt_count(o->st.self_alloc_count, x->buf[5], 64);
+    cell[6] = fmt_bytes(o->st.self_alloc_bytes, x->buf[6], 64);
+    cell[7] = fmt_bytes(o->st.self_increase_bytes, x->buf[7], 64);
+    for (int c = 1; c < 8; c++)
+        len[c] = strlen(cell[c]);
+}
+
+static const cli_col mem_cols[] = {
+    {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Device", CLI_COL_LEFT}, {"Allocs", 0},
+    {"Alloc size", 0}, {"Increase", 0}, {"Self allocs", 0}, {"Self size", 0}, {"Self incr.", 0}};
 
 void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
                          size_t top)
@@ -59,21 +85,30 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
             fprintf(f, ", reserved %s", fmt_bytes(v->reserved_at_peak, c, sizeof c));
         fputc('\n', f);
         if (v->peak_node != MEMORY_NONE) {
+            /* on a terminal the outer frames give way */
+            char sb[2048];
+            const char *sp = stack_str(m, v->peak_node, sb, sizeof sb);
+            size_t lim = cli_text_cols(f), sl = strlen(sp);
             fputs("      in ", f);
-            stack_put(f, m, v->peak_node);
+            cli_put_fit(f, sp, sl, lim > 29 ? lim - 9 : SIZE_MAX, CLI_COL_LEFT | CLI_COL_PATH, 0);
             fputc('\n', f);
         }
-        fprintf(f, "      %s allocs (%s), %s frees (%s)", fmt_count(v->allocs, a, sizeof a),
-                fmt_bytes(v->alloc_bytes, b, sizeof b), fmt_count(v->frees, c, sizeof c),
-                fmt_bytes(v->free_bytes, d, sizeof d));
+        /* prose: wrapped on a terminal */
+        char line[1024];
+        int o = snprintf(line, sizeof line, "      %s allocs (%s), %s frees (%s)",
+                         fmt_count(v->allocs, a, sizeof a), fmt_bytes(v->alloc_bytes, b, sizeof b),
+                         fmt_count(v->frees, c, sizeof c), fmt_bytes(v->free_bytes, d, sizeof d));
         if (v->has_addr)
-            fprintf(f, "; live at end %s in %s allocs; %s frees of earlier blocks\n",
-                    fmt_bytes(v->live_bytes_at_end, e, sizeof e),
-                    fmt_count(v->live_allocs_at_end, g, sizeof g),
-                    fmt_count(v->unmatched_frees, a, sizeof a));
+            snprintf(line + o, sizeof line - (size_t)o,
+                     "; live at end %s in %s allocs; %s frees of earlier blocks",
+                     fmt_bytes(v->live_bytes_at_end, e, sizeof e),
+                     fmt_count(v->live_allocs_at_end, g, sizeof g),
+                     fmt_count(v->unmatched_frees, a, sizeof a));
         else
-            fprintf(f, "; allocated - freed %s (no addresses: allocs and frees not matched)\n",
-                    fmt_bytes(v->live_bytes_at_end, e, sizeof e));
+            snprintf(line + o, sizeof line - (size_t)o,
+                     "; allocated - freed %s (no addresses: allocs and frees not matched)",
+                     fmt_bytes(v->live_bytes_at_end, e, sizeof e));
+        cli_put_wrapped(f, line, 8);
     }
     uint32_t *idx = malloc((mem->nops ? mem->nops : 1) * sizeof *idx);
     if (!idx)
@@ -82,18 +117,8 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
     size_t n = top == 0 || top > mem->nops ? mem->nops : top;
     fprintf(f, "\nTop %zu operators by %s (with children; self = the operator's own)\n", n,
             memory_sort_name(sort));
-    fprintf(f, "%-40s %-6s %10s %12s %12s %10s %12s %12s\n", "Name", "Device", "Allocs",
-            "Alloc size", "Increase", "Self allocs", "Self size", "Self incr.");
-    for (size_t i = 0; i < n; i++) {
-        const memory_op *o = &mem->ops[idx[i]];
-        cli_put_cell(f, model_op_name(m, o->op), strtab_len(m->tr->strs, m->ops[o->op].name), 40);
-        fprintf(f, " %-6s %10s %12s %12s %10s %12s %12s\n", mem->devices[o->device].name,
-                fmt_count(o->st.alloc_count, a, sizeof a), fmt_bytes(o->st.alloc_bytes, b, sizeof b),
-                fmt_bytes(o->st.increase_bytes, c, sizeof c),
-                fmt_count(o->st.self_alloc_count, d, sizeof d),
-                fmt_bytes(o->st.self_alloc_bytes, e, sizeof e),
-                fmt_bytes(o->st.self_increase_bytes, g, sizeof g));
-    }
+    struct mem_rows x = {.mem = mem, .idx = idx};
+    cli_table(f, mem_cols, 8, n, mem_row, &x);
     free(idx);
 }
 

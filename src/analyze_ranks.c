@@ -11,6 +11,7 @@
 #include "core/fmt.h"
 #include "core/ranks.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 
 bool analyze_ranks_wanted(int nargs, char **args)
 {
@@ -28,10 +29,83 @@ static const char *step_ms(const ranks_stat *s, int64_t ns, char *buf, size_t si
     return s->steps ? fmt_ms(ns, buf, size) : "-";
 }
 
+/* The ranks table's rows for cli_table. */
+struct rank_files {
+    const ranks_job *j;
+    char buf[14][64];
+};
+
+static void rank_file_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct rank_files *x = ctx;
+    const ranks_job *j = x->j;
+    const ranks_file *r = &j->files[i];
+    const ranks_stat *s = &r->st;
+    cell[0] = j->flagged && (int64_t)i == j->straggler ? "*" : "";
+    snprintf(x->buf[1], 64, "%lld", (long long)r->rank);
+    cell[1] = x->buf[1];
+    cell[2] = base_name(r->path);
+    cell[3] = fmt_count(s->events, x->buf[3], 64);
+    cell[4] = fmt_ms(s->window_ns, x->buf[4], 64);
+    cell[5] = fmt_ms(s->cpu_ns, x->buf[5], 64);
+    cell[6] = fmt_ms(s->gpu_busy_ns, x->buf[6], 64);
+    cell[7] = fmt_pct(s->gpu_busy_ns, s->window_ns, x->buf[7], 64);
+    cell[8] = s->steps ? fmt_count(s->steps, x->buf[8], 64) : "-";
+    cell[9] = step_ms(s, s->step_mean_ns, x->buf[9], 64);
+    cell[10] = step_ms(s, s->step_max_ns, x->buf[10], 64);
+    cell[11] = fmt_ms(s->communication_ns, x->buf[11], 64);
+    cell[12] = fmt_ms(s->overlap_ns, x->buf[12], 64);
+    snprintf(x->buf[13], 64, "%+.1f", s->skew * 100);
+    cell[13] = x->buf[13];
+    for (int c = 0; c < 14; c++)
+        len[c] = strlen(cell[c]);
+}
+
+/* on a narrow terminal the counts go before the times that find a straggler */
+static const cli_col rank_file_cols[] = {
+    {"", CLI_COL_LEFT}, {"Rank", 0}, {"File", CLI_COL_LEFT | CLI_COL_PATH},
+    {"Events", CLI_COL_DROP}, {"Window ms", 0}, {"CPU ms", CLI_COL_DROP}, {"GPU busy ms", 0},
+    {"GPU %", 0}, {"Steps", CLI_COL_DROP}, {"Mean step ms", 0}, {"Max step ms", 0},
+    {"Comm ms", 0}, {"Overlap ms", CLI_COL_DROP}, {"Skew %", 0}};
+
+/* The operations table's rows for cli_table. */
+struct rank_ops {
+    const ranks_job *j;
+    const uint32_t *order;
+    char buf[11][64];
+};
+
+static void rank_op_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct rank_ops *x = ctx;
+    const ranks_op *p = &x->j->ops[x->order[i]];
+    cell[0] = strtab_str(x->j->strs, p->name);
+    len[0] = strtab_len(x->j->strs, p->name);
+    cell[1] = strtab_str(x->j->strs, p->cat);
+    len[1] = strtab_len(x->j->strs, p->cat);
+    cell[2] = fmt_count(p->calls, x->buf[2], 64);
+    cell[3] = fmt_ms(p->self_ns, x->buf[3], 64);
+    cell[4] = fmt_ms(p->total_ns, x->buf[4], 64);
+    cell[5] = fmt_ms(p->min_ns, x->buf[5], 64);
+    cell[6] = fmt_ms(p->median_ns, x->buf[6], 64);
+    cell[7] = fmt_ms(p->max_ns, x->buf[7], 64);
+    snprintf(x->buf[8], 64, "%lld", (long long)p->max_rank);
+    cell[8] = x->buf[8];
+    cell[9] = fmt_ms(p->dev_self_ns, x->buf[9], 64);
+    cell[10] = fmt_ms(p->dev_total_ns, x->buf[10], 64);
+    for (int c = 2; c < 11; c++)
+        len[c] = strlen(cell[c]);
+}
+
+static const cli_col rank_op_cols[] = {
+    {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Category", CLI_COL_LEFT | CLI_COL_NAME},
+    {"Calls", 0}, {"Self ms", 0}, {"Total ms", 0}, {"Min ms", 0}, {"Median ms", 0},
+    {"Max ms", 0}, {"Max rank", 0}, {"Dev self ms", 0}, {"Dev total ms", 0}};
+
 static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow,
                         const analyze_ranks_opts *o)
 {
-    char a[64], b[64], c[64], d[64], e[64], g[64], h[64], k[64], l[64], ov[64];
+    char a[64], b[64];
     bool gpu = false;
     for (size_t i = 0; i < j->nloaded; i++)
         gpu |= j->files[i].st.gpu_events > 0;
@@ -61,25 +135,8 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
     }
 
     fprintf(f, "\nRanks (skew by %s; * marks the straggler)\n", metric);
-    fprintf(f, "  %5s %-24s %12s %12s %12s %12s %7s %6s %12s %12s %12s %12s %7s\n", "Rank", "File",
-            "Events", "Window ms", "CPU ms", "GPU busy ms", "GPU %", "Steps", "Mean step ms",
-            "Max step ms", "Comm ms", "Overlap ms", "Skew %");
-    for (size_t i = 0; i < j->nloaded; i++) {
-        const ranks_file *r = &j->files[i];
-        const ranks_stat *s = &r->st;
-        fprintf(f, "%c %5lld ", j->flagged && (int64_t)i == j->straggler ? '*' : ' ',
-                (long long)r->rank);
-        const char *name = base_name(r->path);
-        cli_put_cell(f, name, strlen(name), 24);
-        fprintf(f, " %12s %12s %12s %12s %7s %6s %12s %12s %12s %12s %+7.1f\n",
-                fmt_count(s->events, a, sizeof a), fmt_ms(s->window_ns, b, sizeof b),
-                fmt_ms(s->cpu_ns, c, sizeof c), fmt_ms(s->gpu_busy_ns, d, sizeof d),
-                fmt_pct(s->gpu_busy_ns, s->window_ns, e, sizeof e),
-                s->steps ? fmt_count(s->steps, g, sizeof g) : "-",
-                step_ms(s, s->step_mean_ns, h, sizeof h), step_ms(s, s->step_max_ns, k, sizeof k),
-                fmt_ms(s->communication_ns, l, sizeof l), fmt_ms(s->overlap_ns, ov, sizeof ov),
-                s->skew * 100);
-    }
+    struct rank_files rf = {.j = j};
+    cli_table(f, rank_file_cols, 14, j->nloaded, rank_file_row, &rf);
     for (size_t i = j->nloaded; i < j->nfiles; i++) {
         char buf[1200];
         fprintf(f, "! %5lld failed: %s\n", (long long)j->files[i].rank,
@@ -109,25 +166,8 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
     fprintf(f, "\nTop %zu operations by %s, summed over %zu ranks "
                "(Min/Median/Max: one rank's self time)\n",
             nshow, o->spread ? "spread" : model_sort_name(o->sort), j->nloaded);
-    fprintf(f, "%-44s %-16s %12s %12s %12s %10s %10s %10s %8s", "Name", "Category", "Calls",
-            "Self ms", "Total ms", "Min ms", "Median ms", "Max ms", "Max rank");
-    if (gpu)
-        fprintf(f, " %12s %12s", "Dev self ms", "Dev total ms");
-    fputc('\n', f);
-    for (size_t i = 0; i < nshow; i++) {
-        const ranks_op *p = &j->ops[order[i]];
-        cli_put_cell(f, strtab_str(j->strs, p->name), strtab_len(j->strs, p->name), 44);
-        fputc(' ', f);
-        cli_put_cell(f, strtab_str(j->strs, p->cat), strtab_len(j->strs, p->cat), 16);
-        fprintf(f, " %12s %12s %12s %10s %10s %10s %8lld", fmt_count(p->calls, a, sizeof a),
-                fmt_ms(p->self_ns, b, sizeof b), fmt_ms(p->total_ns, c, sizeof c),
-                fmt_ms(p->min_ns, d, sizeof d), fmt_ms(p->median_ns, e, sizeof e),
-                fmt_ms(p->max_ns, g, sizeof g), (long long)p->max_rank);
-        if (gpu)
-            fprintf(f, " %12s %12s", fmt_ms(p->dev_self_ns, a, sizeof a),
-                    fmt_ms(p->dev_total_ns, b, sizeof b));
-        fputc('\n', f);
-    }
+    struct rank_ops x = {.j = j, .order = order};
+    cli_table(f, rank_op_cols, gpu ? 11 : 9, nshow, rank_op_row, &x);
 }
 
 static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64_t ns)

@@ -7,21 +7,47 @@
 
 #include "core/fmt.h"
 #include "src/cli.h"
+#include "src/cli_table.h"
 
-static const char *role_head[STEPS_NROLES] = {
-    "Kernel", "Memcpy", "Memset", "Comm", "Runtime", "DataLdr", "CPU Exec", "Other"
+/* The table's rows for cli_table: the steps, then the average. */
+struct step_rows {
+    const steps *s;
+    size_t lo, n;
+    bool gpu, avg;
+    char name[64], buf[STEPS_NROLES + 4][64];
 };
 
-static void row(FILE *f, const char *name, const char *mark, int64_t start, int64_t dur,
-                const int64_t *roles, int64_t busy, bool gpu)
+static void step_row(void *ctx, size_t i, const char **cell, size_t *len)
 {
-    char a[64], b[64];
-    fprintf(f, "%-12s%-2s %11s %11s", name, mark, start == INT64_MIN ? "" : fmt_ms(start, a, sizeof a),
-            fmt_ms(dur, b, sizeof b));
+    struct step_rows *x = ctx;
+    const steps *s = x->s;
+    const int64_t *roles = s->avg_role_ns;
+    int64_t dur = s->avg_duration_ns, busy = s->avg_gpu_busy_ns;
+    cell[0] = "average";
+    cell[1] = "";
+    cell[2] = "";
+    if (i < x->n) {
+        const steps_step *st = &s->steps[x->lo + i];
+        const char *label = steps_label(s, x->lo + i);
+        cell[0] = fmt_visible(label, strlen(label), x->name, sizeof x->name);
+        cell[1] = st->kept ? "" : "*";
+        cell[2] = fmt_ms(st->start - s->m->window_start, x->buf[2], 64);
+        roles = st->role_ns;
+        dur = st->end - st->start;
+        busy = st->gpu_busy_ns;
+    }
+    cell[3] = fmt_ms(dur, x->buf[3], 64);
     for (int r = 0; r < STEPS_NROLES; r++)
-        fprintf(f, " %10s", fmt_ms(roles[r], a, sizeof a));
-    fprintf(f, " %7s\n", gpu ? fmt_pct(busy, dur, a, sizeof a) : "-");
+        cell[4 + r] = fmt_ms(roles[r], x->buf[4 + r], 64);
+    cell[4 + STEPS_NROLES] = x->gpu ? fmt_pct(busy, dur, x->buf[4 + STEPS_NROLES], 64) : "-";
+    for (int c = 0; c < 5 + STEPS_NROLES; c++)
+        len[c] = strlen(cell[c]);
 }
+
+static const cli_col step_cols[5 + STEPS_NROLES] = {
+    {"Step", CLI_COL_LEFT}, {"", CLI_COL_LEFT | CLI_COL_GLUE}, {"Start ms", 0}, {"Dur ms", 0},
+    {"Kernel", 0}, {"Memcpy", 0}, {"Memset", 0}, {"Comm", 0}, {"Runtime", 0}, {"DataLdr", 0},
+    {"CPU Exec", 0}, {"Other", 0}, {"GPU %", 0}};
 
 int analyze_steps_select(analyze_steps_sel *sel, const model_opts *mo, model **m,
                          bool *usage_error)
@@ -68,30 +94,23 @@ void analyze_steps_text(FILE *f, const analyze_steps_sel *sel)
     if (!s->whole_trace) {
         bool gpu = m->gpu_events > 0;
         fprintf(f, "\nSteps (ms; the window split by role, TensorBoard's Overview rules)\n");
-        fprintf(f, "%-14s %11s %11s", "Step", "Start ms", "Dur ms");
-        for (int r = 0; r < STEPS_NROLES; r++)
-            fprintf(f, " %10s", role_head[r]);
-        fprintf(f, " %7s\n", "GPU %");
+        struct step_rows x = {.s = s, .lo = lo, .n = hi - lo, .gpu = gpu};
         size_t dropped = 0;
-        for (size_t i = lo; i < hi; i++) {
-            const steps_step *st = &s->steps[i];
-            char name[64];
-            const char *label = steps_label(s, i);
-            fmt_visible(label, strlen(label), name, sizeof name);
-            dropped += !st->kept;
-            row(f, name, st->kept ? "" : " *", st->start - m->window_start, st->end - st->start,
-                st->role_ns, st->gpu_busy_ns, gpu);
-        }
-        if (s->nkept && !sel->spec)
-            row(f, "average", "", INT64_MIN, s->avg_duration_ns, s->avg_role_ns,
-                s->avg_gpu_busy_ns, gpu);
+        for (size_t i = lo; i < hi; i++)
+            dropped += !s->steps[i].kept;
+        cli_table(f, step_cols, 5 + STEPS_NROLES, x.n + (s->nkept && !sel->spec), step_row, &x);
         if (dropped)
             fprintf(f, "* dropped from the average: the profiler stopped before its GPU work ran\n");
     }
     if (s->nrecs && !sel->spec) {
         fprintf(f, "\nRecommendations\n");
         for (size_t i = 0; i < s->nrecs; i++)
-            fprintf(f, "- [%s] %s\n", s->recs[i].id, s->recs[i].text);
+        {
+            /* prose: wrapped on a terminal, under its own text */
+            char line[2048];
+            snprintf(line, sizeof line, "- [%s] %s", s->recs[i].id, s->recs[i].text);
+            cli_put_wrapped(f, line, 2);
+        }
     }
 }
 
