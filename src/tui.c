@@ -37,7 +37,8 @@
 #define T2P_SRCDIR "."
 #endif
 
-#define SAMPLE_TRACE "alexnet_train.json.gz"
+/* the sample on which every view has content (data/README) */
+#define SAMPLE_TRACE "resnet50_gpu.json.gz"
 
 /* Written by signal handlers, read by the loops. */
 static volatile sig_atomic_t got_signal;
