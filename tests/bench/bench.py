@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """make bench: load speed and memory against the floor (inflate + tokenise).
 
-Builds the benchmark trace if absent (../shared/tools/scale-trace.py, 20 copies
-of ns_resolution_rank0), compiles ../shared/tools/floor.c, then runs floor,
+Builds the benchmark trace if absent (tests/fixtures/shared/tools/scale-trace.py, 20 copies
+of ns_resolution_rank0), compiles tests/fixtures/shared/tools/floor.c, then runs floor,
 analyze, convert and the TUI's headless key replay side by side, several
 rounds interleaved so that machine noise hits them alike. Prints medians,
 ratios to the floor and peak RSS (from wait4), and checks the targets.
@@ -11,7 +11,7 @@ compare (analyze --base of the benchmark trace and a copy of it: two loads in
 parallel) must take at most 1.3x analyze's time and 2x its peak RSS; it runs
 right after analyze in each round and the time is the median of the rounds'
 ratios.
-ranks: 8 ranks of one job (../shared/tools/make-ranks.py on ns_resolution_rank0,
+ranks: 8 ranks of one job (tests/fixtures/shared/tools/make-ranks.py on ns_resolution_rank0,
 rank 3 stretched 1.2x, then each scaled by scale-trace.py to the benchmark
 trace's size: 8 x 274 MB of JSON); analyze DIR must take at most 4.5x the time
 of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
@@ -221,7 +221,7 @@ def bench_deep(tool, tui, out, runs):
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
-    shared = os.environ.get("T2P_SHARED", os.path.join(src, "..", "shared"))
+    shared = os.environ.get("T2P_SHARED", os.path.join(src, "tests", "fixtures", "shared"))
     out = os.path.join(build, "bench-out")
     os.makedirs(out, exist_ok=True)
     runs = int(os.environ.get("BENCH_RUNS", "5"))
