@@ -306,6 +306,22 @@ for f in overflow_begin_end overflow_busy overflow_window_gap overflow_gpu; do
     run analyze --json "$f.json"
     loads "times at the int64 limits: $f" '"skipped":\{"bad_number":[1-9]\}' '"busy_ns":[0-9]+,'
 done
+# events that overlap partly on one thread (A [0,10), B [1,11), C [2,12)):
+# each keeps its self time (PyTorch's table: 10 us each, 30 in all, the
+# pprof total), the thread is busy 12 us (CPU time never above its span),
+# and the 2 overlaps (9 us each) are reported
+run analyze --json partial_overlap.json
+loads "partial overlaps: self as PyTorch, CPU time within the span, counted" \
+    '"busy_ns":30000,' '"cpu_time_ns":12000,' '"partial_overlap_events":2,"partial_overlap_ns":18000,' \
+    '"threads":\[\{"pid":"1","tid":"1","name":"[^"]*","events":3,"busy_ns":12000,' \
+    '"name":"A","category":"cpu_op","count":1,"self_ns":10000,'
+run analyze partial_overlap.json
+if [ "$rc" -eq 0 ] && grep -q '^CPU time: *0.012 ms' out &&
+    grep -q '^Partial overlaps: *2 events overlap a later event of their thread by 0.018 ms' out; then
+    ok "partial overlaps: the text report says so"
+else
+    no "partial overlaps: the text report says so" "$(head -12 out | tr '\n' '|')"
+fi
 # [memory] Bytes near the int64 limits: refused past a sum of 2^62 (no sum
 # of Bytes overflows), counted; lifetimes 146 years long stop at INT64_MAX
 run analyze --json overflow_memory.json
