@@ -126,6 +126,21 @@ static int check_stream_end(trace *t, const trace_reader *r, uint64_t base, bool
         error_set(err, T2P_ERR_IO, path, (int64_t)base, "read error: %s", r->zmsg);
         return -1;
     }
+    if (r->bad_trailer) {
+        if (!partial) {
+            error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
+                      "corrupt gzip data: the trailer at compressed byte %llu does not match "
+                      "the data (its CRC-32 or length is wrong); --partial loads the %llu bytes "
+                      "of JSON read",
+                      (unsigned long long)r->trailer_at, (unsigned long long)base);
+            return -1;
+        }
+        *truncated = true;
+        snprintf(t->truncated_reason, sizeof t->truncated_reason,
+                 "gzip trailer at compressed byte %llu is wrong, after %llu bytes",
+                 (unsigned long long)r->trailer_at, (unsigned long long)base);
+        return 0;
+    }
     if (!partial) {
         if (r->zerr == Z_BUF_ERROR)
             error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
@@ -358,8 +373,18 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
             len = pc.len;
             pc.len = 0;
         }
-        if (feed(t, &Y, &L, buf, len, base, err) < 0)
-            goto fail;
+        if (feed(t, &Y, &L, buf, len, base, err) < 0) {
+            /* invalid JSON in bytes a gzip check then condemns: the
+               corruption is what went wrong, found at the JSON's fault */
+            if (L.failed || err->kind != T2P_ERR_JSON || !trace_read_ends_corrupt(&R, held))
+                goto fail;
+            base = (uint64_t)err->offset;
+            t->bytes_in = base;
+            error_clear(err);
+            if (held)
+                trace_read_release(&R);
+            break;
+        }
         base += len;
         t->bytes_in = base;
         if (held)

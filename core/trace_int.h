@@ -62,6 +62,10 @@ typedef struct trace_reader {
     bool started;        /* the thread runs (or ran) and must be joined */
     int zerr;            /* Z_OK, or the zlib error that ended the stream */
     char zmsg[200];
+    /* the stream ended on a gzip trailer whose CRC-32 or length does not
+       match: the data before it inflated whole and was handed over */
+    bool bad_trailer;
+    uint64_t trailer_at; /* the compressed offset of that trailer */
 } trace_reader;
 
 /* Starts inflating fd (which it owns from now on, even on failure) on a new
@@ -74,6 +78,11 @@ int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err);
    trace_read_release. */
 bool trace_read_next(trace_reader *r, const unsigned char **buf, size_t *len, uint64_t *off);
 void trace_read_release(trace_reader *r);
+
+/* After the parser failed on the chunk it holds (held) or on those it
+   gathered: whether the stream ended with corrupt gzip data right after
+   them, so that the corruption, not the garbage, is what to report. */
+bool trace_read_ends_corrupt(trace_reader *r, bool held);
 
 /* Stops and joins the thread, frees the buffers, closes the file. */
 void trace_read_stop(trace_reader *r);

@@ -48,6 +48,11 @@ static int read_more(trace_reader *r)
     return 0;
 }
 
+static uint64_t source_offset(const trace_reader *r)
+{
+    return r->in_total - (r->in_len - r->in_pos);
+}
+
 /* read_more when r->in is used up. */
 static int fill_input(trace_reader *r)
 {
@@ -125,6 +130,17 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
             r->member_end = true; /* its trailer checked: the next member, or the end */
             continue;
         }
+        if (rc == ISAL_INCORRECT_CHECKSUM && st->block_state == ISAL_BLOCK_FINISH) {
+            /* only the trailer is wrong (a bad CRC-32 or length): the
+               deflate data ended as it should, so what it gave is handed
+               over; the error ends the stream after it. Dropping it threw
+               away up to a chunk of good JSON and reported byte 0. */
+            *zerr = Z_DATA_ERROR;
+            snprintf(msg, msize, "%s", isal_reason(rc));
+            r->bad_trailer = true;
+            r->trailer_at = source_offset(r) - 8; /* ISA-L read the 8 trailer bytes */
+            return (int)n;
+        }
         if (rc < 0 || stuck) {
             /* corrupt data may inflate to garbage before the fault shows:
                drop the chunk, as gzread drops its buffer, so that the parser
@@ -144,10 +160,6 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
     return (int)n;
 }
 
-static uint64_t source_offset(const trace_reader *r)
-{
-    return r->in_total - (r->in_len - r->in_pos);
-}
 #else
 static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *zerr, char *msg,
                        size_t msize)
@@ -198,19 +210,23 @@ static void *read_main(void *arg)
             memmove(msg, strstr(msg, ": ") + 2, strlen(strstr(msg, ": ") + 2) + 1); /* gzdopen's name */
 
         pthread_mutex_lock(&r->mu);
+        /* bytes and an error together (a bad gzip trailer): the chunk and
+           the end are posted at once, so the parser knows the chunk it
+           takes is the last and is followed by the error */
+        bool end = n == 0 || zerr != Z_OK;
         if (n > 0) {
             r->lens[slot] = (size_t)n;
             r->offs[slot] = off;
             r->count++;
         }
-        if (n == 0) {
+        if (end) {
             r->done = true;
             r->zerr = zerr;
             snprintf(r->zmsg, sizeof r->zmsg, "%s", msg);
         }
         pthread_cond_broadcast(&r->cv);
         pthread_mutex_unlock(&r->mu);
-        if (n == 0)
+        if (end)
             return NULL;
     }
 }
@@ -287,6 +303,14 @@ void trace_read_release(trace_reader *r)
     r->count--;
     pthread_cond_broadcast(&r->cv);
     pthread_mutex_unlock(&r->mu);
+}
+
+bool trace_read_ends_corrupt(trace_reader *r, bool held)
+{
+    pthread_mutex_lock(&r->mu);
+    bool yes = r->done && r->zerr == Z_DATA_ERROR && r->count == (held ? 1 : 0);
+    pthread_mutex_unlock(&r->mu);
+    return yes;
 }
 
 void trace_read_stop(trace_reader *r)

@@ -207,6 +207,38 @@ open(sys.argv[2], "wb").write(b)' cnn.json.gz corrupt.json.gz 2>/dev/null ||
     { cp cnn.json.gz corrupt.json.gz; printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' | dd of=corrupt.json.gz bs=1 seek=200 conv=notrunc 2>/dev/null; }
 run analyze corrupt.json.gz
 fails "corrupt gzip" 2 'torch2pprof: corrupt\.json\.gz: at byte [0-9]+: corrupt gzip data after [0-9]+ bytes of JSON \(.*\); --partial loads what precedes it'
+# only the trailer is wrong (its CRC-32, then its length): every byte
+# inflated is good. Was "at byte 0 ... after 0 bytes", and --partial kept
+# nothing of the chunk the trailer ended (all of a small file).
+gz_size=$(wc -c <cnn.json.gz)
+"$tool" analyze --json cnn.json.gz | sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":false//' >whole.json
+for at in 8 1; do
+    python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[-int(sys.argv[3])] ^= 0xff
+open(sys.argv[2], "wb").write(b)' cnn.json.gz trailer.json.gz "$at"
+    run analyze trailer.json.gz
+    fails "bad gzip trailer (byte -$at): its offset, the JSON kept" 2 "torch2pprof: trailer\.json\.gz: at byte $cnn_size: corrupt gzip data: the trailer at compressed byte $((gz_size - 8)) does not match the data \(its CRC-32 or length is wrong\); --partial loads the $cnn_size bytes of JSON read"
+    run analyze --partial --json trailer.json.gz
+    if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
+        grep -q -x -E "torch2pprof: warning: trailer\.json\.gz: truncated \(gzip trailer at compressed byte $((gz_size - 8)) is wrong, after $cnn_size bytes\); loaded what was read" err &&
+        sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":true//' out | cmp -s - whole.json && sanitizer_clean; then
+        ok "--partial keeps all a bad gzip trailer (byte -$at) follows"
+    else
+        no "--partial keeps all a bad gzip trailer (byte -$at) follows" "bad output"
+    fi
+done
+# a byte changed in stored (level 0) gzip data inflates as it is and only
+# the CRC finds it: the JSON it breaks is reported as the corruption
+python3 -c '
+import sys, gzip
+b = bytearray(gzip.compress(open(sys.argv[1], "rb").read(), 0))
+b[b.rindex(b"}", 0, len(b) - 8)] = ord("#")
+open(sys.argv[2], "wb").write(b)' cnn.json garbled.json.gz
+run analyze garbled.json.gz
+fails "JSON broken by a byte the gzip CRC condemns" 2 "torch2pprof: garbled\.json\.gz: at byte [0-9]+: corrupt gzip data: the trailer at compressed byte [0-9]+ does not match the data \(its CRC-32 or length is wrong\); --partial loads the [0-9]+ bytes of JSON read"
+rm -f trailer.json.gz garbled.json.gz whole.json
 
 run analyze --partial --json cut.json
 if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
