@@ -303,6 +303,15 @@ static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned c
         error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
         return -1;
     }
+    if (y->too_long) {
+        /* found as the string grows past the cap, at the end of buf */
+        char where[100];
+        trace_parse_where(L, where, sizeof where);
+        error_set(err, T2P_ERR_JSON, path, (int64_t)(base + len),
+                  "a string longer than %zu MiB%s%s (the limit; a trace's strings are far shorter)",
+                  TRACE_MAX_STRING >> 20, where[0] ? ", " : "", where);
+        return -1;
+    }
     if (s == yajl_status_ok)
         return 0;
     int64_t at = (int64_t)(base + yajl_get_bytes_consumed(y->h));

@@ -104,14 +104,22 @@ typedef struct trace_yajl {
     int ntrack;
     void *track[8];
     size_t big;    /* the largest block yajl asked for: its buffers' size */
+    bool too_long; /* the parse stopped on a string longer than TRACE_MAX_STRING */
 } trace_yajl;
+
+/* The longest string accepted (a name, a key, a Call stack). yajl holds a
+   token that spans chunks in one buffer that doubles as it grows: a 1 GB
+   name took 2.6 GB, and 4 GB ran out of memory after 6.3 GB. The longest
+   strings of real traces (Call stacks) are kilobytes. */
+#define TRACE_MAX_STRING ((size_t)64 << 20)
 
 /* y is caller storage that must not move until trace_yajl_done. Returns 0,
    or -1 when out of memory. */
 int trace_yajl_init(trace_yajl *y, const yajl_callbacks *cb, void *ctx);
 
 /* yajl_parse(buf, len), or yajl_complete_parse when buf is NULL; *oom set
-   when yajl ran out of memory. */
+   when yajl ran out of memory, y->too_long when it met a string longer
+   than TRACE_MAX_STRING (both end the parse with yajl_status_error). */
 yajl_status trace_yajl_parse(trace_yajl *y, const unsigned char *buf, size_t len, bool *oom);
 
 /* yajl's message for the error of the last parse, without its trailing
@@ -195,6 +203,8 @@ typedef struct trace_parser {
     uint32_t memo[4]; /* last pid, tid, cat and Call stack ids: most events repeat them */
     const char *memo_str[4];
     size_t memo_len[4];
+    char last_key[40]; /* the start of the last key read, for messages */
+    size_t last_key_len;
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort, s_memory;
 } trace_parser;
@@ -208,6 +218,10 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
 /* After the last token: refuses what is valid JSON but not a trace, counts
    the B events left open. Returns 0, or -1 with err set. */
 int trace_parse_finish(trace_parser *L);
+
+/* Where the parse is, for a message: "in event 12 after the key
+   \"name\"", "after the key \"traceName\"" or "". */
+void trace_parse_where(const trace_parser *L, char *buf, size_t size);
 
 void trace_parse_done(trace_parser *L);
 
