@@ -160,6 +160,20 @@ for f in utf16le.json:'UTF-16 text \(little-endian\)' utf16_bom.json:'UTF-16 tex
     run analyze "${f%%:*}"
     fails "not JSON: ${f%%:*}" 2 "torch2pprof: $(echo "${f%%:*}" | sed 's/\./\\./g'): not JSON: ${f#*:}[:)(a-zA-Z0-9 -]*; expected a PyTorch profiler trace \\(Chrome trace JSON\\)"
 done
+# a pprof profile given as a trace (what convert and go tool pprof write,
+# gzip-compressed or not; also as analyze --base): named by its protobuf
+# fields, not "not JSON at byte 2"; convert writes nothing
+"$tool" convert "$data/alexnet_train.json.gz" prof.pb.gz >/dev/null 2>&1
+gzip -dc prof.pb.gz >prof.pb
+run analyze prof.pb.gz
+fails "a pprof profile (gzip)" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+run analyze prof.pb
+fails "a pprof profile (uncompressed)" 2 'torch2pprof: prof\.pb: a pprof profile \(protobuf\), not a trace: open it with go tool pprof'
+run analyze --base prof.pb.gz "$data/alexnet_train.json.gz"
+fails "analyze --base a pprof profile" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+run convert prof.pb.gz again.pb.gz
+fails "convert a pprof profile" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+rm -f prof.pb.gz prof.pb
 # \u0000 inside a name: names are bytes with a length, so two ops
 run analyze --json nul_in_name.json
 loads "a NUL in a name keeps it apart" '"name":"ab","category":"","count":1,"self_ns":3000' \
