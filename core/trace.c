@@ -122,6 +122,10 @@ static int check_stream_end(trace *t, const trace_reader *r, uint64_t base, bool
     const char *path = t->path;
     if (r->zerr == Z_OK || r->zerr == Z_STREAM_END)
         return 0;
+    if (r->zerr == Z_MEM_ERROR) {
+        error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+        return -1;
+    }
     if (r->zerr != Z_BUF_ERROR && r->zerr != Z_DATA_ERROR) {
         error_set(err, T2P_ERR_IO, path, (int64_t)base, "read error: %s", r->zmsg);
         return -1;

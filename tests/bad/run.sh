@@ -369,7 +369,7 @@ ls -A | grep -v -x -e out -e err -e before -e after >before
 if nm -D "$tool" 2>/dev/null | grep -q -e __asan_init -e __ubsan; then
     "$tool" analyze long_string.json.gz >out 2>err
 else
-    (ulimit -v 150000 && exec "$tool" analyze long_string.json.gz) >out 2>err
+    (ulimit -v 200000 && exec "$tool" analyze long_string.json.gz) >out 2>err
 fi
 rc=$?
 ls -A | grep -v -x -e out -e err -e before -e after >after
