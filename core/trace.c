@@ -474,9 +474,11 @@ trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
             pc.len = 0;
         }
         if (feed(t, &Y, &L, buf, len, base, err) < 0) {
-            /* invalid JSON in bytes a gzip check then condemns: the
-               corruption is what went wrong, found at the JSON's fault */
-            if (L.failed || err->kind != T2P_ERR_JSON || !trace_read_ends_corrupt(&R, held))
+            /* invalid JSON (yajl's own error, at a byte) in bytes a gzip
+               check then condemns: the corruption is what went wrong,
+               found at the JSON's fault */
+            if (L.failed || Y.too_long || err->kind != T2P_ERR_JSON || err->offset < 0 ||
+                !trace_read_ends_corrupt(&R, held))
                 goto fail;
             base = (uint64_t)err->offset;
             t->bytes_in = base;

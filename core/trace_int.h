@@ -81,8 +81,9 @@ bool trace_read_next(trace_reader *r, const unsigned char **buf, size_t *len, ui
 void trace_read_release(trace_reader *r);
 
 /* After the parser failed on the chunk it holds (held) or on those it
-   gathered: whether the stream ended with corrupt gzip data right after
-   them, so that the corruption, not the garbage, is what to report. */
+   gathered: whether the stream ended right after them on a gzip trailer
+   that condemns them, so that the corruption, not the garbage, is what to
+   report. */
 bool trace_read_ends_corrupt(trace_reader *r, bool held);
 
 /* Stops and joins the thread, frees the buffers, closes the file. */

@@ -379,7 +379,7 @@ void trace_read_release(trace_reader *r)
 bool trace_read_ends_corrupt(trace_reader *r, bool held)
 {
     pthread_mutex_lock(&r->mu);
-    bool yes = r->done && r->zerr == Z_DATA_ERROR && r->count == (held ? 1 : 0);
+    bool yes = r->done && r->bad_trailer && r->count == (held ? 1 : 0);
     pthread_mutex_unlock(&r->mu);
     return yes;
 }
