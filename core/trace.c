@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/sniff.h"
 #include "core/trace_int.h"
 #include "core/vec.h"
 
@@ -287,87 +288,6 @@ static const char *sniff_format(const unsigned char *b, size_t n, bool gzip)
     return NULL;
 }
 
-/* A protobuf varint at b[*i]: false when it runs past n or 10 bytes. */
-static bool pb_varint(const unsigned char *b, size_t n, size_t *i, uint64_t *v)
-{
-    *v = 0;
-    for (int shift = 0; shift < 70 && *i < n; shift += 7) {
-        unsigned char c = b[(*i)++];
-        *v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return true;
-    }
-    return false;
-}
-
-/* Whether b[0..n) is one whole protobuf message: each field of a wire type
-   proto3 writes (varint, 64-bit, length-delimited, 32-bit), the last
-   ending at n. */
-static bool pb_message(const unsigned char *b, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint64_t tag, v;
-        if (!pb_varint(b, n, &i, &tag) || tag >> 3 == 0)
-            return false;
-        unsigned wt = (unsigned)(tag & 7);
-        if (wt == 0 && !pb_varint(b, n, &i, &v))
-            return false;
-        if (wt == 1 || wt == 5) {
-            size_t k = wt == 1 ? 8 : 4;
-            if (n - i < k)
-                return false;
-            i += k;
-        }
-        if (wt == 2) {
-            if (!pb_varint(b, n, &i, &v) || v > n - i)
-                return false;
-            i += (size_t)v;
-        }
-        if (wt != 0 && wt != 1 && wt != 2 && wt != 5)
-            return false;
-    }
-    return true;
-}
-
-/* Whether the first (inflated) bytes are a pprof profile, as convert and
-   go tool pprof write it: profile.proto's top-level fields, each with the
-   wire type the schema gives it, the messages among them well formed, two
-   at least (or all the bytes). JSON cannot pass: it never holds the
-   control bytes (0x04, 0x08, 0x12...) a profile's first fields hold. */
-static bool sniff_pprof(const unsigned char *b, size_t n)
-{
-    /* wire type of Profile's fields 1-14: 2 messages, strings, packed; 0 varints */
-    static const signed char wire[15] = { -1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 0, 0 };
-    bool control = false;
-    for (size_t k = 0; k < n && k < 64 && !control; k++)
-        control = b[k] < 0x20 && b[k] != '\t' && b[k] != '\n' && b[k] != '\r';
-    if (!control)
-        return false;
-    size_t i = 0;
-    int fields = 0;
-    while (i < n && fields < 16) {
-        uint64_t tag, v;
-        if (!pb_varint(b, n, &i, &tag))
-            break; /* cut where the chunk ends: judged on the fields before */
-        uint64_t f = tag >> 3;
-        unsigned wt = (unsigned)(tag & 7);
-        if (f == 0 || f > 14 || (wt != (unsigned)wire[f] && !(f == 13 && wt == 2)))
-            return false; /* comment (13) may come packed or not */
-        if (!pb_varint(b, n, &i, &v))
-            break;
-        if (wt == 2) {
-            if (v > n - i)
-                break;
-            if (f != 6 && f != 13 && !pb_message(b + i, (size_t)v))
-                return false; /* string_table (6) holds text */
-            i += (size_t)v;
-        }
-        fields++;
-    }
-    return fields >= 2 || (fields == 1 && i == n);
-}
-
 /* Runs buf through yajl; base is the offset of buf in the JSON. Returns 0,
    or -1 with err set. */
 static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned char *buf,
@@ -383,7 +303,7 @@ static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned c
                       "not JSON: %s; expected a PyTorch profiler trace (Chrome trace JSON)", what);
             return -1;
         }
-        if (sniff_pprof(buf, len)) {
+        if (sniff_is_pprof(buf, len)) {
             error_set(err, T2P_ERR_NOT_TRACE, path, -1,
                       "a pprof profile (%s), not a trace: open it with go tool pprof",
                       t->gzip ? "gzip-compressed protobuf" : "protobuf");
