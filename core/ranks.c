@@ -133,6 +133,107 @@ static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
     return 0;
 }
 
+struct subdir {
+    char *name;
+    size_t traces;
+};
+
+static int cmp_subdir(const void *pa, const void *pb)
+{
+    const struct subdir *a = pa, *b = pb;
+    return strverscmp(a->name, b->name);
+}
+
+/* The regular files with trace names in dir (not recursive). */
+static size_t count_traces(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || !ranks_is_trace_name(de->d_name))
+            continue;
+        char p[4096];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, de->d_name) < sizeof p &&
+            stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Into buf: where dir's traces are when it holds none itself, its
+   subdirectories holding trace files ("; traces in subdirectories: D/run1
+   (8 traces), ..."; what does not fit is counted, "and 3 more"), else "". */
+static void where_traces(const char *dir, char *buf, size_t size)
+{
+    struct subdir *subs = NULL;
+    size_t n = 0, cap = 0;
+    size_t dlen = strlen(dir);
+    bool slash = dlen && dir[dlen - 1] == '/';
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[4096];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s%s%s", dir, slash ? "" : "/", de->d_name) >= sizeof p ||
+            stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        size_t k = count_traces(p);
+        if (!k)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            struct subdir *ns = realloc(subs, nc * sizeof *ns);
+            if (!ns)
+                break; /* out of memory: name the ones found so far */
+            subs = ns;
+            cap = nc;
+        }
+        if (!(subs[n].name = strdup(p)))
+            break;
+        subs[n++].traces = k;
+    }
+    if (d)
+        closedir(d);
+    if (size)
+        buf[0] = '\0';
+    if (n) {
+        qsort(subs, n, sizeof *subs, cmp_subdir);
+        size_t o = (size_t)snprintf(buf, size, "; traces in subdirectories:");
+        size_t i = 0;
+        for (; i < n && o < size; i++) {
+            char one[4200];
+            int w = snprintf(one, sizeof one, "%s %s (%zu trace%s)", i ? "," : "", subs[i].name,
+                             subs[i].traces, subs[i].traces == 1 ? "" : "s");
+            /* room for ", and N more" after it */
+            if (i && o + (size_t)w + 24 > size)
+                break;
+            o += (size_t)snprintf(buf + o, size - o, "%s", one);
+        }
+        if (i < n && o < size)
+            snprintf(buf + o, size - o, ", and %zu more", n - i);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(subs[i].name);
+    free(subs);
+}
+
+/* err for dir holding no trace: why, then where traces are instead (else,
+   when looked, the names looked for). */
+static void no_trace_error(const char *dir, const char *why, bool looked, t2p_error *err)
+{
+    char where[sizeof err->reason];
+    where_traces(dir, where, sizeof where);
+    error_set(err, T2P_ERR_EMPTY, dir, -1, "%s%s", why,
+              where[0] ? where : looked ? " (looked for .json, .json.gz, .pt.trace.json[.gz])" : "");
+}
+
 static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
 {
     DIR *d = opendir(dir);
@@ -164,8 +265,7 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
             goto nomem;
     }
     if (j->nfiles == before) {
-        error_set(err, T2P_ERR_EMPTY, dir, -1,
-                  "no trace files in the directory (.json, .json.gz, .pt.trace.json[.gz])");
+        no_trace_error(dir, "no trace files here", true, err);
         rc = -1;
     }
     closedir(d);

@@ -167,7 +167,9 @@ int ranks_figures(const model *m, ranks_stat *st);
 
 /* A job of the given files and directories (each directory's trace files,
    not recursive), in name order, not loaded. NULL with err set when a
-   directory cannot be read or holds no trace file, or out of memory. */
+   directory cannot be read, or holds no trace file (T2P_ERR_EMPTY: the
+   reason names its subdirectories that hold some, else the names looked
+   for), or out of memory. */
 ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err);
 
 /* Loads every file on opts->jobs threads, assigns ranks, and computes the

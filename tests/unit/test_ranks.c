@@ -21,7 +21,7 @@ static char dir[64];
 
 static void put(const char *name, const char *text)
 {
-    char path[256];
+    char path[320];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -260,6 +260,44 @@ static void test_failures(void **state)
     rm_dir();
 }
 
+/* A trace without rank, so ranked by its position in name order. */
+static const char plain[] = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\","
+                            "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20}]}";
+
+/* A directory without traces names its subdirectories that hold some. */
+static void test_subdirs(void **state)
+{
+    (void)state;
+    mk_dir();
+    char sub[256], top[256];
+    snprintf(top, sizeof top, "%s", dir);
+    const char *subs[] = { "run10", "run2", "logs" };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(sub, sizeof sub, "%s/%s", top, subs[i]);
+        assert_int_equal(mkdir(sub, 0700), 0);
+    }
+    put("run2/rank-0.json", plain);
+    put("run10/rank-0.json", plain);
+    put("run10/rank-1.json.gz", plain);
+    put("logs/out.txt", "x");
+    t2p_error err;
+    const char *args[] = { top };
+    assert_null(ranks_open(args, 1, &err));
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    char want[600];
+    snprintf(want, sizeof want, "no trace files here; traces in subdirectories: %s/run2 (1 trace), "
+             "%s/run10 (2 traces)", top, top);
+    assert_string_equal(err.reason, want);
+    assert_null(strstr(err.reason, "logs"));
+    rm_dir();
+    /* none anywhere: the names looked for */
+    mk_dir();
+    const char *args2[] = { dir };
+    assert_null(ranks_open(args2, 1, &err));
+    assert_non_null(strstr(err.reason, "looked for .json"));
+    rm_dir();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_median),
         cmocka_unit_test(test_job),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_subdirs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
