@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,43 @@ static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
     return 0;
 }
 
+/* Adds a note on path: "skipped..." as reason. Returns 0, or -1 when out of
+   memory. */
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+{
+    /* a power of two: the count itself says when to grow */
+    if ((j->nnotes & (j->nnotes - 1)) == 0) {
+        t2p_error *nn = realloc(j->notes, (j->nnotes ? j->nnotes * 2 : 1) * sizeof *nn);
+        if (!nn)
+            return -1;
+        j->notes = nn;
+    }
+    char reason[sizeof j->notes->reason];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    error_set(&j->notes[j->nnotes++], kind, path, -1, "%s", reason);
+    return 0;
+}
+
+/* What a file that is not a regular one is, for its note. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return "not a regular file";
+}
+
 struct subdir {
     char *name;
     size_t traces;
@@ -241,7 +279,8 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
         error_set(err, T2P_ERR_IO, dir, -1, "cannot read the directory: %s", strerror(errno));
         return -1;
     }
-    size_t before = j->nfiles, dlen = strlen(dir);
+    size_t before = j->nfiles, notes = j->nnotes, dlen = strlen(dir);
+    char odd[300] = ""; /* the first file that is not regular, for the error */
     bool slash = dlen && dir[dlen - 1] == '/';
     struct dirent *de;
     int rc = 0;
@@ -255,17 +294,30 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
             goto nomem;
         snprintf(p, n, "%s%s%s", dir, slash ? "" : "/", de->d_name);
         struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            free(p); /* not recursive */
-            continue;
-        }
-        int a = add_file(j, cap, p, strlen(p));
+        int a = 0;
+        bool known = stat(p, &st) == 0; /* else loading it says why */
+        if (known && S_ISDIR(st.st_mode))
+            ; /* not recursive */
+        else if (known && !S_ISREG(st.st_mode)) {
+            /* a FIFO's open() waits for a writer that never comes */
+            a = add_note(j, p, T2P_ERR_IO, "skipped: %s, not a regular file", file_kind(st.st_mode));
+            if (!odd[0])
+                snprintf(odd, sizeof odd, "%.200s: %s", de->d_name, file_kind(st.st_mode));
+        } else
+            a = add_file(j, cap, p, strlen(p));
         free(p);
         if (a < 0)
             goto nomem;
     }
     if (j->nfiles == before) {
-        no_trace_error(dir, "no trace files here", true, err);
+        if (j->nnotes > notes) {
+            /* the job and its notes are dropped: the reason says it all */
+            char why[400];
+            snprintf(why, sizeof why, "no trace files here: %zu with a trace name, none a regular "
+                     "file (%s)", j->nnotes - notes, odd);
+            no_trace_error(dir, why, false, err);
+        } else
+            no_trace_error(dir, "no trace files here", true, err);
         rc = -1;
     }
     closedir(d);
@@ -320,6 +372,7 @@ void ranks_free(ranks_job *j)
         free(f->out);
     }
     free(j->files);
+    free(j->notes);
     strtab_free(j->strs);
     free(j->ops);
     free(j->self);

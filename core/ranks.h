@@ -5,7 +5,10 @@
 
    Rank of a file: distributedInfo.rank; else the number in a "rank-3",
    "rank3", "rank_3" or "worker3" file name; else the file's position in name
-   order. Two files of one rank are an error. */
+   order. Two files of one rank are an error.
+
+   A directory's files that are not regular files are left out with a note
+   (the job's notes): a FIFO would block the load forever. */
 #ifndef T2P_RANKS_H
 #define T2P_RANKS_H
 
@@ -93,6 +96,10 @@ typedef struct ranks_op {
 typedef struct ranks_job {
     ranks_file *files;   /* by rank once loaded (failed files last, by name) */
     size_t nfiles;
+    /* files of the directories left out, each a one-line note: file is the
+       path, reason says why (error_format gives the line), offset -1 */
+    t2p_error *notes;
+    size_t nnotes;
     size_t nloaded, nfailed;
     strtab *strs;        /* names of the merged ops */
     ranks_op *ops;
@@ -166,10 +173,11 @@ int64_t ranks_trace_rank(const trace *tr);
 int ranks_figures(const model *m, ranks_stat *st);
 
 /* A job of the given files and directories (each directory's trace files,
-   not recursive), in name order, not loaded. NULL with err set when a
-   directory cannot be read, or holds no trace file (T2P_ERR_EMPTY: the
-   reason names its subdirectories that hold some, else the names looked
-   for), or out of memory. */
+   not recursive; what is not a regular file is left out with a note), in
+   name order, not loaded. NULL with err set when a directory cannot be
+   read, or holds no trace file (T2P_ERR_EMPTY: the reason names its
+   subdirectories that hold some, else the names looked for), or out of
+   memory. */
 ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err);
 
 /* Loads every file on opts->jobs threads, assigns ranks, and computes the

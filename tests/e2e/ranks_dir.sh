@@ -1,8 +1,9 @@
 #!/bin/sh
 # What a job directory holds besides traces (issues 22, 23), through
-# analyze, convert and the explorer (every run under timeout: a load that
-# blocks fails here rather than hanging): a directory without traces names
-# its subdirectories holding some, or says what it looked for, and exits 2.
+# analyze, convert and the explorer: a FIFO named *.json is skipped with a
+# note (every run under timeout: a load that blocks on it fails here rather
+# than hanging); a directory without traces names its subdirectories
+# holding some, or says what it looked for, and exits 2.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -35,6 +36,32 @@ trace() { # RANK: a two-event trace of that rank (no rank in the file name)
     printf '{"ph":"X","name":"aten::add","cat":"cpu_op","pid":1,"tid":1,"ts":70,"dur":20}]}\n'
 }
 
+job="$work/job"
+mkdir "$job"
+trace 0 >"$job/host-a.json"
+trace 1 >"$job/host-b.json"
+mkfifo "$job/pipe.json"
+
+if run "analyze DIR with a FIFO and non-traces" 0 "$tool" analyze --json "$job"; then
+    ok "analyze finishes with a FIFO in the directory"
+    has "$work/err" "note: $job/pipe.json: skipped: a FIFO, not a regular file" "analyze: FIFO noted"
+    n=$(grep -c 'note:' "$work/err")
+    [ "$n" -eq 1 ] && ok "analyze: one line per skipped file" || bad "analyze: $n notes, not 1"
+    has "$work/out" '"failed":[]' "analyze: nothing failed"
+    has "$work/out" '"skipped":[{"file":' "analyze --json lists the skipped files"
+    has "$work/out" '{"rank":1,"file":' "analyze: rank 1 from its trace"
+fi
+if run "convert DIR with a FIFO and non-traces" 0 "$tool" convert "$job" "$work/job.pb.gz"; then
+    has "$work/err" "note: $job/pipe.json: skipped: a FIFO" "convert: FIFO noted"
+    [ -s "$work/job.pb.gz" ] && ok "convert writes the profile" || bad "convert wrote nothing"
+fi
+if [ -x "$tui" ]; then
+    if run "explorer DIR with a FIFO and non-traces" 0 "$tui" --replay '' --print --size 160x20 "$job"; then
+        has "$work/out" "- pipe.json: skipped: a FIFO" "explorer: FIFO listed in the Ranks view"
+        has "$work/out" "1 skipped" "explorer: the tab line counts them"
+    fi
+fi
+
 # a directory of runs: no trace of its own, its subdirectories named
 top="$work/top"
 mkdir -p "$top/run1" "$top/run2" "$top/logs"
@@ -49,10 +76,18 @@ if [ -x "$tui" ]; then
     run "explorer TOP" 2 "$tui" --replay q "$top" && has "$work/err" "$want" "explorer: subdirectories named"
 fi
 
-# nothing anywhere
+# nothing anywhere, and nothing but a FIFO
 empty="$work/empty"
 mkdir "$empty"
 run "analyze EMPTY" 2 "$tool" analyze "$empty" &&
     has "$work/err" "$empty: no trace files here (looked for .json, .json.gz, .pt.trace.json[.gz])" \
         "analyze: the names looked for"
+only="$work/only"
+mkdir "$only"
+mkfifo "$only/pipe.json"
+run "analyze ONLY" 2 "$tool" analyze "$only" &&
+    has "$work/err" "$only: no trace files here: 1 with a trace name, none a regular file (pipe.json: a FIFO)" \
+        "analyze: only a FIFO"
+[ -x "$tui" ] && run "explorer ONLY" 2 "$tui" --replay q "$only" &&
+    has "$work/err" "$only: no trace files here: 1 with a trace name" "explorer: only a FIFO"
 exit $fail
