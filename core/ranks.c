@@ -113,7 +113,7 @@ static int cmp_names(const void *pa, const void *pb)
     return r ? r : strcmp(a->path, b->path);
 }
 
-static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
+static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len, bool listed)
 {
     if (j->nfiles == *cap) {
         size_t nc = *cap ? *cap * 2 : 16;
@@ -128,6 +128,7 @@ static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
     f->path = strndup(path, len);
     if (!f->path)
         return -1;
+    f->listed = listed;
     f->trace_rank = -1;
     f->rank = -1;
     j->nfiles++;
@@ -304,7 +305,7 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
             if (!odd[0])
                 snprintf(odd, sizeof odd, "%.200s: %s", de->d_name, file_kind(st.st_mode));
         } else
-            a = add_file(j, cap, p, strlen(p));
+            a = add_file(j, cap, p, strlen(p), true);
         free(p);
         if (a < 0)
             goto nomem;
@@ -339,7 +340,7 @@ ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err)
         if (ranks_is_dir(args[i])) {
             if (add_dir(j, &cap, args[i], err) < 0)
                 goto fail;
-        } else if (add_file(j, &cap, args[i], strlen(args[i])) < 0) {
+        } else if (add_file(j, &cap, args[i], strlen(args[i]), false) < 0) {
             goto nomem;
         }
     }
@@ -572,6 +573,105 @@ static int find_straggler(ranks_job *j)
     return 0;
 }
 
+/* f's load undone, to load it again. */
+static void file_reset(ranks_file *f)
+{
+    model_free(f->m);
+    trace_free(f->tr);
+    strtab_free(f->names);
+    free(f->ops);
+    free(f->out);
+    *f = (ranks_file){ .path = f->path, .position = f->position, .listed = f->listed,
+                       .rank = -1, .trace_rank = -1 };
+}
+
+/* Loads files[at[0..n)] of j again (a sub-job of them). Returns 0, or -1
+   when out of memory. */
+static int load_again(ranks_job *j, const size_t *at, size_t n, const ranks_load_opts *o)
+{
+    ranks_file *sub = malloc(n * sizeof *sub);
+    if (!sub)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        sub[i] = j->files[at[i]];
+    ranks_job sj = { .files = sub, .nfiles = n, .straggler = -1 };
+    int rc = ranks_load_files(&sj, o);
+    for (size_t i = 0; i < n; i++)
+        j->files[at[i]] = sub[i];
+    free(sub);
+    return rc;
+}
+
+/* Moves the files found to hold no trace to the notes, and numbers the
+   others in name order again: a non-trace must not take a position, or
+   shift the ranks of the traces after it. A loaded trace ranked by its
+   position takes the new one; when a ranks_model_fn saw the old one
+   (convert labels each sample with it), the trace is loaded again, which
+   only happens with a non-trace before traces that say no rank. Returns
+   0, or -1 with err set: out of memory, or no trace left. */
+static int drop_skipped(ranks_job *j, const ranks_load_opts *o, t2p_error *err)
+{
+    size_t nskip = 0, first = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        const ranks_file *f = &j->files[i];
+        if (!f->skipped)
+            continue;
+        if (!nskip++)
+            first = i;
+        if (add_note(j, f->path, f->err.kind, "skipped, not a trace: %s", f->err.reason) < 0)
+            goto nomem;
+    }
+    if (!nskip)
+        return 0;
+    if (nskip == j->nfiles) {
+        /* every file came from a directory: only those are skipped */
+        const char *path = j->files[first].path, *slash = strrchr(path, '/');
+        char dir[4096];
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        else
+            snprintf(dir, sizeof dir, ".");
+        no_trace_error(dir, "no trace files here: none of its .json files holds a trace (see the "
+                       "notes)", false, err);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->skipped) {
+            free(f->path);
+            continue;
+        }
+        j->files[k++] = *f;
+    }
+    j->nfiles = k;
+    size_t *redo = malloc(k * sizeof *redo), nredo = 0;
+    if (!redo)
+        goto nomem;
+    for (size_t i = 0; i < k; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->position == i)
+            continue;
+        f->position = i;
+        if (!f->loaded || f->from != RANKS_FROM_POSITION)
+            continue; /* a failed file is ranked by assign_ranks */
+        if (!o->on_model) {
+            f->rank = (int64_t)i;
+            continue;
+        }
+        file_reset(f);
+        redo[nredo++] = i;
+    }
+    int rc = nredo ? load_again(j, redo, nredo, o) : 0;
+    free(redo);
+    if (rc < 0)
+        goto nomem;
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory loading the ranks");
+    return -1;
+}
+
 int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
 {
     ranks_load_opts none = { 0 };
@@ -579,6 +679,8 @@ int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
         opts = &none;
     if (ranks_load_files(j, opts) < 0)
         goto nomem;
+    if (drop_skipped(j, opts, err) < 0)
+        return -1;
     if (assign_ranks(j, err) < 0)
         return -1;
     if (merge_ops(j) < 0 || find_straggler(j) < 0)
