@@ -220,8 +220,8 @@ static void where_traces(const char *dir, char *buf, size_t size)
             continue;
         char p[4096];
         struct stat st;
-        if ((size_t)snprintf(p, sizeof p, "%s%s%s", dir, slash ? "" : "/", de->d_name) >= sizeof p ||
-            stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+        int w = snprintf(p, sizeof p, "%s%s%s", dir, slash ? "" : "/", de->d_name);
+        if (w < 0 || (size_t)w >= sizeof p || stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
         size_t k = count_traces(p);
         if (!k)
@@ -264,13 +264,13 @@ static void where_traces(const char *dir, char *buf, size_t size)
 }
 
 /* err for dir holding no trace: why, then where traces are instead (else,
-   when looked, the names looked for). */
+   when looked, the names looked for: tests/bad/run.sh pins that line). */
 static void no_trace_error(const char *dir, const char *why, bool looked, t2p_error *err)
 {
     char where[sizeof err->reason];
     where_traces(dir, where, sizeof where);
     error_set(err, T2P_ERR_EMPTY, dir, -1, "%s%s", why,
-              where[0] ? where : looked ? " (looked for .json, .json.gz, .pt.trace.json[.gz])" : "");
+              where[0] ? where : looked ? " (.json, .json.gz, .pt.trace.json[.gz])" : "");
 }
 
 static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
@@ -301,7 +301,8 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
             ; /* not recursive */
         else if (known && !S_ISREG(st.st_mode)) {
             /* a FIFO's open() waits for a writer that never comes */
-            a = add_note(j, p, T2P_ERR_IO, "skipped: %s, not a regular file", file_kind(st.st_mode));
+            a = add_note(j, p, T2P_ERR_IO, "skipped: %s, not a regular file",
+                         file_kind(st.st_mode));
             if (!odd[0])
                 snprintf(odd, sizeof odd, "%.200s: %s", de->d_name, file_kind(st.st_mode));
         } else
@@ -314,11 +315,11 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
         if (j->nnotes > notes) {
             /* the job and its notes are dropped: the reason says it all */
             char why[400];
-            snprintf(why, sizeof why, "no trace files here: %zu with a trace name, none a regular "
-                     "file (%s)", j->nnotes - notes, odd);
+            snprintf(why, sizeof why, "no trace files in the directory: %zu with a trace name, "
+                     "none a regular file (%s)", j->nnotes - notes, odd);
             no_trace_error(dir, why, false, err);
         } else
-            no_trace_error(dir, "no trace files here", true, err);
+            no_trace_error(dir, "no trace files in the directory", true, err);
         rc = -1;
     }
     closedir(d);
@@ -631,8 +632,8 @@ static int drop_skipped(ranks_job *j, const ranks_load_opts *o, t2p_error *err)
             snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
         else
             snprintf(dir, sizeof dir, ".");
-        no_trace_error(dir, "no trace files here: none of its .json files holds a trace (see the "
-                       "notes)", false, err);
+        no_trace_error(dir, "no trace files in the directory: none of its .json files holds a "
+                       "trace (see the notes)", false, err);
         return -1;
     }
     size_t k = 0;

@@ -91,7 +91,7 @@ trace 0 >"$top/run1/a.json"
 trace 1 >"$top/run1/b.json"
 trace 0 >"$top/run2/a.json"
 echo x >"$top/logs/out.txt"
-want="$top: no trace files here; traces in subdirectories: $top/run1 (2 traces), $top/run2 (1 trace)"
+want="$top: no trace files in the directory; traces in subdirectories: $top/run1 (2 traces), $top/run2 (1 trace)"
 run "analyze TOP" 2 "$tool" analyze "$top" && has "$work/err" "$want" "analyze: subdirectories named"
 run "convert TOP" 2 "$tool" convert "$top" "$work/top.pb.gz" && has "$work/err" "$want" "convert: subdirectories named"
 if [ -x "$tui" ]; then
@@ -102,14 +102,14 @@ fi
 empty="$work/empty"
 mkdir "$empty"
 run "analyze EMPTY" 2 "$tool" analyze "$empty" &&
-    has "$work/err" "$empty: no trace files here (looked for .json, .json.gz, .pt.trace.json[.gz])" \
+    has "$work/err" "$empty: no trace files in the directory (.json, .json.gz, .pt.trace.json[.gz])" \
         "analyze: the names looked for"
 only="$work/only"
 mkdir "$only"
 echo '{"a":1}' >"$only/notes.json"
 mkfifo "$only/pipe.json"
 run "analyze ONLY" 2 "$tool" analyze "$only" &&
-    has "$work/err" "$only: no trace files here: none of its .json files holds a trace" \
+    has "$work/err" "$only: no trace files in the directory: none of its .json files holds a trace" \
         "analyze: only non-traces"
 # (src/tui.c prints each file's error then, not ranks_load's)
 [ -x "$tui" ] && run "explorer ONLY" 2 "$tui" --replay q "$only" &&
@@ -118,8 +118,9 @@ fifo="$work/fifo"
 mkdir "$fifo"
 mkfifo "$fifo/pipe.json"
 run "analyze FIFO" 2 "$tool" analyze "$fifo" &&
-    has "$work/err" "$fifo: no trace files here: 1 with a trace name, none a regular file (pipe.json: a FIFO)" \
+    has "$work/err" \
+        "$fifo: no trace files in the directory: 1 with a trace name, none a regular file (pipe.json: a FIFO)" \
         "analyze: only a FIFO"
 [ -x "$tui" ] && run "explorer FIFO" 2 "$tui" --replay q "$fifo" &&
-    has "$work/err" "$fifo: no trace files here: 1 with a trace name" "explorer: only a FIFO"
+    has "$work/err" "$fifo: no trace files in the directory: 1 with a trace name" "explorer: only a FIFO"
 exit $fail
