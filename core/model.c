@@ -41,10 +41,14 @@ struct builder {
     size_t mat;         /* stack[0..mat) have their nodes */
 };
 
+/* Node and op arrays start small and double: the explorer keeps a model
+   per rank, and thousands of tiny ranks each held 2 x 1024 nodes. */
+#define MODEL_FIRST_CAP 16
+
 static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
 {
     if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 1024;
+        size_t nc = *cap ? *cap * 2 : MODEL_FIRST_CAP;
         model_node *nn = realloc(*nodes, nc * sizeof *nn);
         if (!nn)
             return -1;
@@ -69,7 +73,7 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     }
     model *m = b->m;
     if (m->nops == b->opcap) {
-        size_t nc = b->opcap ? b->opcap * 2 : 256;
+        size_t nc = b->opcap ? b->opcap * 2 : MODEL_FIRST_CAP;
         model_op *no = realloc(m->ops, nc * sizeof *no);
         if (!no)
             return MODEL_NONE;

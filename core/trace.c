@@ -54,6 +54,20 @@ void trace_free(trace *t)
     free(t);
 }
 
+bool trace_starts_json(const char *path)
+{
+    gzFile gz = gzopen(path, "rb"); /* reads a file that is not gzip as it is */
+    if (!gz)
+        return false;
+    unsigned char b[4096];
+    int n = gzread(gz, b, sizeof b);
+    gzclose(gz);
+    int i = n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+        i++;
+    return i < n && (b[i] == '{' || b[i] == '[');
+}
+
 static bool label_is_device(const char *s)
 {
     /* "GPU 0", "MTIA 17": any process label but the host's */

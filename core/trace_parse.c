@@ -20,12 +20,13 @@ static int fail_nomem(trace_parser *L)
     return 0;
 }
 
-/* The small arrays (processes, tracks, open B events); the big ones are vec_grow's. */
+/* The small arrays (processes, tracks, open B events), from 8 doubling (the
+   explorer keeps thousands of tiny ranks); the big ones are vec_grow's. */
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
+    size_t ncap = *cap ? *cap * 2 : 8;
     if (ncap > SIZE_MAX / elem)
         return -1;
     void *np = realloc(*p, ncap * elem);
