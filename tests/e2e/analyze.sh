@@ -5,7 +5,7 @@
 # fixtures (tests/fixtures/*.json).
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 fail=0
 for t in "$top_srcdir"/tests/fixtures/*.json.gz; do
     exp="${t%.json.gz}.expected.json"

@@ -5,7 +5,7 @@
 # checked against tests/oracle.py by analyze.sh.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 chk() { "$py" "$top_srcdir/tests/check_compare.py" "$tool" "$@" || fail=1; }
 fail=0
 F="$top_srcdir/tests/fixtures"

@@ -9,8 +9,8 @@
 # dozen pprof runs, most of it go's start-up.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
-command -v go >/dev/null 2>&1 || { echo "go missing: no go tool pprof to check with"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+command -v go >/dev/null 2>&1 || { echo "go missing: no go tool pprof to check with (./setup.sh --test installs it)"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/t2p-convert-sh.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
 n=0

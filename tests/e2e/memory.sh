@@ -4,7 +4,7 @@
 # files (tests/fixtures/*.tb_memory.json, from tests/reference/tb_memory.py).
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 F="$top_srcdir/tests/fixtures"
 S="$SHARED/traces"
 fail=0

@@ -6,7 +6,7 @@
 # shared tb_resnet50_w0 with its Call stacks). Fails, saying so, without python3.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 src="$top_srcdir/tests/fixtures/pysrc"
 fail=0
 for t in "$top_srcdir"/tests/fixtures/pystack_train.json.gz \

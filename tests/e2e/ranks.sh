@@ -3,6 +3,6 @@
 # checked by tests/check_ranks.py against single-file analyze, tests/oracle.py
 # and go tool pprof. The ranks are made in a temp dir from a shared trace.
 set -u
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
-[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found (./setup.sh --test installs it)"; exit 1; }
 exec "$py" "$top_srcdir/tests/check_ranks.py" "$top_builddir/torch2pprof" "$SHARED"

@@ -4,7 +4,7 @@
 # the shared traces whose kernel and operator names carry templates.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 fail=0
 for t in "$top_srcdir"/data/*.json.gz "$SHARED"/traces/nccl_relative_time.json.gz \
          "$SHARED"/traces/sampled_rank0_noflows.json.gz "$SHARED"/traces/mtia_inference_rank0.json.gz; do

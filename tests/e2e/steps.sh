@@ -5,8 +5,8 @@
 # capitalised categories must attribute GPU work like modern ones.
 set -u
 tool="$top_builddir/torch2pprof"
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
-[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found (./setup.sh --test installs it)"; exit 1; }
 fail=0
 n=0
 for fx in "$top_srcdir"/tests/fixtures/tb_steps/*.json; do

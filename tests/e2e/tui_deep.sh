@@ -7,7 +7,7 @@
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-command -v python3 >/dev/null 2>&1 || { echo "python3 missing: skipped"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 missing: cannot run (./setup.sh --test installs it)"; exit 1; }
 tui="$top_builddir/torch2pprof-tui"
 work=$(mktemp -d /tmp/t2p-deep.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM

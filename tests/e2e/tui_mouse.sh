@@ -8,7 +8,7 @@
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-command -v tmux >/dev/null 2>&1 || { echo "tmux missing: skipped"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+command -v tmux >/dev/null 2>&1 || { echo "tmux missing: cannot run (./setup.sh --test installs it)"; exit 1; }
 tui="$top_builddir/torch2pprof-tui"
 trace="$top_srcdir/data/alexnet_train.json.gz"
 work=$(mktemp -d /tmp/t2p-mouse.XXXXXX)

@@ -4,7 +4,7 @@
 # events, Call stacks) whose frames name tests/fixtures/pysrc/model.py, and on
 # the torch 1.13 with_stack fixture (torch/nn/modules/linear.py, not found). Fails, saying so, without python3.
 set -u
-py=$(command -v python3) || { echo "python3 missing"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
 fx="$top_srcdir/tests/fixtures"
 fail=0
 check() {

@@ -8,8 +8,8 @@
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-command -v go >/dev/null 2>&1 || { echo "go missing: no go tool pprof to check with"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
-py=$(command -v python3) || { echo "python3 missing: skipped"; echo "cannot run: ./setup.sh --test installs it"; exit 1; }
+command -v go >/dev/null 2>&1 || { echo "go missing: no go tool pprof to check with (./setup.sh --test installs it)"; exit 1; }
+py=$(command -v python3) || { echo "python3 missing: cannot run (./setup.sh --test installs it)"; exit 1; }
 tmp=$(mktemp -d /tmp/t2p-scope.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export GOFLAGS=-mod=mod GOPATH="$tmp/go" GOCACHE="$tmp/gocache" HOME="$tmp"
