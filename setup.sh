@@ -2,7 +2,7 @@
 # Set-up for a fresh Debian machine: installs what is missing (when root;
 # otherwise prints the apt-get line to run), then configures and builds.
 #   ./setup.sh               what building and running need
-#   ./setup.sh --test        that, and what make check needs (cmocka, python3, tmux, go)
+#   ./setup.sh --test        that, and what make check needs (cmocka, python3, tmux, go, time)
 #   ./setup.sh --hardening   that, and what tests/ci-hardening.sh needs (clang, valgrind)
 # Safe to run again: it installs only what is missing and reconfigures only
 # when the build files are older than their sources or packages were added.
@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 # libisal-dev (faster gzip) is optional: see below
 build="build-essential autoconf automake pkg-config libyajl-dev zlib1g-dev
 libprotobuf-c-dev protobuf-c-compiler libncurses-dev libisal-dev"
-test="libcmocka-dev python3 tmux golang-go"
+test="libcmocka-dev python3 tmux golang-go time"
 hardening="clang libclang-rt-dev valgrind"
 case "${1:-}" in
 "") pkgs=$build what="building and running" ;;

@@ -12,7 +12,7 @@ values, its stack (each location as mapping file and function name and file)
 and its labels, as a multiset; the locations and the mappings as sets. Also
 `-top` of both, for each sample type, line by line.
 
-Exit 0 if equal, 1 otherwise, 77 if TOOL or go is missing.
+Exit 0 if equal, 1 otherwise (TOOL or go missing too).
 """
 import os
 import re
@@ -29,22 +29,10 @@ def sh(cmd):
     return p.stdout.decode(errors="replace")
 
 
-def no_comments(text):
-    # each profile records the command that makes it: -diff_base shows both
-    # inputs' commands, convert --base its own
-    return "\n".join(l for l in text.splitlines() if not l.startswith("Comment:"))
-
-
-def from_type(text):
-    # -top prints the comments bare, among the header lines: compare from "Type:"
-    lines = text.splitlines()
-    at = next((i for i, l in enumerate(lines) if l.startswith("Type:")), 0)
-    return lines[at:]
-
-
 def parse_raw(text):
     """header lines, samples (canonical), locations, mappings from pprof -raw"""
-    lines = no_comments(text).splitlines()
+    # each profile records the command that wrote it (its own -o): aside
+    lines = [l for l in text.splitlines() if not l.startswith("Comment: torch2pprof convert ")]
     i = lines.index("Samples:")
     header = lines[:i + 2]
     j = lines.index("Locations")
@@ -116,7 +104,8 @@ def main(argv):
     for idx in ("samples", "time", "device_time") + (heap if has_heap else ()):
         a = sh(["go", "tool", "pprof", "-top", "-nodecount=1000", "-sample_index=" + idx, f("ref.pb.gz")])
         b = sh(["go", "tool", "pprof", "-top", "-nodecount=1000", "-sample_index=" + idx, f("mine.pb.gz")])
-        if from_type(a) != from_type(b):
+        drop = lambda t: [l for l in t.splitlines() if "torch2pprof convert " not in l]
+        if drop(a) != drop(b):
             bad.append("-top -sample_index=%s differs" % idx)
     for n in ("base.pb.gz", "new.pb.gz", "mine.pb.gz", "ref.pb.gz"):
         os.unlink(f(n))

@@ -7,7 +7,7 @@ must stay under a generous bound: a rank holding two events once cost
 node and op arrays), and now costs a few KB.
 
 usage: check_ranks_memory.py TOOL TUI
-Exit 0 if both stay under the bound, 1 otherwise, 77 without GNU time. Stdlib only; no timing.
+Exit 0 if both stay under the bound, 1 otherwise (also without GNU time). Stdlib only; no timing.
 """
 import json
 import os
@@ -56,8 +56,8 @@ def run_rss(args, work):
 def main():
     tool, tui = sys.argv[1], sys.argv[2]
     if not os.access(TIME, os.X_OK):
-        print("%s missing: skipped" % TIME)
-        return 77
+        print("%s missing: cannot run (./setup.sh --test installs the time package)" % TIME)
+        return 1
     work = tempfile.mkdtemp(prefix="t2p-ranks-mem-")
     bad = 0
     try:

@@ -8,6 +8,6 @@
 # (also a fuzz seed).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+py=$(command -v python3) || { echo "python3 missing: cannot run (./setup.sh --test installs it)"; exit 1; }
 exec "$py" "$top_srcdir/tests/check_text.py" "$top_builddir/torch2pprof" \
     "$top_builddir/torch2pprof-tui" "$top_srcdir/tests/bad/inputs/hostile_text.json"
