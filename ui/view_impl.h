@@ -93,6 +93,10 @@ struct view_ops {
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
     void (*restore)(view *v, uint64_t saved);
+    /* optional: the part of the scope this view sets for every view (the
+       rank shown, the step shown) as the scope line names it ("rank 3",
+       "step 1011"), into buf; "" when it sets none */
+    void (*scope_part)(view *v, char *buf, size_t size);
 };
 
 #define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;

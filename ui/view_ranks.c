@@ -301,6 +301,17 @@ static void ranks_tabinfo(view *v, char *buf, size_t size)
         snprintf(buf + o, size - (size_t)o, " | %zu failed", j->nfailed);
 }
 
+/* The rank every view shows, when a job is open: by trace, so that a
+   model scoped from the rank's (a step) names it too. */
+static void ranks_scope_part(view *v, char *buf, size_t size)
+{
+    const ranks_job *j = v->ranks;
+    buf[0] = '\0';
+    for (size_t i = 0; j && i < j->nloaded; i++)
+        if (j->files[i].m && j->files[i].m->tr == v->m->tr)
+            snprintf(buf, size, "rank %lld", (long long)j->files[i].rank);
+}
+
 const struct view_ops view_ranks_ops = {
     .name = "ranks",
     .label = "Ranks",
@@ -315,4 +326,5 @@ const struct view_ops view_ranks_ops = {
     .gpu = ranks_gpu,
     .action = ranks_action,
     .tabinfo = ranks_tabinfo,
+    .scope_part = ranks_scope_part,
 };

@@ -416,6 +416,15 @@ static void sview_tabinfo(view *v, char *buf, size_t size)
              st->nsteps, st->nkept);
 }
 
+/* The step every view shows ([ ] and Enter), or nothing. */
+static void sview_scope_part(view *v, char *buf, size_t size)
+{
+    struct steps_state *s = state(v);
+    buf[0] = '\0';
+    if (s && s->scoped && v->m == s->scoped && s->st)
+        snprintf(buf, size, "step %s", steps_label(s->st, s->step));
+}
+
 const struct view_ops view_steps_ops = {
     .name = "steps",
     .label = "Steps",
@@ -431,6 +440,7 @@ const struct view_ops view_steps_ops = {
     .action = sview_action,
     .global = sview_global,
     .tabinfo = sview_tabinfo,
+    .scope_part = sview_scope_part,
     .keeps_state = true,
     .bar_col = C_BAR + 1,
 };
