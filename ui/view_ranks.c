@@ -307,6 +307,10 @@ static void ranks_scope_part(view *v, char *buf, size_t size)
 {
     const ranks_job *j = v->ranks;
     buf[0] = '\0';
+    if (j && v->tab == VIEW_ALLRANKS) { /* its table is of every rank */
+        snprintf(buf, size, "all ranks");
+        return;
+    }
     for (size_t i = 0; j && i < j->nloaded; i++)
         if (j->files[i].m && j->files[i].m->tr == v->m->tr)
             snprintf(buf, size, "rank %lld", (long long)j->files[i].rank);
