@@ -604,9 +604,10 @@ int tui_main(int argc, char **argv)
         switch (h->id) {
         case OPT_VIEW:
             if ((k = view_by_name(h->value)) < 0) {
-                opts_usage_error(c, "unknown view '%s' (ops, categories, tree, threads, steps, "
-                                    "ranks, allranks, memory)",
-                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis));
+                char names[256];
+                opts_usage_error(c, "unknown view '%s' (%s)",
+                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis),
+                                 view_names(names, sizeof names));
                 goto usage_done;
             }
             vo.tab = (enum view_tab)k;

@@ -33,6 +33,15 @@ int view_by_name(const char *name)
     return -1;
 }
 
+const char *view_names(char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < VIEW_NTABS && o < size; i++)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", views[i]->name);
+    return buf;
+}
+
 static const struct view_ops *cur_ops(const view *v)
 {
     return v->ops[v->tab];

@@ -167,6 +167,8 @@ const char *view_help_line(view *v, size_t i);
 
 /* The view called name (its --view name or alias), or -1. */
 int view_by_name(const char *name);
+/* Every view's --view name in tab order, ", " between them, into buf. */
+const char *view_names(char *buf, size_t size);
 
 /* Accessors for the program, the terminal and the export. */
 const model *view_model(const view *v);
