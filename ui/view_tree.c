@@ -172,9 +172,15 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
             ;
         if (tlen && f.file_len) {
             size_t nlen = *len; /* the name as shown: short or full */
-            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s", (int)nlen, name,
-                                    (int)f.file_len, f.file, (unsigned)f.line,
-                                    (int)f.func_len, f.func);
+            /* file:line first, the directory last: a narrow screen cuts
+               the directory, never the file */
+            size_t base = f.file_len;
+            while (base > 0 && f.file[base - 1] != '/')
+                base--;
+            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s%s%.*s%s", (int)nlen, name,
+                                    (int)(f.file_len - base), f.file + base, (unsigned)f.line,
+                                    (int)f.func_len, f.func, base ? "  (" : "", (int)base,
+                                    f.file, base ? ")" : "");
             if (*len >= size)
                 *len = size - 1;
             *split = nlen + 2;
