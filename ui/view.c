@@ -302,6 +302,26 @@ int view_set_model(view *v, const model *m)
     return 0;
 }
 
+int view_set_model_keep(view *v, const model *m)
+{
+    scope *from = v->scope;
+    v->scope = NULL; /* kept from close_all: it is carried over */
+    if (view_set_model(v, m) < 0) {
+        scope_free(from);
+        return -1;
+    }
+    int n = scope_carry(v->scope, from), depth = scope_depth(from);
+    char lost[SCOPE_TEXT];
+    lost[0] = '\0';
+    if (n < depth)
+        scope_entry_text(from, scope_entry_at(from, n), lost, sizeof lost);
+    scope_free(from);
+    view_scope_changed(v);
+    if (n < depth)
+        view_status_set(v, "focus %s is not here: the focus stops before it", lost);
+    return n < depth ? 0 : 1;
+}
+
 void view_free(view *v)
 {
     if (!v)

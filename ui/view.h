@@ -139,6 +139,11 @@ void view_free(view *v);
    rows are rebuilt and the scope starts empty. Returns 0 or -1 (out of
    memory: the view is then unusable and must be freed). */
 int view_set_model(view *v, const model *m);
+/* The same keeping the focus and the filter, carried to m by what they
+   name (ui/scope.h scope_carry; the old model must still be alive). 1, or
+   0 when m lacks a focus entry (the focus then stops before it and the
+   status says so), or -1 as view_set_model. */
+int view_set_model_keep(view *v, const model *m);
 
 /* The screen size; the body gets height - VIEW_CHROME rows. */
 void view_resize(view *v, int width, int height);

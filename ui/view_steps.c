@@ -363,8 +363,9 @@ static enum view_style sview_style(view *v, uint32_t id)
     return VIEW_STYLE_ROW;
 }
 
-/* Points every view at step i's model. */
-static int show_step(view *v, size_t i)
+/* Points every view at step i's model; keep: with the focus and filter
+   ([ and ] go through the steps looking at the same thing). */
+static int show_step(view *v, size_t i, bool keep)
 {
     struct steps_state *s = state(v);
     const steps *st = s->st;
@@ -378,11 +379,13 @@ static int show_step(view *v, size_t i)
     model *old = s->scoped;
     s->scoped = sm;
     s->step = i;
-    if (view_set_model(v, sm) < 0)
-        return VIEW_QUIT; /* out of memory: the view cannot go on */
+    int kept = keep ? view_set_model_keep(v, sm) : view_set_model(v, sm) == 0;
     model_free(old);
-    view_status_set(v, "every view shows step %s: [ ] previous/next, Esc the whole trace, "
-                       "e exports it", steps_label(st, i));
+    if (kept < 0)
+        return VIEW_QUIT; /* out of memory: the view cannot go on */
+    if (kept) /* else the status says which focus the step lacks */
+        view_status_set(v, "every view shows step %s: [ ] previous/next, Esc the whole trace, "
+                           "e exports it", steps_label(st, i));
     return VIEW_DRAW_ALL;
 }
 
@@ -429,7 +432,7 @@ static int sview_global(view *v, enum key_act act, int arg)
         i = on_step ? s->step - 1 : st->nsteps - 1;
     }
     enum view_tab tab = v->tab;
-    int r = show_step(v, i);
+    int r = show_step(v, i, true);
     v->tab = tab; /* the view stays */
     return r;
 }
@@ -447,7 +450,7 @@ static int sview_action(view *v, enum key_act act, int arg)
             view_status_set(v, "Enter on a step shows it alone in every view");
             return VIEW_DRAW_FOOTER;
         }
-        return show_step(v, id);
+        return show_step(v, id, false);
     }
     case ACT_SORT_NEXT:
     case ACT_SORT_PREV:
