@@ -88,7 +88,7 @@ static const scope_mask *mask_of(struct one *o)
     return k && k->active ? k : NULL;
 }
 
-static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
+static void fig_one(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
 {
     const model_node *nd = &o->rows.nodes[u];
     bool root = nd->parent == MODEL_NONE;
@@ -119,6 +119,23 @@ static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
     if (o->hidden) { /* the hidden Python frames' own time, as pprof -hide does */
         f->self_ns += o->lift_self[u];
         f->dev_self_ns += o->lift_dev[u];
+    }
+}
+
+/* A row's figures: its node's, summed over the siblings merged into it
+   when the Python frames are hidden (tree_rows_rep). */
+static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
+{
+    fig_one(o, k, u, f);
+    for (uint32_t x = tree_rows_fold_next(&o->rows, u); x != MODEL_NONE;
+         x = tree_rows_fold_next(&o->rows, x)) {
+        fig g;
+        fig_one(o, k, x, &g);
+        f->calls += g.calls;
+        f->self_ns += g.self_ns;
+        f->total_ns += g.total_ns;
+        f->dev_self_ns += g.dev_self_ns;
+        f->dev_total_ns += g.dev_total_ns;
     }
 }
 
