@@ -169,6 +169,9 @@ int cmp_export_to(view *v, const char *path, t2p_error *err_out)
     return rc;
 }
 
+const enum key_act cmp_table_off[] = { ACT_DRILL, ACT_CALLERS, ACT_NONE };
+const enum key_act cmp_tree_off[] = { ACT_MERGE, ACT_CALLERS, ACT_SOURCE, ACT_NONE };
+
 int cmp_action(view *v, enum key_act act)
 {
     switch (act) {
@@ -178,7 +181,7 @@ int cmp_action(view *v, enum key_act act)
         return VIEW_DRAW_ALL;
     case ACT_DRILL:
     case ACT_FOCUS:
-        view_status_set(v, "comparing: no focus (\\ filters by name)");
+        view_status_set(v, "comparing: f in the Tree focuses a stack (\\ filters by name)");
         return VIEW_DRAW_FOOTER;
     case ACT_MERGE:
         view_status_set(v, "comparing: the tree is merged across tracks");

@@ -13,6 +13,11 @@
 extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
     view_cmp_threads_ops;
 
+/* What the compare tables and the compare tree cannot do (their
+   view_ops.off_acts): no drill from a table, no callers, the tree is
+   merged already. */
+extern const enum key_act cmp_table_off[], cmp_tree_off[];
+
 /* What the figure columns show; b cycles through them. */
 enum cmp_fig { CMP_FIG_NEW, CMP_FIG_BASE, CMP_FIG_DELTA, CMP_FIG_N };
 

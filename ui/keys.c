@@ -189,12 +189,26 @@ int keys_script_next(const char **s, char *name, size_t size)
     return (unsigned char)*p;
 }
 
+static bool is_off(const enum key_act *off, enum key_act act)
+{
+    for (; off && *off != ACT_NONE; off++)
+        if (*off == act)
+            return true;
+    return false;
+}
+
 const char *keys_hint(int vi, int nviews, size_t cols, char *buf, size_t size)
+{
+    return keys_hint_but(vi, nviews, NULL, cols, buf, size);
+}
+
+const char *keys_hint_but(int vi, int nviews, const enum key_act *off, size_t cols, char *buf,
+                          size_t size)
 {
     size_t o = 0, w = 0;
     buf[0] = '\0';
     for (const key_def *k = table; k->act != ACT_NONE; k++) {
-        if (!k->hint || !applies(k->views, vi) ||
+        if (!k->hint || !applies(k->views, vi) || is_off(off, k->act) ||
             (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))) ||
             (vi >= nviews && !(k->views & KEYS_VIEW(vi))))
             continue;

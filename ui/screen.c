@@ -249,7 +249,8 @@ static void footer(view *v, cols_line *l)
 static void hints(view *v, cols_line *l)
 {
     char tmp[1200];
-    keys_hint((int)v->tab, VIEW_NTABS, (size_t)(v->width > 0 ? v->width : 0), tmp, sizeof tmp);
+    keys_hint_but((int)v->tab, VIEW_NTABS, v->ops[v->tab]->off_acts,
+                  (size_t)(v->width > 0 ? v->width : 0), tmp, sizeof tmp);
     cols_cell(l, tmp, strlen(tmp), v->width, false);
 }
 

@@ -644,9 +644,7 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
 }
 
 /* The next match after row `from` (or at it), or the previous one,
-   wrapping, anywhere in the tree: a match under a folded node unfolds the
-   way to it. Binary search of the matches for the cursor's node, so n and
-   N cost O(log matches) once the matches are known. */
+   wrapping, anywhere in the tree (view_tree_step). */
 static void tree_search(view *v, const char *pat, size_t from, int dir, bool at,
                         search_found *f)
 {
@@ -654,38 +652,7 @@ static void tree_search(view *v, const char *pat, size_t from, int dir, bool at,
     tree_rows *t = &o->rows;
     const uint32_t *m;
     size_t k = find_all(v, o, pat, &m);
-    f->row = SIZE_MAX;
-    f->index = 0;
-    f->total = k == SIZE_MAX ? 0 : k;
-    f->wrapped = false;
-    if (k == SIZE_MAX || k == 0)
-        return;
-    uint32_t c = tree_rows_at(t, from);
-    /* lo: the matches before the cursor's node; hi: those not after it */
-    size_t lo = 0, hi = k;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (tree_rows_before(t, m[mid], c))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    bool on = lo < k && m[lo] == c;
-    size_t j;
-    if (dir > 0) {
-        j = on && !at ? lo + 1 : lo;
-        f->wrapped = j == k;
-        if (f->wrapped)
-            j = 0;
-    } else {
-        size_t le = on && at ? lo + 1 : lo; /* matches at or before: [0, le) */
-        f->wrapped = le == 0;
-        j = f->wrapped ? k - 1 : le - 1;
-    }
-    tree_rows_reveal(t, m[j]);
-    tree_rows_dirty(t);
-    f->row = tree_rows_index_of(t, m[j]);
-    f->index = j + 1;
+    view_tree_step(t, m, k, from, dir, at, f);
 }
 
 bool view_tree_merged(view *v)
