@@ -13,25 +13,6 @@
 #include "ui/cmp.h"
 #include "ui/tree_rows.h"
 
-enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_DCALLS, C_DS, C_DT, C_DPCT, C_DDEV };
-
-static const col cols[] = {
-    { C_DT, "Δ total ms", 11, MODEL_SORT_TOTAL, 0, false, false, false },
-    { C_DS, "Δ self ms", 11, MODEL_SORT_SELF, 0, false, false, false },
-    { C_DCALLS, "Δ calls", 9, MODEL_SORT_CALLS, 2, false, false, false },
-    { C_DPCT, "Δ %", 7, MODEL_SORT_AVG, 1, false, false, false },
-    { C_DDEV, "Δ dev ms", 11, MODEL_SORT_DEVICE_TOTAL, 3, true, false, false },
-    { C_TOTAL, "Total ms", 11, -1, 1, false, false, false },
-    { C_SELF, "Self ms", 11, -1, 2, false, false, false },
-    { C_CALLS, "Calls", 9, -1, 3, false, false, false },
-    { C_NAME, "Name", 24, MODEL_SORT_NAME, 0, false, true, true },
-    { 0, NULL, 0, 0, 0, false, false, false }
-};
-
-static const enum model_sort sorts[] = { MODEL_SORT_TOTAL, MODEL_SORT_SELF, MODEL_SORT_CALLS,
-                                         MODEL_SORT_AVG, MODEL_SORT_DEVICE_TOTAL,
-                                         MODEL_SORT_NAME, MODEL_SORT_N };
-
 struct ctree {
     view *v;
     model_node *shadow; /* per compare node: its shape for tree_rows */
@@ -50,37 +31,9 @@ static struct ctree *st(view *v)
     return view_state(v, VIEW_TREE);
 }
 
-/* the sort key of a node: |Δ| of the sorted figure */
-static int64_t key_of(const compare_node *n, enum model_sort s)
-{
-    compare_fig d = compare_delta(&n->b, &n->n);
-    int64_t k;
-    switch (s) {
-    case MODEL_SORT_SELF: k = d.self_ns; break;
-    case MODEL_SORT_CALLS: k = (int64_t)d.calls; break;
-    case MODEL_SORT_DEVICE_SELF: k = d.dev_self_ns; break;
-    case MODEL_SORT_DEVICE_TOTAL: k = d.dev_total_ns; break;
-    case MODEL_SORT_AVG:
-        /* |Δ %| in tenths of a percent; a path in one trace only first */
-        if (n->status != COMPARE_BOTH || n->b.total_ns == 0)
-            return INT64_MAX;
-        k = (int64_t)(1000.0 * (double)d.total_ns / (double)n->b.total_ns);
-        break;
-    default: k = d.total_ns;
-    }
-    return k < 0 ? -k : k;
-}
-
 static const char *node_name(view *v, uint32_t u, size_t *len)
 {
-    const compare *c = v->cmp;
-    if (c->nodes[u].row == MODEL_NONE) {
-        *len = strlen("(all tracks)");
-        return "(all tracks)";
-    }
-    uint32_t name = c->ops[c->nodes[u].row].name;
-    *len = compare_strlen(c, name);
-    return compare_str(c, name);
+    return cmp_node_name(v, &v->cmp->nodes[u], len);
 }
 
 static void sort_kids(void *ctx, uint32_t *ids, size_t n)
@@ -92,7 +45,7 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         return; /* creation order is still an order */
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        k[i].key = key_of(&v->cmp->nodes[ids[i]], v->sort);
+        k[i].key = cmp_node_key(&v->cmp->nodes[ids[i]], v->sort);
         k[i].name = node_name(v, ids[i], &len);
         k[i].id = ids[i];
     }
@@ -183,45 +136,8 @@ static const char *ctree_name(view *v, uint32_t u, char *buf, size_t size, size_
 static void ctree_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
 {
     struct ctree *t = st(v);
-    const compare_node *n = &v->cmp->nodes[u];
-    compare_fig f = cmp_shown(v, &n->b, &n->n), d = compare_delta(&n->b, &n->n);
-    bool delta = v->cmp_fig == CMP_FIG_DELTA;
-    switch (c->id) {
-    case C_NAME: {
-        char pre[64];
-        size_t len;
-        const char *s = node_name(v, u, &len);
-        uint32_t top = t->nfocus ? t->focus[t->nfocus - 1] : 0;
-        int ind = (int)(n->depth - v->cmp->nodes[top].depth) * 2;
-        if (ind > namew / 2)
-            ind = namew / 2;
-        if (ind > 40)
-            ind = 40;
-        cols_pad(l, (size_t)ind);
-        const char *mark = !tree_rows_has_kids(&t->rows, u) ? "  "
-                           : tree_rows_expanded(&t->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
-        size_t k = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, n->gpu ? "[GPU] " : "");
-        cols_put(l, pre, k);
-        cmp_cell_name(l, n->status, s, len, namew - ind - (int)fmt_width(pre, k));
-        break;
-    }
-    case C_CALLS: (delta ? cmp_cell_dcount : cmp_cell_count)(l, f.calls, c->width); break;
-    case C_SELF: (delta ? cmp_cell_dms : view_cell_ms)(l, f.self_ns, c->width); break;
-    case C_TOTAL: (delta ? cmp_cell_dms : view_cell_ms)(l, f.total_ns, c->width); break;
-    case C_DCALLS: cmp_cell_dcount(l, d.calls, c->width); break;
-    case C_DS: cmp_cell_dms(l, d.self_ns, c->width); break;
-    case C_DT: cmp_cell_dms(l, d.total_ns, c->width); break;
-    case C_DPCT: {
-        /* a node's change is its inclusive time's: Δ total % of base total */
-        compare_fig b = n->b, nn = n->n;
-        b.self_ns = b.total_ns;
-        nn.self_ns = nn.total_ns;
-        cmp_cell_dpct(l, n->status, &b, &nn, c->width);
-        break;
-    }
-    case C_DDEV: cmp_cell_dms(l, d.dev_total_ns, c->width); break;
-    default: cols_cell(l, "", 0, c->width, true);
-    }
+    uint32_t top = t->nfocus ? t->focus[t->nfocus - 1] : 0;
+    cmp_node_cell(v, &v->cmp->nodes[u], &t->rows, u, v->cmp->nodes[top].depth, c, namew, l);
 }
 
 static enum view_style ctree_style(view *v, uint32_t u)
@@ -314,8 +230,8 @@ static void ctree_after_key(view *v)
 const struct view_ops view_cmp_tree_ops = {
     .name = "tree",
     .label = "Tree Δ",
-    .cols = cols,
-    .sorts = sorts,
+    .cols = cmp_node_cols,
+    .sorts = cmp_node_sorts,
     .open = ctree_open,
     .close = ctree_close,
     .count = ctree_count,
