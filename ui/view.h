@@ -11,6 +11,7 @@
      keys.c       the one key table: dispatch, help, hint bar, --replay names
      scope.c      focus stack and filter: what every view shows
      tree_rows.c  the rows of a call tree (expand, collapse, row at, index of)
+     tree_moves.c the keys every tree view shares, and search steps in a tree
      search.c     the prompt and finding rows
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
