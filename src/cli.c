@@ -11,6 +11,7 @@
 #include "core/fmt.h"
 #include "core/textsafe.h"
 #include "core/outfile.h"
+#include "core/ranks.h"
 
 int cli_fail(const t2p_error *err)
 {
@@ -28,10 +29,17 @@ void cli_warn_truncated(const char *path, const char *reason, const char *done)
             cli_shown(path, p, sizeof p), cli_shown(reason, r, sizeof r), done);
 }
 
+static unsigned load_jobs = 1;
+
+void cli_set_jobs(long jobs)
+{
+    load_jobs = jobs > 0 ? (unsigned)jobs : ranks_default_jobs();
+}
+
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace)
 {
     t2p_error err;
-    trace_load_opts lo = { .partial = partial };
+    trace_load_opts lo = { .partial = partial, .jobs = load_jobs };
     trace *tr = trace_load(path, &lo, &err);
     if (!tr) {
         cli_fail(&err);
