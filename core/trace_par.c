@@ -27,7 +27,7 @@
 
 #include "core/trace_int.h"
 
-#define PAR_CHUNK (2u << 20)
+#define PAR_CHUNK (1u << 20)
 #define PAR_PREFIX_MAX (16u << 20) /* text before the events array, at most */
 
 enum slot_state { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
@@ -72,9 +72,9 @@ static void tokenise(par *p, struct slot *s)
     s->ok = false;
     s->end_at = SIZE_MAX;
     s->recs.n = 0;
-    strtab_free(s->strs);
-    s->strs = strtab_new();
-    if (!s->strs)
+    if (s->strs)
+        strtab_clear(s->strs); /* its pages stay: no new faults per chunk */
+    else if (!(s->strs = strtab_new()))
         return;
     trace lt;
     memset(&lt, 0, sizeof lt);
@@ -135,7 +135,7 @@ static int par_start(par *p, unsigned jobs, const char *path)
 {
     p->path = path;
     p->nth = 0;
-    p->nslots = jobs * 2 + 2;
+    p->nslots = jobs + 3; /* one filling, one applying, a spare: each slot faults in its buffers once */
     p->slots = calloc(p->nslots, sizeof *p->slots);
     p->th = calloc(jobs, sizeof *p->th);
     if (!p->slots || !p->th)
@@ -273,8 +273,6 @@ static int apply(load *ld, struct slot *s)
                            s->base + s->end_at - 1);
         }
     }
-    strtab_free(s->strs);
-    s->strs = NULL;
     pthread_mutex_lock(&p->mu);
     s->st = SLOT_FREE;
     p->applied++;
