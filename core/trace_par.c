@@ -29,6 +29,10 @@
 
 #define PAR_CHUNK (1u << 20)
 #define PAR_PREFIX_MAX (16u << 20) /* text before the events array, at most */
+/* Text gathered without a cut, at most: an event this long holds a string
+   near the loader's cap on one string's length (64 MiB), which one thread
+   judges in bounded memory */
+#define PAR_PENDING_MAX ((size_t)64 << 20)
 
 enum slot_state { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
 
@@ -389,6 +393,10 @@ static int events_add(load *ld, const unsigned char *b, size_t n)
         if (text_add(&ns->buf, &ns->len, &ns->cap, s->buf + next, tail) < 0)
             goto nomem;
         s = ns;
+    }
+    if (s->len > PAR_PENDING_MAX) {
+        error_set(ld->err, T2P_ERR_JSON, ld->t->path, (int64_t)s->base, "an event too long");
+        return -1;
     }
     return apply_done(ld, false);
 nomem:
