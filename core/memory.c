@@ -277,7 +277,10 @@ static int device_figures(memory *mem, unsigned char *live)
             uint32_t a = at_addr[addr];
             if (a != MEMORY_NONE) {
                 v->matched++;
-                v->lifetime_ns += ts - trace_mem_ts(tr, a);
+                /* lifetimes have no bound but the times' (records 146 years
+                   apart): their sum stops at INT64_MAX */
+                int64_t life = ts - trace_mem_ts(tr, a);
+                v->lifetime_ns = life > INT64_MAX - v->lifetime_ns ? INT64_MAX : v->lifetime_ns + life;
                 at_addr[addr] = MEMORY_NONE;
             } else {
                 v->unmatched_frees++;

@@ -47,7 +47,7 @@ typedef struct memory_device {
     int64_t reserved_at_peak;/* Total Reserved at the peak; -1 when unknown */
     bool has_addr;           /* records carry addresses: allocs and frees can be matched */
     uint64_t matched;        /* allocations freed in the window */
-    int64_t lifetime_ns;     /* summed over the matched ones */
+    int64_t lifetime_ns;     /* summed over the matched ones; at most INT64_MAX */
     uint64_t live_allocs_at_end;
     int64_t live_bytes_at_end; /* allocations never freed in the window; without
                                   addresses, allocated - freed in the window */

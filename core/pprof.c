@@ -701,7 +701,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
     return 0;
 }
 
-/* ---- for core/pprof_diff.c: a profile packed in memory ---- */
+/* ---- for core/pprof_merge.c: a profile packed in memory ---- */
 
 int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
                    t2p_error *err)

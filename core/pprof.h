@@ -63,7 +63,7 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
 
 /* The profile of new minus base: what `go tool pprof -proto -diff_base
    BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
-   (core/pprof_diff.c): new's samples, then base's with every value negated
+   (core/pprof_merge.c, a merge with the base negated): new's samples, then base's with every value negated
    and the label pprof::base=true (pprof's mark of a base sample), over one
    set of functions (matched by name and file) and the mappings of both.
    base_opts and new_opts select each side's stacks (keep) and add comments;

@@ -1,7 +1,7 @@
 /* The output side of a pprof export, apart from building the profile: a
    sink that packed protobuf bytes are appended to (gzip into a temp file
    renamed into place, or a growing buffer), and the choice of a file name.
-   Internal to core/ (core/pprof.c, pprof_diff.c, pprof_merge.c). */
+   Internal to core/ (core/pprof.c, pprof_merge.c). */
 #ifndef T2P_PPROF_OUT_H
 #define T2P_PPROF_OUT_H
 

@@ -27,6 +27,7 @@ const char *trace_skip_name(enum trace_skip r)
         [TRACE_SKIP_UNKNOWN_PHASE] = "unknown_phase",
         [TRACE_SKIP_MISSING_TS] = "missing_ts",
         [TRACE_SKIP_BAD_NUMBER] = "bad_number",
+        [TRACE_SKIP_BAD_BYTES] = "bad_bytes",
         [TRACE_SKIP_MISSING_DUR] = "missing_dur",
         [TRACE_SKIP_NEGATIVE_DUR] = "negative_dur",
         [TRACE_SKIP_UNMATCHED_BEGIN] = "unmatched_begin",

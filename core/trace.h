@@ -69,7 +69,10 @@ typedef struct trace_stack {
      previous record (file order) predicts: its Total Allocated + Bytes, its
      Total Reserved. Read them in file order with a trace_mem_cursor.
    What does not fit (a ts 3 s from its block's base, 2 GB in one record)
-   goes to mem_wide. */
+   goes to mem_wide.
+   The loader guarantees: the |Bytes| of all the records add up to at most
+   2^62; a record past that is skipped as bad_bytes. So any sum of Bytes
+   over a set of records (allocated, freed, a running level) fits in int64. */
 typedef struct trace_mem_rec {
     uint32_t ts;    /* ns after mem_ts_base[block]; UINT32_MAX: in mem_wide */
     int32_t bytes;  /* INT32_MIN: in mem_wide */
@@ -113,6 +116,7 @@ enum trace_skip {
     TRACE_SKIP_UNKNOWN_PHASE, /* no ph or one Chrome does not define */
     TRACE_SKIP_MISSING_TS,
     TRACE_SKIP_BAD_NUMBER,    /* ts or dur not a number, or out of range */
+    TRACE_SKIP_BAD_BYTES,     /* a [memory] Bytes past what sums can hold (trace_mem_rec) */
     TRACE_SKIP_MISSING_DUR,
     TRACE_SKIP_NEGATIVE_DUR,
     TRACE_SKIP_UNMATCHED_BEGIN,

@@ -182,6 +182,7 @@ typedef struct trace_parser {
     uint32_t free_begin; /* head of the free slots, BEGIN_NONE when none */
     uint64_t open_begins;
     int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
+    uint64_t mem_bytes_sum; /* |Bytes| of the [memory] records kept, <= MEM_SUM_MAX */
     struct trace_mem_load *mem; /* [memory] interning, core/trace_mem.c */
     uint32_t memo[4]; /* last pid, tid, cat and Call stack ids: most events repeat them */
     const char *memo_str[4];

@@ -103,6 +103,8 @@ static uint32_t track_get(trace_parser *L, uint32_t pid, uint32_t tid)
 #define TIME_MIN (-(INT64_C(1) << 61))
 #define TIME_MAX (INT64_C(1) << 62)
 #define TIME_SUM_MAX (INT64_C(1) << 62)
+/* The same for the [memory] records' |Bytes| (4 EiB: no allocator is near) */
+#define MEM_SUM_MAX (UINT64_C(1) << 62)
 
 static bool time_ok(int64_t ts)
 {
@@ -161,6 +163,14 @@ static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
         }
         dev = (int16_t)c->dev_id;
     }
+    /* refused rather than saturated: a value this size is no allocation,
+       and one such record would make every sum over the device wrong */
+    uint64_t mag = c->bytes < 0 ? 0 - (uint64_t)c->bytes : (uint64_t)c->bytes;
+    if (mag > MEM_SUM_MAX - L->mem_bytes_sum) {
+        skip(L, TRACE_SKIP_BAD_BYTES);
+        return 1;
+    }
+    L->mem_bytes_sum += mag;
     uint32_t track = track_get(L, pid, tid);
     if (track == UINT32_MAX)
         return fail_nomem(L);

@@ -5,6 +5,8 @@
 #include "src/cli.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 #include "core/textsafe.h"
 #include "core/outfile.h"
 #include "core/ranks.h"
+#include "src/opts.h"
 
 int cli_fail(const t2p_error *err)
 {
@@ -144,4 +147,61 @@ void cli_json_string(FILE *f, const char *s, size_t len)
         }
     }
     fputc('"', f);
+}
+
+void cli_shell_word(char *buf, size_t size, size_t *at, const char *s)
+{
+    char vis[1200];
+    cli_shown(s, vis, sizeof vis);
+    bool plain = vis[0] != '\0';
+    for (const char *p = vis; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                    "_-+./:=@%,^", *p))
+            plain = false;
+    if (*at + 1 >= size)
+        return;
+    buf[(*at)++] = ' ';
+    if (!plain && *at + 1 < size)
+        buf[(*at)++] = '\'';
+    for (const char *p = vis; *p && *at + 5 < size; p++) {
+        if (!plain && *p == '\'') {
+            /* a quote inside: closed, escaped and reopened */
+            memcpy(buf + *at, "'\\''", 4);
+            *at += 4;
+        } else {
+            buf[(*at)++] = *p;
+        }
+    }
+    if (!plain && *at + 1 < size)
+        buf[(*at)++] = '\'';
+    buf[*at] = '\0';
+}
+
+char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size_t ninputs,
+                          const char *out)
+{
+    size_t size = 64;
+    for (size_t i = 0; i < p->nhits; i++)
+        size += 40 + 2 * (p->hits[i].value ? strlen(p->hits[i].value) * 2 + 3 : 0);
+    for (size_t i = 0; i < ninputs; i++)
+        size += 2 * strlen(inputs[i]) * 2 + 4;
+    size += 2 * strlen(out) * 2 + 8;
+    size *= 2; /* the visible form of a control byte takes up to 6 */
+    char *buf = malloc(size);
+    if (!buf)
+        return NULL;
+    size_t at = (size_t)snprintf(buf, size, "torch2pprof convert");
+    for (size_t i = 0; i < p->nhits; i++) {
+        const opt_hit *h = &p->hits[i];
+        if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION)
+            continue;
+        cli_shell_word(buf, size, &at, h->spelled);
+        if (h->value)
+            cli_shell_word(buf, size, &at, h->value);
+    }
+    for (size_t i = 0; i < ninputs; i++)
+        cli_shell_word(buf, size, &at, inputs[i]);
+    cli_shell_word(buf, size, &at, "-o");
+    cli_shell_word(buf, size, &at, out);
+    return buf;
 }

@@ -48,6 +48,19 @@ void cli_put_cell(FILE *f, const char *s, size_t len, size_t cols);
    in buf. Returns buf. */
 const char *cli_shown(const char *s, char *buf, size_t size);
 
+/* Appends " WORD" to buf (at *at, size bytes in all), quoted as a POSIX
+   shell needs it ('...' unless only safe characters); the visible form of
+   s. Stops at the end of buf. */
+void cli_shell_word(char *buf, size_t size, size_t *at, const char *s);
+
+/* The command that reproduces a convert: "torch2pprof convert", each option
+   given in its long spelling (-o last), the inputs as given, then "-o OUT";
+   for the profile's comments (go tool pprof -comments). A new string
+   (caller frees), or NULL when out of memory. */
+struct opts_parsed;
+char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size_t ninputs,
+                          const char *out);
+
 /* Writes s as a JSON string literal: valid UTF-8 always (U+FFFD for each
    byte that is not), control characters escaped. */
 void cli_json_string(FILE *f, const char *s, size_t len);

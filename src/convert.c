@@ -105,8 +105,8 @@ int cli_convert(int argc, char **argv)
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
     bool selecting = false, no_memory = false;
-    const char *comments[6];
-    char cbuf[3][600], vis[1200];
+    const char *comments[7];
+    char cbuf[3][600], vis[1200], *command = NULL;
     size_t ncomments = 0;
     t2p_error err;
     opts_parsed p;
@@ -151,6 +151,13 @@ int cli_convert(int argc, char **argv)
     if (rc != EXIT_OK)
         goto done;
     rc = EXIT_USAGE;
+    /* the first comment is the command that makes this profile again */
+    if (!(command = cli_convert_command(&p, ins, nins, out))) {
+        fprintf(stderr, "torch2pprof convert: out of memory\n");
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    comments[ncomments++] = command;
     bool many = nins > 1 || ranks_is_dir(ins[0]);
     const char *in = ins[0];
     /* a bad regex is the caller's mistake: say so before a long load */
@@ -209,6 +216,7 @@ int cli_convert(int argc, char **argv)
     rc = convert_one(in, out, &mo, partial, step, selecting ? &sel : NULL, comments, ncomments,
                      short_names, no_memory);
 done:
+    free(command);
     opts_parsed_done(&p);
     return rc;
 }

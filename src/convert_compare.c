@@ -1,6 +1,6 @@
 /* convert --base BASE TRACE OUT: TRACE minus BASE per stack, as pprof's own
    -diff_base would make it from the two single-trace profiles (see
-   core/pprof_diff.c). */
+   core/pprof_merge.c). */
 #include "config.h"
 
 #include "src/convert_compare.h"

@@ -15,40 +15,6 @@
 #include "core/sniff.h"
 #include "src/cli.h"
 
-/* Appends s to the command line being shown, quoted as a shell would need. */
-static void put_word(char *buf, size_t size, size_t *at, const char *s)
-{
-    char vis[600];
-    cli_shown(s, vis, sizeof vis);
-    bool plain = vis[0] != '\0';
-    for (const char *p = vis; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                    "_-+./:=@%,", *p))
-            plain = false;
-    int n;
-    if (plain) {
-        n = snprintf(buf + *at, size - *at, " %s", vis);
-    } else {
-        /* single quotes; a quote inside is closed, escaped and reopened */
-        char q[1300];
-        size_t k = 0;
-        q[k++] = '\'';
-        for (const char *p = vis; *p && k < sizeof q - 6; p++) {
-            if (*p == '\'') {
-                memcpy(q + k, "'\\''", 4);
-                k += 4;
-            } else {
-                q[k++] = *p;
-            }
-        }
-        q[k++] = '\'';
-        q[k] = '\0';
-        n = snprintf(buf + *at, size - *at, " %s", q);
-    }
-    if (n > 0)
-        *at = *at + (size_t)n < size ? *at + (size_t)n : size - 1;
-}
-
 /* "torch2pprof convert -o NAME.pb.gz IN...": the command that names OUT. */
 static const char *suggest(char **inputs, size_t n, char *buf, size_t size)
 {
@@ -58,7 +24,7 @@ static const char *suggest(char **inputs, size_t n, char *buf, size_t size)
     struct stat st;
     if (n == 1 && strcmp(inputs[0], "-") && stat(inputs[0], &st) == 0 && S_ISREG(st.st_mode))
         name = pprof_free_path(".", inputs[0]);
-    put_word(buf, size, &at, name ? name + 2 : "job.pb.gz"); /* less the "./" */
+    cli_shell_word(buf, size, &at, name ? name + 2 : "job.pb.gz"); /* less the "./" */
     free(name);
     for (size_t i = 0; i < n && at < size - 8; i++) {
         if (i == 6 && n > 8) {
@@ -67,7 +33,7 @@ static const char *suggest(char **inputs, size_t n, char *buf, size_t size)
                 at += (size_t)k;
             break;
         }
-        put_word(buf, size, &at, inputs[i]);
+        cli_shell_word(buf, size, &at, inputs[i]);
     }
     return buf;
 }

@@ -87,12 +87,13 @@ typedef struct opt_hit {
     const char *spelled; /* "--top": the option's own name, for messages */
 } opt_hit;
 
-typedef struct opts_parsed {
+struct opts_parsed {
     opt_hit *hits;       /* in the order given */
     size_t nhits;
     char **operands;     /* borrowed from argv, in order */
     size_t noperands;
-} opts_parsed;
+};
+typedef struct opts_parsed opts_parsed;
 
 /* Parses argv[1..argc) for c. Returns 0, or -1 after printing the usage
    error (exit EXIT_USAGE) or running out of memory (EXIT_INPUT: *rc says

@@ -306,6 +306,14 @@ for f in overflow_begin_end overflow_busy overflow_window_gap overflow_gpu; do
     run analyze --json "$f.json"
     loads "times at the int64 limits: $f" '"skipped":\{"bad_number":[1-9]\}' '"busy_ns":[0-9]+,'
 done
+# [memory] Bytes near the int64 limits: refused past a sum of 2^62 (no sum
+# of Bytes overflows), counted; lifetimes 146 years long stop at INT64_MAX
+run analyze --json overflow_memory.json
+loads "[memory] Bytes at the int64 limits: refused, counted" '"skipped":\{"bad_bytes":3\}' \
+    '"device":"CPU","peak_bytes":4611686018427386900,[^}]*"allocs":1,"frees":1,"live_bytes_at_end":4611686018427386900,"alloc_bytes":4611686018427386900,"free_bytes":1000,' \
+    '"device":"GPU0",[^}]*"matched_allocs":2,"lifetime_ns":9223372036854775807,'
+run analyze overflow_memory.json
+loads "[memory] Bytes refused: in the text report" '^Skipped events: +3 \(bad_bytes 3\)$'
 
 # One token of 200 MB (a number here; names go the same way): yajl reads
 # again the part of a token it holds on every chunk it is given, which made

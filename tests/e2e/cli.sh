@@ -216,6 +216,36 @@ run "$T" analyze "$work/none"
 expect_rc 2 "a directory without traces"
 expect_err "no trace" "a directory without traces says so"
 
+# ---- issue 23 item 3: every profile carries the command that makes it again ----
+# the comment line "torch2pprof convert ... -o OUT", run with another OUT,
+# writes a profile equal to the first as go tool pprof reads it
+raw_samples() { # the sample types and the samples of a profile, sorted
+    go tool pprof -raw "$1" 2>/dev/null | awk '/^Samples:/ { on = 1 } /^Locations/ { on = 0 } on' | sort
+}
+again() { # WHAT OUT: reruns OUT's recorded command into again.pb.gz and compares
+    cmdline=$(go tool pprof -comments "$2" 2>/dev/null | grep '^torch2pprof convert ')
+    if [ -z "$cmdline" ]; then bad "$1: no 'torch2pprof convert' comment in $2"; return; fi
+    case $cmdline in *" -o $2") ok ;; *) bad "$1: the command does not end in -o $2: $cmdline" ;; esac
+    rm -f again.pb.gz
+    re=$(printf '%s' "$cmdline" | sed 's/ -o [^ ]*$/ -o again.pb.gz/')
+    (PATH="$top_builddir:$PATH"; eval "$re") 2>/dev/null || { bad "$1: the recorded command failed: $re"; return; }
+    if [ "$(raw_samples "$2")" = "$(raw_samples again.pb.gz)" ] && [ -n "$(raw_samples "$2")" ]; then
+        ok
+    else
+        bad "$1: the recorded command writes another profile: $re"
+    fi
+}
+if command -v go >/dev/null 2>&1; then
+    "$T" convert -o c1.pb.gz a.json.gz 2>/dev/null && again "convert" c1.pb.gz
+    "$T" a.json.gz --short-names --focus 'conv|relu' c2.pb.gz 2>/dev/null && again "short form, options after" c2.pb.gz
+    "$T" convert --step 3-4 -o c3.pb.gz "$steps" --keep-steps 2>/dev/null && again "--step" c3.pb.gz
+    "$T" convert --jobs=2 -o c4.pb.gz sub 2>/dev/null && again "a job" c4.pb.gz
+    "$T" convert --base b.json.gz a.json.gz c5.pb.gz 2>/dev/null && again "--base" c5.pb.gz
+    rm -f c1.pb.gz c2.pb.gz c3.pb.gz c4.pb.gz c5.pb.gz again.pb.gz
+else
+    bad "go is missing (./setup.sh installs golang-go): cannot read the profiles back"
+fi
+
 # ---- item 7: the man pages' OPTIONS are --help's ----
 python3 "$top_srcdir/man/update-options.py" --check "$top_builddir" "$top_srcdir" 2>"$work/man" &&
     ok || bad "man pages and --help disagree: $(cat "$work/man")"

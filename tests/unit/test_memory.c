@@ -425,6 +425,33 @@ static void test_memory_node_scoped(void **state)
     done(&f);
 }
 
+/* Bytes whose sums could overflow: the loader keeps records while their
+   |Bytes| add up to at most 2^62, so every figure built from them is exact.
+   2^62 - 10 and 10 reach the bound exactly and are kept; 1, INT64_MIN and a
+   free of 1 byte would pass it and are refused, counted as bad_bytes. */
+static void test_memory_bytes_bound(void **state)
+{
+    (void)state;
+    struct fix f;
+    load(&f, "{\"traceEvents\":["
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+             MEM(1, 1, 1, 4611686018427387894, 1, CPU)
+             MEM(1, 1, 2, 10, 2, CPU)
+             MEM(1, 1, 3, 1, 3, CPU)
+             MEM(1, 1, 4, -9223372036854775808, 4, CPU)
+             MEM(1, 1, 5, -1, 1, CPU)
+             "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":1}]}");
+    assert_int_equal(f.tr->nmems, 2);
+    assert_int_equal(f.tr->skipped[TRACE_SKIP_BAD_BYTES], 3);
+    assert_string_equal(trace_skip_name(TRACE_SKIP_BAD_BYTES), "bad_bytes");
+    const memory_device *v = &f.mem->devices[0];
+    assert_int_equal(v->alloc_bytes, INT64_C(1) << 62);
+    assert_int_equal(v->peak_bytes, INT64_C(1) << 62);
+    assert_int_equal(v->live_bytes_at_end, INT64_C(1) << 62);
+    assert_int_equal(op_stat(&f, "op", 0)->alloc_bytes, INT64_C(1) << 62);
+    done(&f);
+}
+
 static void test_memory_none(void **state)
 {
     (void)state;
@@ -447,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_memory_wide),
         cmocka_unit_test(test_memory_node_scoped),
         cmocka_unit_test(test_memory_none),
+        cmocka_unit_test(test_memory_bytes_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
