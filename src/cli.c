@@ -193,7 +193,8 @@ char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size
     size_t at = (size_t)snprintf(buf, size, "torch2pprof convert");
     for (size_t i = 0; i < p->nhits; i++) {
         const opt_hit *h = &p->hits[i];
-        if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION)
+        /* --jobs changes how fast, never what: the profile is the same */
+        if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION || h->id == OPT_JOBS)
             continue;
         cli_shell_word(buf, size, &at, h->spelled);
         if (h->value)
