@@ -258,12 +258,14 @@ def readme_table(path, r):
             return None
         t = f"≤ {x['target_x_floor']}" if x.get("target_x_floor") else ""
         rss = f"{x['peak_rss_mb']:.0f} MB" if x.get("peak_rss_mb") else ""
-        return f"| {label} | {x['median_s']:.3f} s | {x['x_floor']:.2f} | {t} | {rss} |"
+        c = f"{x['cpu_s']:.3f} s" if x.get("cpu_s") else ""
+        return f"| {label} | {x['median_s']:.3f} s | {x['x_floor']:.2f} | {t} | {rss} | {c} |"
     lines = [BEGIN, "",
              f"{r['cpu']}, {r['cores']} cores; median of {r['runs']} rounds; load average "
              f"{r['load_average_start'][0]:.2f} at the start, {r['load_average_end'][0]:.2f} at "
              f"the end (above ~0.5 on 2 cores the wall times are noisy).", "",
-             "| run | median | × floor | target | peak RSS |", "|---|---|---|---|---|"]
+             "| run | median | × floor | target | peak RSS | CPU (user + sys) |",
+             "|---|---|---|---|---|---|"]
     for label, key in (("floor (one thread: inflate + yajl)", "floor"), ("`analyze`", "analyze"),
                        ("`convert`", "convert"), ("explorer, first screen drawn", "tui-first-screen"),
                        ("`analyze --base` (two loads)", "compare")):
@@ -271,21 +273,21 @@ def readme_table(path, r):
         if x:
             lines.append(x)
     if "compare" in f and "analyze" in f:
-        lines.append(f"| `analyze --base` ÷ `analyze` | | {paired_note(r)} | ≤ {COMPARE_TIME_X} | |")
+        lines.append(f"| `analyze --base` ÷ `analyze` | | {paired_note(r)} | ≤ {COMPARE_TIME_X} | | |")
     if "ranks" in r:
         x = r["ranks"]
         lines.append(f"| `analyze DIR`, 8 ranks | {x['median_s']:.3f} s | {x['x_one_rank']:.2f} × one "
-                     f"rank | ≤ {x['target_x']} × | {x['peak_rss_mb']:.0f} MB = {x['rss_x']:.2f} × |")
+                     f"rank | ≤ {x['target_x']} × | {x['peak_rss_mb']:.0f} MB = {x['rss_x']:.2f} × | |")
     if "memory" in r:
         x = r["memory"]
         lines.append(f"| `analyze`, 3 M `[memory]` events | {x['median_s']:.3f} s | {x['x_floor']:.2f} | "
-                     f"≤ {x['target_x_floor']} | {x['peak_rss_mb']:.0f} MB = {x['rss_x']:.2f} × without |")
+                     f"≤ {x['target_x_floor']} | {x['peak_rss_mb']:.0f} MB = {x['rss_x']:.2f} × without | |")
     if "deep" in r:
         x = r["deep"]
         lines.append(f"| explorer, 100,000 calls deep | {x['median_s']:.3f} s | {x['x_analyze']:.2f} × "
-                     f"`analyze` | ≤ {x['target_x']} × | |")
+                     f"`analyze` | ≤ {x['target_x']} × | | |")
     if "tui_keys_max_ms" in r:
-        lines.append(f"| explorer, slowest key | {r['tui_keys_max_ms']:.2f} ms | | ≤ {KEY_LIMIT_MS:.0f} ms | |")
+        lines.append(f"| explorer, slowest key | {r['tui_keys_max_ms']:.2f} ms | | ≤ {KEY_LIMIT_MS:.0f} ms | | |")
     lines += ["", "| cores (taskset) | `analyze` | × floor | speed-up over 1 core |", "|---|---|---|---|"]
     for c in r["cores_curve"]:
         lines.append(f"| {c['cores']} | {c['median_s']:.3f} s | {c['x_floor']:.2f} | "
@@ -478,4 +480,9 @@ def main():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--readme":
+        # the table again from the last run's bench.json: bench.py --readme BUILD SRC
+        readme_table(os.path.join(os.path.abspath(sys.argv[3]), "README.md"),
+                     json.load(open(os.path.join(os.path.abspath(sys.argv[2]), "bench-out", "bench.json"))))
+        sys.exit(0)
     sys.exit(main())
