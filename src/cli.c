@@ -39,6 +39,11 @@ void cli_set_jobs(long jobs)
     load_jobs = jobs > 0 ? (unsigned)jobs : ranks_default_jobs();
 }
 
+unsigned cli_jobs(void)
+{
+    return load_jobs;
+}
+
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace)
 {
     t2p_error err;

@@ -24,6 +24,7 @@ model *cli_open(const char *path, bool partial, const model_opts *mo, trace **ou
 /* --jobs for cli_open's loads: N threads tokenise one trace (0: one per
    core; 1: the single-thread path). */
 void cli_set_jobs(long jobs);
+unsigned cli_jobs(void);
 
 /* Where convert's summary line ("wrote ...") goes: standard error, always,
    so that standard output carries results only (-o -: the profile). */

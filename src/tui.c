@@ -258,7 +258,7 @@ static int open_traces(const char *base, const char *path, bool partial, const m
 {
     if (!base)
         return load(path, partial, mo, draw, tr, m);
-    int rc = tui_cmp_load(base, path, partial, mo, draw, &got_signal, tc);
+    int rc = tui_cmp_load(base, path, partial, mo, load_jobs, draw, &got_signal, tc);
     if (rc == EXIT_OK) {
         *tr = tc->side[1].tr;
         *m = tc->side[1].m;

@@ -28,6 +28,16 @@ for t in "$SHARED"/traces/* "$top_srcdir"/tests/fixtures/*.json.gz; do
             { echo "FAIL: convert's profile differs between --jobs 1 and --jobs $j: $t"; fail=1; }
     done
 done
+# a comparison: --jobs 1 loads the sides one after the other, --jobs 4 each
+# side on its own thread tokenised by two
+b="$SHARED/traces/alexnet_train.json.gz" n="$SHARED/traces/tb_resnet50_w0.json.gz"
+if [ -e "$b" ] && [ -e "$n" ]; then
+    for j in 1 4; do
+        "$tool" analyze --json --jobs $j --base "$b" "$n" > "$tmp/cmp$j.json" 2>&1
+    done
+    cmp -s "$tmp/cmp1.json" "$tmp/cmp4.json" ||
+        { echo "FAIL: analyze --base differs between --jobs 1 and --jobs 4"; fail=1; }
+fi
 # a failed load says the same whatever --jobs (the parallel path hands
 # every error to the one-thread load)
 printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":5},{"ph":' > "$tmp/cut.json"
