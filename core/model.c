@@ -41,10 +41,14 @@ struct builder {
     size_t mat;         /* stack[0..mat) have their nodes */
 };
 
+/* Node and op arrays start small and double: the explorer keeps a model
+   per rank, and thousands of tiny ranks each held 2 x 1024 nodes. */
+#define MODEL_FIRST_CAP 16
+
 static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
 {
     if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 1024;
+        size_t nc = *cap ? *cap * 2 : MODEL_FIRST_CAP;
         model_node *nn = realloc(*nodes, nc * sizeof *nn);
         if (!nn)
             return -1;
@@ -69,7 +73,7 @@ static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
     }
     model *m = b->m;
     if (m->nops == b->opcap) {
-        size_t nc = b->opcap ? b->opcap * 2 : 256;
+        size_t nc = b->opcap ? b->opcap * 2 : MODEL_FIRST_CAP;
         model_op *no = realloc(m->ops, nc * sizeof *no);
         if (!no)
             return MODEL_NONE;
@@ -204,7 +208,6 @@ static void pop_frame(struct builder *b, size_t depth)
     model_node *nd = &m->nodes[f->node];
     nd->self_ns += self;
     m->ops[nd->op].self_ns += self;
-    m->tracks[e->track].busy_ns += self;
     m->busy_ns += self;
     f->sub += self;
     if (depth > 0)
@@ -244,8 +247,16 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         int64_t end = x->ts + x->dur;
         bool kept = !m->opts.keep || m->opts.keep[e];
 
-        while (depth > 0 && b->stack[depth - 1].end < end)
+        while (depth > 0 && b->stack[depth - 1].end < end) {
+            /* x ends after it: when x also starts inside it, they overlap
+               partly (counted, see model.h); the first such x is the one */
+            const struct frame *f = &b->stack[depth - 1];
+            if (f->kept && kept && x->ts < f->end) {
+                m->partial_overlap_events++;
+                m->partial_overlap_ns += f->end - x->ts;
+            }
             pop_frame(b, --depth);
+        }
         if (depth > 0) {
             struct frame *p = &b->stack[depth - 1];
             if (p->kept && x->ts < p->cover_end)
@@ -331,6 +342,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         pop_frame(b, --depth);
     if (!mt->events)
         mt->last_ns = 0;
+    /* a thread is busy once at a time, whatever overlaps on it */
+    mt->busy_ns = mt->union_ns;
     return 0;
 }
 

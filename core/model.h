@@ -65,7 +65,8 @@ typedef struct model_cat {
 /* Per trace track (same index as trace->tracks). */
 typedef struct model_track {
     uint64_t events;
-    int64_t busy_ns;    /* sum of self time of its events */
+    int64_t busy_ns;    /* the time it was busy: union_ns (never more than its
+                           span, even when events overlap partly) */
     int64_t first_ns, last_ns; /* first start, last end */
     int64_t union_ns;   /* time covered by at least one event */
     int64_t max_gap_ns; /* largest idle gap between covered intervals */
@@ -143,10 +144,21 @@ typedef struct model {
     /* relative to tr->base_ns: the profiler's Trace span, widened to cover
        every counted event; without a span, first start to last end */
     int64_t window_start, window_end, window_ns;
-    /* Sums of self time. They add up the threads' time, so on a multi-threaded
-       trace they exceed the window: CPU time over all threads, not wall time. */
-    int64_t busy_ns; /* over all tracks, GPU stream rows too: the pprof total */
-    int64_t cpu_ns;  /* over the CPU threads alone (tracks that are no stream) */
+    /* busy_ns: self time summed over all tracks, GPU stream rows too (the pprof
+       total). cpu_ns: the busy time (model_track.busy_ns, the union of their
+       events) summed over the CPU threads alone (tracks that are no stream).
+       Both add up the threads' time, so on a multi-threaded trace they exceed
+       the window: CPU time over all threads, not wall time. */
+    int64_t busy_ns;
+    int64_t cpu_ns;
+    /* Partial overlaps: counted events that a later event of their track
+       starts inside of and ends after (it cannot nest in them: A [0,10),
+       B [1,11); a child rounded 1 us past its parent's end). Each keeps its
+       self time, as PyTorch's table counts it, so busy_ns counts the overlap
+       twice; the tracks' busy_ns and cpu_ns count it once. The events, and
+       the time from the later event's start to the earlier one's end. */
+    uint64_t partial_overlap_events;
+    int64_t partial_overlap_ns;
 
     /* GPU figures (see core/gpu.h) */
     uint64_t gpu_events;

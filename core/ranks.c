@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +113,7 @@ static int cmp_names(const void *pa, const void *pb)
     return r ? r : strcmp(a->path, b->path);
 }
 
-static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
+static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len, bool listed)
 {
     if (j->nfiles == *cap) {
         size_t nc = *cap ? *cap * 2 : 16;
@@ -127,10 +128,149 @@ static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len)
     f->path = strndup(path, len);
     if (!f->path)
         return -1;
+    f->listed = listed;
     f->trace_rank = -1;
     f->rank = -1;
     j->nfiles++;
     return 0;
+}
+
+/* Adds a note on path: "skipped..." as reason. Returns 0, or -1 when out of
+   memory. */
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+{
+    /* a power of two: the count itself says when to grow */
+    if ((j->nnotes & (j->nnotes - 1)) == 0) {
+        t2p_error *nn = realloc(j->notes, (j->nnotes ? j->nnotes * 2 : 1) * sizeof *nn);
+        if (!nn)
+            return -1;
+        j->notes = nn;
+    }
+    char reason[sizeof j->notes->reason];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    error_set(&j->notes[j->nnotes++], kind, path, -1, "%s", reason);
+    return 0;
+}
+
+/* What a file that is not a regular one is, for its note. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return "not a regular file";
+}
+
+struct subdir {
+    char *name;
+    size_t traces;
+};
+
+static int cmp_subdir(const void *pa, const void *pb)
+{
+    const struct subdir *a = pa, *b = pb;
+    return strverscmp(a->name, b->name);
+}
+
+/* The regular files with trace names in dir (not recursive). */
+static size_t count_traces(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || !ranks_is_trace_name(de->d_name))
+            continue;
+        char p[4096];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, de->d_name) < sizeof p &&
+            stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Into buf: where dir's traces are when it holds none itself, its
+   subdirectories holding trace files ("; traces in subdirectories: D/run1
+   (8 traces), ..."; what does not fit is counted, "and 3 more"), else "". */
+static void where_traces(const char *dir, char *buf, size_t size)
+{
+    struct subdir *subs = NULL;
+    size_t n = 0, cap = 0;
+    size_t dlen = strlen(dir);
+    bool slash = dlen && dir[dlen - 1] == '/';
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[4096];
+        struct stat st;
+        int w = snprintf(p, sizeof p, "%s%s%s", dir, slash ? "" : "/", de->d_name);
+        if (w < 0 || (size_t)w >= sizeof p || stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        size_t k = count_traces(p);
+        if (!k)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            struct subdir *ns = realloc(subs, nc * sizeof *ns);
+            if (!ns)
+                break; /* out of memory: name the ones found so far */
+            subs = ns;
+            cap = nc;
+        }
+        if (!(subs[n].name = strdup(p)))
+            break;
+        subs[n++].traces = k;
+    }
+    if (d)
+        closedir(d);
+    if (size)
+        buf[0] = '\0';
+    if (n) {
+        qsort(subs, n, sizeof *subs, cmp_subdir);
+        size_t o = (size_t)snprintf(buf, size, "; traces in subdirectories:");
+        size_t i = 0;
+        for (; i < n && o < size; i++) {
+            char one[4200];
+            int w = snprintf(one, sizeof one, "%s %s (%zu trace%s)", i ? "," : "", subs[i].name,
+                             subs[i].traces, subs[i].traces == 1 ? "" : "s");
+            /* room for ", and N more" after it */
+            if (i && o + (size_t)w + 24 > size)
+                break;
+            o += (size_t)snprintf(buf + o, size - o, "%s", one);
+        }
+        if (i < n && o < size)
+            snprintf(buf + o, size - o, ", and %zu more", n - i);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(subs[i].name);
+    free(subs);
+}
+
+/* err for dir holding no trace: why, then where traces are instead (else,
+   when looked, the names looked for: tests/bad/run.sh pins that line). */
+static void no_trace_error(const char *dir, const char *why, bool looked, t2p_error *err)
+{
+    char where[sizeof err->reason];
+    where_traces(dir, where, sizeof where);
+    error_set(err, T2P_ERR_EMPTY, dir, -1, "%s%s", why,
+              where[0] ? where : looked ? " (.json, .json.gz, .pt.trace.json[.gz])" : "");
 }
 
 static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
@@ -140,7 +280,8 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
         error_set(err, T2P_ERR_IO, dir, -1, "cannot read the directory: %s", strerror(errno));
         return -1;
     }
-    size_t before = j->nfiles, dlen = strlen(dir);
+    size_t before = j->nfiles, notes = j->nnotes, dlen = strlen(dir);
+    char odd[300] = ""; /* the first file that is not regular, for the error */
     bool slash = dlen && dir[dlen - 1] == '/';
     struct dirent *de;
     int rc = 0;
@@ -154,18 +295,31 @@ static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
             goto nomem;
         snprintf(p, n, "%s%s%s", dir, slash ? "" : "/", de->d_name);
         struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            free(p); /* not recursive */
-            continue;
-        }
-        int a = add_file(j, cap, p, strlen(p));
+        int a = 0;
+        bool known = stat(p, &st) == 0; /* else loading it says why */
+        if (known && S_ISDIR(st.st_mode))
+            ; /* not recursive */
+        else if (known && !S_ISREG(st.st_mode)) {
+            /* a FIFO's open() waits for a writer that never comes */
+            a = add_note(j, p, T2P_ERR_IO, "skipped: %s, not a regular file",
+                         file_kind(st.st_mode));
+            if (!odd[0])
+                snprintf(odd, sizeof odd, "%.200s: %s", de->d_name, file_kind(st.st_mode));
+        } else
+            a = add_file(j, cap, p, strlen(p), true);
         free(p);
         if (a < 0)
             goto nomem;
     }
     if (j->nfiles == before) {
-        error_set(err, T2P_ERR_EMPTY, dir, -1,
-                  "no trace files in the directory (.json, .json.gz, .pt.trace.json[.gz])");
+        if (j->nnotes > notes) {
+            /* the job and its notes are dropped: the reason says it all */
+            char why[400];
+            snprintf(why, sizeof why, "no trace files in the directory: %zu with a trace name, "
+                     "none a regular file (%s)", j->nnotes - notes, odd);
+            no_trace_error(dir, why, false, err);
+        } else
+            no_trace_error(dir, "no trace files in the directory", true, err);
         rc = -1;
     }
     closedir(d);
@@ -187,7 +341,7 @@ ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err)
         if (ranks_is_dir(args[i])) {
             if (add_dir(j, &cap, args[i], err) < 0)
                 goto fail;
-        } else if (add_file(j, &cap, args[i], strlen(args[i])) < 0) {
+        } else if (add_file(j, &cap, args[i], strlen(args[i]), false) < 0) {
             goto nomem;
         }
     }
@@ -220,6 +374,7 @@ void ranks_free(ranks_job *j)
         free(f->out);
     }
     free(j->files);
+    free(j->notes);
     strtab_free(j->strs);
     free(j->ops);
     free(j->self);
@@ -419,6 +574,105 @@ static int find_straggler(ranks_job *j)
     return 0;
 }
 
+/* f's load undone, to load it again. */
+static void file_reset(ranks_file *f)
+{
+    model_free(f->m);
+    trace_free(f->tr);
+    strtab_free(f->names);
+    free(f->ops);
+    free(f->out);
+    *f = (ranks_file){ .path = f->path, .position = f->position, .listed = f->listed,
+                       .rank = -1, .trace_rank = -1 };
+}
+
+/* Loads files[at[0..n)] of j again (a sub-job of them). Returns 0, or -1
+   when out of memory. */
+static int load_again(ranks_job *j, const size_t *at, size_t n, const ranks_load_opts *o)
+{
+    ranks_file *sub = malloc(n * sizeof *sub);
+    if (!sub)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        sub[i] = j->files[at[i]];
+    ranks_job sj = { .files = sub, .nfiles = n, .straggler = -1 };
+    int rc = ranks_load_files(&sj, o);
+    for (size_t i = 0; i < n; i++)
+        j->files[at[i]] = sub[i];
+    free(sub);
+    return rc;
+}
+
+/* Moves the files found to hold no trace to the notes, and numbers the
+   others in name order again: a non-trace must not take a position, or
+   shift the ranks of the traces after it. A loaded trace ranked by its
+   position takes the new one; when a ranks_model_fn saw the old one
+   (convert labels each sample with it), the trace is loaded again, which
+   only happens with a non-trace before traces that say no rank. Returns
+   0, or -1 with err set: out of memory, or no trace left. */
+static int drop_skipped(ranks_job *j, const ranks_load_opts *o, t2p_error *err)
+{
+    size_t nskip = 0, first = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        const ranks_file *f = &j->files[i];
+        if (!f->skipped)
+            continue;
+        if (!nskip++)
+            first = i;
+        if (add_note(j, f->path, f->err.kind, "skipped, not a trace: %s", f->err.reason) < 0)
+            goto nomem;
+    }
+    if (!nskip)
+        return 0;
+    if (nskip == j->nfiles) {
+        /* every file came from a directory: only those are skipped */
+        const char *path = j->files[first].path, *slash = strrchr(path, '/');
+        char dir[4096];
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        else
+            snprintf(dir, sizeof dir, ".");
+        no_trace_error(dir, "no trace files in the directory: none of its .json files holds a "
+                       "trace (see the notes)", false, err);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->skipped) {
+            free(f->path);
+            continue;
+        }
+        j->files[k++] = *f;
+    }
+    j->nfiles = k;
+    size_t *redo = malloc(k * sizeof *redo), nredo = 0;
+    if (!redo)
+        goto nomem;
+    for (size_t i = 0; i < k; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->position == i)
+            continue;
+        f->position = i;
+        if (!f->loaded || f->from != RANKS_FROM_POSITION)
+            continue; /* a failed file is ranked by assign_ranks */
+        if (!o->on_model) {
+            f->rank = (int64_t)i;
+            continue;
+        }
+        file_reset(f);
+        redo[nredo++] = i;
+    }
+    int rc = nredo ? load_again(j, redo, nredo, o) : 0;
+    free(redo);
+    if (rc < 0)
+        goto nomem;
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory loading the ranks");
+    return -1;
+}
+
 int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
 {
     ranks_load_opts none = { 0 };
@@ -426,6 +680,8 @@ int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
         opts = &none;
     if (ranks_load_files(j, opts) < 0)
         goto nomem;
+    if (drop_skipped(j, opts, err) < 0)
+        return -1;
     if (assign_ranks(j, err) < 0)
         return -1;
     if (merge_ops(j) < 0 || find_straggler(j) < 0)

@@ -5,7 +5,13 @@
 
    Rank of a file: distributedInfo.rank; else the number in a "rank-3",
    "rank3", "rank_3" or "worker3" file name; else the file's position in name
-   order. Two files of one rank are an error. */
+   order. Two files of one rank are an error.
+
+   A directory's files that are not traces are left out with a note (the
+   job's notes): what is not a regular file (a FIFO would block the load
+   forever), and what holds no trace at all (another JSON document, text, a
+   pprof), unless its name says it is a trace (a rank in it, or
+   .pt.trace.json): that one fails as a broken trace. */
 #ifndef T2P_RANKS_H
 #define T2P_RANKS_H
 
@@ -57,6 +63,8 @@ typedef struct ranks_fop {
 
 typedef struct ranks_file {
     char *path;          /* owned */
+    bool listed;         /* found in a directory (not named): left out when no trace */
+    bool skipped;        /* so left out (ranks_load moves it to the notes) */
     size_t position;     /* in name order among the job's files */
     int64_t rank;        /* known when its model is built (to ranks_model_fn too) */
     enum ranks_from from;
@@ -93,6 +101,11 @@ typedef struct ranks_op {
 typedef struct ranks_job {
     ranks_file *files;   /* by rank once loaded (failed files last, by name) */
     size_t nfiles;
+    /* files of the directories left out, each a one-line note: file is the
+       path, reason says why (error_format gives the line), offset -1; the
+       ones ranks_open found first, then ranks_load's */
+    t2p_error *notes;
+    size_t nnotes;
     size_t nloaded, nfailed;
     strtab *strs;        /* names of the merged ops */
     ranks_op *ops;
@@ -110,7 +123,8 @@ enum ranks_stage {
     RANKS_READING,  /* done of size bytes of the file read */
     RANKS_BUILDING, /* read; its model is being built */
     RANKS_DONE,     /* loaded */
-    RANKS_FAILED    /* failed or cancelled */
+    RANKS_FAILED,   /* failed or cancelled */
+    RANKS_SKIPPED   /* not a trace: left out with a note */
 };
 
 typedef struct ranks_file_progress {
@@ -166,14 +180,20 @@ int64_t ranks_trace_rank(const trace *tr);
 int ranks_figures(const model *m, ranks_stat *st);
 
 /* A job of the given files and directories (each directory's trace files,
-   not recursive), in name order, not loaded. NULL with err set when a
-   directory cannot be read or holds no trace file, or out of memory. */
+   not recursive; what is not a regular file is left out with a note), in
+   name order, not loaded. NULL with err set when a directory cannot be
+   read, or holds no trace file (T2P_ERR_EMPTY: the reason names its
+   subdirectories that hold some, else the names looked for), or out of
+   memory. */
 ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err);
 
 /* Loads every file on opts->jobs threads, assigns ranks, and computes the
    figures. A file that fails is kept with loaded false and its error; the
-   figures cover the others. Returns 0, or -1 with err set: two files of one
-   rank (T2P_ERR_ARG, naming both), or out of memory. */
+   figures cover the others. A directory's file that holds no trace is
+   moved to the notes (positions in name order count the files left).
+   Returns 0, or -1 with err set: two files of one rank (T2P_ERR_ARG,
+   naming both), no file left that is a trace (T2P_ERR_EMPTY), or out of
+   memory. */
 int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err);
 
 void ranks_free(ranks_job *j);

@@ -160,6 +160,26 @@ out:
     return rc;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* Whether f, a directory's file that failed to load, holds no trace at all
+   (another JSON document, text, a pprof) rather than a broken trace: a
+   name that says trace (a rank in it, the profiler's .pt.trace.json) is a
+   trace that broke. */
+static bool holds_no_trace(const ranks_file *f)
+{
+    if (!f->listed || ranks_name_rank(f->path) >= 0 || ends_with(f->path, ".pt.trace.json") ||
+        ends_with(f->path, ".pt.trace.json.gz"))
+        return false;
+    /* JSON broken past its first bytes is a cut or damaged trace */
+    return f->err.kind == T2P_ERR_NOT_TRACE ||
+           (f->err.kind == T2P_ERR_JSON && !trace_starts_json(f->path));
+}
+
 static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
 {
     struct load_ctx lc = { o->cancel, live };
@@ -170,8 +190,10 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
     }
     atomic_store(&live->stage, RANKS_READING);
     trace *tr = trace_load(f->path, &lo, &f->err);
-    if (!tr)
+    if (!tr) {
+        f->skipped = holds_no_trace(f);
         return;
+    }
     atomic_store(&live->done, tr->file_size);
     atomic_store(&live->size, tr->file_size);
     atomic_store(&live->stage, RANKS_BUILDING);
@@ -220,7 +242,9 @@ static void *worker(void *arg)
             break;
         size_t k = p->order[i];
         load_one(&p->j->files[k], p->o, &p->live[k]);
-        atomic_store(&p->live[k].stage, p->j->files[k].loaded ? RANKS_DONE : RANKS_FAILED);
+        const ranks_file *f = &p->j->files[k];
+        atomic_store(&p->live[k].stage, f->loaded ? RANKS_DONE : f->skipped ? RANKS_SKIPPED
+                                                                             : RANKS_FAILED);
     }
     vec_reuse_end();
     pthread_mutex_lock(&p->mu);

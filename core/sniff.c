@@ -13,57 +13,88 @@
 #define SNIFF_IN (64 * 1024)
 #define SNIFF_OUT (16 * 1024)
 
-/* A varint at *p (below end) into *v. False when cut or longer than 10 bytes. */
-static bool varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+/* A protobuf varint at b[*i]: false when it runs past n or 10 bytes. */
+static bool pb_varint(const unsigned char *b, size_t n, size_t *i, uint64_t *v)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        if (*p >= end)
-            return false;
-        unsigned char b = *(*p)++;
-        x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
+    *v = 0;
+    for (int shift = 0; shift < 70 && *i < n; shift += 7) {
+        unsigned char c = b[(*i)++];
+        *v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80))
             return true;
-        }
     }
     return false;
 }
 
-bool sniff_is_pprof(const unsigned char *buf, size_t len, bool complete)
+/* Whether b[0..n) is one whole protobuf message: each field of a wire type
+   proto3 writes (varint, 64-bit, length-delimited, 32-bit), the last
+   ending at n. */
+static bool pb_message(const unsigned char *b, size_t n)
 {
-    const unsigned char *p = buf, *end = buf + len;
-    size_t fields = 0;
-    while (p < end) {
+    size_t i = 0;
+    while (i < n) {
         uint64_t tag, v;
-        if (!varint(&p, end, &tag))
-            return !complete && fields > 0; /* cut at the end of what was read */
-        uint64_t field = tag >> 3, wire = tag & 7;
-        /* profile.proto's Profile: 1-6 and 11 are messages or strings
-           (length-delimited), 7-10, 12 and 14 int64, 13 int64 packed or not */
-        bool lenfield = field <= 6 || field == 11 || field == 13;
-        bool intfield = (field >= 7 && field <= 10) || field == 12 || field == 13 || field == 14;
-        if (field == 0 || field > 14 || !((wire == 2 && lenfield) || (wire == 0 && intfield)))
+        if (!pb_varint(b, n, &i, &tag) || tag >> 3 == 0)
             return false;
-        if (wire == 0) {
-            if (!varint(&p, end, &v))
-                return !complete && fields > 0;
-        } else {
-            if (!varint(&p, end, &v))
-                return !complete && fields > 0;
-            if (v > (uint64_t)(end - p)) {
-                /* a field that runs past what was read: fine unless the
-                   content ends here */
-                return !complete && (fields > 0 || v < ((uint64_t)1 << 31));
-            }
-            p += v;
+        unsigned wt = (unsigned)(tag & 7);
+        if (wt == 0 && !pb_varint(b, n, &i, &v))
+            return false;
+        if (wt == 1 || wt == 5) {
+            size_t k = wt == 1 ? 8 : 4;
+            if (n - i < k)
+                return false;
+            i += k;
+        }
+        if (wt == 2) {
+            if (!pb_varint(b, n, &i, &v) || v > n - i)
+                return false;
+            i += (size_t)v;
+        }
+        if (wt != 0 && wt != 1 && wt != 2 && wt != 5)
+            return false;
+    }
+    return true;
+}
+
+/* Whether the first (inflated) bytes are a pprof profile, as convert and
+   go tool pprof write it: profile.proto's top-level fields, each with the
+   wire type the schema gives it, the messages among them well formed, two
+   at least (or all the bytes). JSON cannot pass: it never holds the
+   control bytes (0x04, 0x08, 0x12...) a profile's first fields hold. */
+bool sniff_is_pprof(const unsigned char *b, size_t n)
+{
+    /* wire type of Profile's fields 1-14: 2 messages, strings, packed; 0 varints */
+    static const signed char wire[15] = { -1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 0, 0 };
+    bool control = false;
+    for (size_t k = 0; k < n && k < 64 && !control; k++)
+        control = b[k] < 0x20 && b[k] != '\t' && b[k] != '\n' && b[k] != '\r';
+    if (!control)
+        return false;
+    size_t i = 0;
+    int fields = 0;
+    while (i < n && fields < 16) {
+        uint64_t tag, v;
+        if (!pb_varint(b, n, &i, &tag))
+            break; /* cut where the chunk ends: judged on the fields before */
+        uint64_t f = tag >> 3;
+        unsigned wt = (unsigned)(tag & 7);
+        if (f == 0 || f > 14 || (wt != (unsigned)wire[f] && !(f == 13 && wt == 2)))
+            return false; /* comment (13) may come packed or not */
+        if (!pb_varint(b, n, &i, &v))
+            break;
+        if (wt == 2) {
+            if (v > n - i)
+                break;
+            if (f != 6 && f != 13 && !pb_message(b + i, (size_t)v))
+                return false; /* string_table (6) holds text */
+            i += (size_t)v;
         }
         fields++;
     }
-    return fields > 0;
+    return fields >= 2 || (fields == 1 && i == n);
 }
 
-enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len, bool complete)
+enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len)
 {
     if (len == 0)
         return SNIFF_EMPTY;
@@ -74,15 +105,15 @@ enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len, bool complete)
         i++;
     if (i < len && (buf[i] == '{' || buf[i] == '['))
         return SNIFF_TRACE;
-    if (sniff_is_pprof(buf, len, complete))
+    if (sniff_is_pprof(buf, len))
         return SNIFF_PPROF;
     return SNIFF_OTHER;
 }
 
 /* The first bytes of a gzip stream inflated into out. Returns how many, or
-   0 when it does not inflate; *complete when the stream ended there. */
+   0 when it does not inflate. */
 static size_t inflate_start(const unsigned char *in, size_t inlen, unsigned char *out,
-                            size_t cap, bool *complete)
+                            size_t cap)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -94,7 +125,6 @@ static size_t inflate_start(const unsigned char *in, size_t inlen, unsigned char
     z.avail_out = (uInt)cap;
     int rc = inflate(&z, Z_SYNC_FLUSH);
     size_t got = cap - z.avail_out;
-    *complete = rc == Z_STREAM_END;
     inflateEnd(&z);
     return rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR ? got : 0;
 }
@@ -127,14 +157,12 @@ int sniff_file(const char *path, enum sniff_kind *kind, t2p_error *err)
         n += (size_t)k;
     }
     close(fd);
-    bool complete = n < insz;
     if (n >= 2 && in[0] == 0x1f && in[1] == 0x8b) {
-        bool ended = false;
-        size_t got = inflate_start(in, n, out, sizeof out, &ended);
-        *kind = got ? sniff_bytes(out, got, ended) : SNIFF_OTHER;
+        size_t got = inflate_start(in, n, out, sizeof out);
+        *kind = got ? sniff_bytes(out, got) : SNIFF_OTHER;
         return 0;
     }
-    *kind = sniff_bytes(in, n, complete);
+    *kind = sniff_bytes(in, n);
     return 0;
 }
 

@@ -21,13 +21,12 @@ enum sniff_kind {
    Returns 0 with *kind set, or -1 with err set (cannot open or read). */
 int sniff_file(const char *path, enum sniff_kind *kind, t2p_error *err);
 
-/* The kind of the bytes buf[0..len), already inflated; complete tells that
-   they are the whole content (not only its start). */
-enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len, bool complete);
+/* The kind of the bytes buf[0..len) (the start of a file, inflated). */
+enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len);
 
-/* Whether buf[0..len) reads as the start of a pprof Profile message:
-   every field a known one with its wire type, lengths within bounds. */
-bool sniff_is_pprof(const unsigned char *buf, size_t len, bool complete);
+/* Whether the first (inflated) bytes b[0..n) are a pprof profile: the
+   loader's refusal and convert's choice of OUT both ask this. */
+bool sniff_is_pprof(const unsigned char *b, size_t n);
 
 /* Whether a file name is a trace's (.json, .json.gz, .pt.trace.json, ...). */
 bool sniff_trace_name(const char *path);

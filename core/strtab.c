@@ -4,10 +4,17 @@
 
 #include "core/textsafe.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Blocks of string bytes start small and double up to BLOCK_SIZE, and the
+   entries and slots start at STRTAB_FIRST: a job of thousands of ranks keeps
+   a table per rank, most of them a few dozen names, while a big trace's
+   table passes the small sizes in a few doublings. */
 #define BLOCK_SIZE (256u * 1024u)
+#define BLOCK_FIRST 1024u
+#define STRTAB_FIRST 16u
 
 struct entry {
     const char *s;
@@ -28,6 +35,7 @@ struct strtab {
     uint32_t mask;
     struct block *blocks;
     size_t bytes;
+    size_t next_block; /* the size of the next block of small strings */
 };
 
 uint64_t strtab_hash(const char *s, size_t len)
@@ -55,7 +63,8 @@ strtab *strtab_new(void)
     strtab *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->mask = 1023;
+    t->mask = 2 * STRTAB_FIRST - 1;
+    t->next_block = BLOCK_FIRST;
     t->slots = calloc(t->mask + 1, sizeof *t->slots);
     if (!t->slots) {
         free(t);
@@ -104,14 +113,17 @@ static char *store(strtab *t, const char *s, size_t len)
 {
     struct block *b = t->blocks;
     if (!b || b->size - b->used < len + 1) {
-        size_t size = len + 1 > BLOCK_SIZE ? len + 1 : BLOCK_SIZE;
+        bool big = len + 1 > t->next_block;
+        size_t size = big ? len + 1 : t->next_block;
+        if (!big && t->next_block < BLOCK_SIZE)
+            t->next_block *= 2;
         struct block *nb = malloc(sizeof *nb + size);
         if (!nb)
             return NULL;
         nb->used = 0;
         nb->size = size;
         t->bytes += size;
-        if (b && size > BLOCK_SIZE) {
+        if (b && big) {
             /* keep the partly used block at the head for small strings */
             nb->next = b->next;
             b->next = nb;
@@ -174,7 +186,7 @@ uint32_t strtab_intern(strtab *t, const char *s, size_t len)
             return id - 1;
     }
     if (t->n == t->cap) {
-        uint32_t ncap = t->cap ? t->cap * 2 : 1024;
+        uint32_t ncap = t->cap ? t->cap * 2 : STRTAB_FIRST;
         struct entry *ne = realloc(t->ents, (size_t)ncap * sizeof *ne);
         if (!ne)
             return STRTAB_NONE;

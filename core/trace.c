@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/sniff.h"
 #include "core/trace_int.h"
 #include "core/vec.h"
 
@@ -51,6 +52,20 @@ void trace_free(trace *t)
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
     trace_mem_free(t);
     free(t);
+}
+
+bool trace_starts_json(const char *path)
+{
+    gzFile gz = gzopen(path, "rb"); /* reads a file that is not gzip as it is */
+    if (!gz)
+        return false;
+    unsigned char b[4096];
+    int n = gzread(gz, b, sizeof b);
+    gzclose(gz);
+    int i = n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+        i++;
+    return i < n && (b[i] == '{' || b[i] == '[');
 }
 
 static bool label_is_device(const char *s)
@@ -126,9 +141,28 @@ static int check_stream_end(trace *t, const trace_reader *r, uint64_t base, bool
     const char *path = t->path;
     if (r->zerr == Z_OK || r->zerr == Z_STREAM_END)
         return 0;
+    if (r->zerr == Z_MEM_ERROR) {
+        error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+        return -1;
+    }
     if (r->zerr != Z_BUF_ERROR && r->zerr != Z_DATA_ERROR) {
         error_set(err, T2P_ERR_IO, path, (int64_t)base, "read error: %s", r->zmsg);
         return -1;
+    }
+    if (r->bad_trailer) {
+        if (!partial) {
+            error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)base,
+                      "corrupt gzip data: the trailer at compressed byte %llu does not match "
+                      "the data (its CRC-32 or length is wrong); --partial loads the %llu bytes "
+                      "of JSON read",
+                      (unsigned long long)r->trailer_at, (unsigned long long)base);
+            return -1;
+        }
+        *truncated = true;
+        snprintf(t->truncated_reason, sizeof t->truncated_reason,
+                 "gzip trailer at compressed byte %llu is wrong, after %llu bytes",
+                 (unsigned long long)r->trailer_at, (unsigned long long)base);
+        return 0;
     }
     if (!partial) {
         if (r->zerr == Z_BUF_ERROR)
@@ -283,6 +317,12 @@ static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned c
                       "not JSON: %s; expected a PyTorch profiler trace (Chrome trace JSON)", what);
             return -1;
         }
+        if (sniff_is_pprof(buf, len)) {
+            error_set(err, T2P_ERR_NOT_TRACE, path, -1,
+                      "a pprof profile (%s), not a trace: open it with go tool pprof",
+                      t->gzip ? "gzip-compressed protobuf" : "protobuf");
+            return -1;
+        }
         if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
             return feed(t, y, L, buf + 3, len - 3, 3, err);
     }
@@ -290,6 +330,15 @@ static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned c
     yajl_status s = trace_yajl_parse(y, buf, len, &oom);
     if (oom) {
         error_set(err, T2P_ERR_NOMEM, path, (int64_t)base, "out of memory");
+        return -1;
+    }
+    if (y->too_long) {
+        /* found as the string grows past the cap, at the end of buf */
+        char where[100];
+        trace_parse_where(L, where, sizeof where);
+        error_set(err, T2P_ERR_JSON, path, (int64_t)(base + len),
+                  "a string longer than %zu MiB%s%s (the limit; a trace's strings are far shorter)",
+                  TRACE_MAX_STRING >> 20, where[0] ? ", " : "", where);
         return -1;
     }
     if (s == yajl_status_ok)
@@ -367,8 +416,20 @@ static trace *load_one(const char *path, const trace_load_opts *opts, t2p_error 
             len = pc.len;
             pc.len = 0;
         }
-        if (feed(t, &Y, &L, buf, len, base, err) < 0)
-            goto fail;
+        if (feed(t, &Y, &L, buf, len, base, err) < 0) {
+            /* invalid JSON (yajl's own error, at a byte) in bytes a gzip
+               check then condemns: the corruption is what went wrong,
+               found at the JSON's fault */
+            if (L.failed || Y.too_long || err->kind != T2P_ERR_JSON || err->offset < 0 ||
+                !trace_read_ends_corrupt(&R, held))
+                goto fail;
+            base = (uint64_t)err->offset;
+            t->bytes_in = base;
+            error_clear(err);
+            if (held)
+                trace_read_release(&R);
+            break;
+        }
         base += len;
         t->bytes_in = base;
         if (held)

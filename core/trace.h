@@ -217,6 +217,12 @@ typedef struct trace_load_opts {
 trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err);
 void trace_free(trace *t);
 
+/* Whether the file's first bytes (inflated when gzip) can start JSON: '{' or
+   '[' after white space and a UTF-8 byte order mark. false for text, a
+   pprof, an archive, an empty or unreadable file: told apart from a trace
+   whose JSON breaks later on. */
+bool trace_starts_json(const char *path);
+
 /* Display helpers: the string of an id, with its length. */
 static inline const char *trace_str(const trace *t, uint32_t id)
 {

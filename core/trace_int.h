@@ -35,20 +35,21 @@
 #define TRACE_READ_INSZ (TRACE_READ_BUFSZ < (1u << 18) ? TRACE_READ_BUFSZ : (1u << 18))
 
 typedef struct trace_reader {
-#ifdef HAVE_ISAL
-    /* ISA-L inflates gzip 3.5x faster than zlib (0.08 s against 0.28 s for
-       the 274 MB benchmark trace); plain JSON is read as it is */
     int fd;
     bool fd_open;        /* fd is ours to close */
-    struct inflate_state *inf;
     unsigned char *in;   /* TRACE_READ_INSZ bytes read from fd */
     size_t in_pos, in_len;
     uint64_t in_total;   /* bytes read from fd so far */
     bool in_eof;
     int mode;            /* 0 not known yet, 'p' plain, 'z' gzip */
     bool member_end;     /* a gzip member ended: another may follow */
+#ifdef HAVE_ISAL
+    /* ISA-L inflates gzip 3.5x faster than zlib (0.08 s against 0.28 s for
+       the 274 MB benchmark trace) */
+    struct inflate_state *inf;
 #else
-    gzFile gz;
+    z_stream zs;
+    bool zs_open;        /* inflateInit2 succeeded: inflateEnd is due */
 #endif
     pthread_t th;
     pthread_mutex_t mu;
@@ -62,6 +63,10 @@ typedef struct trace_reader {
     bool started;        /* the thread runs (or ran) and must be joined */
     int zerr;            /* Z_OK, or the zlib error that ended the stream */
     char zmsg[200];
+    /* the stream ended on a gzip trailer whose CRC-32 or length does not
+       match: the data before it inflated whole and was handed over */
+    bool bad_trailer;
+    uint64_t trailer_at; /* the compressed offset of that trailer */
 } trace_reader;
 
 /* Starts inflating fd (which it owns from now on, even on failure) on a new
@@ -74,6 +79,12 @@ int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err);
    trace_read_release. */
 bool trace_read_next(trace_reader *r, const unsigned char **buf, size_t *len, uint64_t *off);
 void trace_read_release(trace_reader *r);
+
+/* After the parser failed on the chunk it holds (held) or on those it
+   gathered: whether the stream ended right after them on a gzip trailer
+   that condemns them, so that the corruption, not the garbage, is what to
+   report. */
+bool trace_read_ends_corrupt(trace_reader *r, bool held);
 
 /* Stops and joins the thread, frees the buffers, closes the file. */
 void trace_read_stop(trace_reader *r);
@@ -95,14 +106,22 @@ typedef struct trace_yajl {
     int ntrack;
     void *track[8];
     size_t big;    /* the largest block yajl asked for: its buffers' size */
+    bool too_long; /* the parse stopped on a string longer than TRACE_MAX_STRING */
 } trace_yajl;
+
+/* The longest string accepted (a name, a key, a Call stack). yajl holds a
+   token that spans chunks in one buffer that doubles as it grows: a 1 GB
+   name took 2.6 GB, and 4 GB ran out of memory after 6.3 GB. The longest
+   strings of real traces (Call stacks) are kilobytes. */
+#define TRACE_MAX_STRING ((size_t)64 << 20)
 
 /* y is caller storage that must not move until trace_yajl_done. Returns 0,
    or -1 when out of memory. */
 int trace_yajl_init(trace_yajl *y, const yajl_callbacks *cb, void *ctx);
 
 /* yajl_parse(buf, len), or yajl_complete_parse when buf is NULL; *oom set
-   when yajl ran out of memory. */
+   when yajl ran out of memory, y->too_long when it met a string longer
+   than TRACE_MAX_STRING (both end the parse with yajl_status_error). */
 yajl_status trace_yajl_parse(trace_yajl *y, const unsigned char *buf, size_t len, bool *oom);
 
 /* yajl's message for the error of the last parse, without its trailing
@@ -187,6 +206,8 @@ typedef struct trace_parser {
     uint32_t memo[4]; /* last pid, tid, cat and Call stack ids: most events repeat them */
     const char *memo_str[4];
     size_t memo_len[4];
+    char last_key[40]; /* the start of the last key read, for messages */
+    size_t last_key_len;
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort, s_memory;
     /* record mode (core/trace_par.c's workers): the elements of the events
@@ -217,6 +238,10 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
 /* After the last token: refuses what is valid JSON but not a trace, counts
    the B events left open. Returns 0, or -1 with err set. */
 int trace_parse_finish(trace_parser *L);
+
+/* Where the parse is, for a message: "in event 12 after the key
+   \"name\"", "after the key \"traceName\"" or "". */
+void trace_parse_where(const trace_parser *L, char *buf, size_t size);
 
 void trace_parse_done(trace_parser *L);
 

@@ -32,7 +32,7 @@
 /* Text gathered without a cut, at most: an event this long holds a string
    near the loader's cap on one string's length (64 MiB), which one thread
    judges in bounded memory */
-#define PAR_PENDING_MAX ((size_t)64 << 20)
+#define PAR_PENDING_MAX TRACE_MAX_STRING
 
 enum slot_state { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
 

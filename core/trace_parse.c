@@ -3,6 +3,7 @@
    pairs on the way, and keep nothing of the JSON text. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,13 @@ static int fail_nomem(trace_parser *L)
     return 0;
 }
 
-/* The small arrays (processes, tracks, open B events); the big ones are vec_grow's. */
+/* The small arrays (processes, tracks, open B events), from 8 doubling (the
+   explorer keeps thousands of tiny ranks); the big ones are vec_grow's. */
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
+    size_t ncap = *cap ? *cap * 2 : 8;
     if (ncap > SIZE_MAX / elem)
         return -1;
     void *np = realloc(*p, ncap * elem);
@@ -644,6 +646,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
     trace_parser *L = ctx;
     int d = L->depth;
+    L->last_key_len = n < sizeof L->last_key ? n : sizeof L->last_key;
+    memcpy(L->last_key, k, L->last_key_len);
     if (L->in_event && d == L->ev_depth + 1) {
         L->key = classify_event_key(k, n);
     } else if (L->in_args && d == L->ev_depth + 2) {
@@ -812,6 +816,21 @@ int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
         if (*ids[i] != STRTAB_NONE)
             *ids[i] = map[*ids[i]];
     return finish_event(L) ? 0 : -1;
+}
+
+void trace_parse_where(const trace_parser *L, char *buf, size_t size)
+{
+    int k = (int)L->last_key_len;
+    const char *more = L->last_key_len == sizeof L->last_key ? "..." : "";
+    if (L->in_event && L->last_key_len)
+        snprintf(buf, size, "in event %llu after the key \"%.*s%s\"",
+                 (unsigned long long)L->t->events_read + 1, k, L->last_key, more);
+    else if (L->in_event)
+        snprintf(buf, size, "in event %llu", (unsigned long long)L->t->events_read + 1);
+    else if (L->last_key_len)
+        snprintf(buf, size, "after the key \"%.*s%s\"", k, L->last_key, more);
+    else
+        snprintf(buf, size, "%s", "");
 }
 
 void trace_parse_done(trace_parser *L)

@@ -1,6 +1,6 @@
 /* The reader thread: inflates the file (gzip or plain) on the second core
    into a ring of chunks while the parser runs on the first. The inflating
-   is ISA-L's when the build has it, zlib's gzread otherwise. */
+   is ISA-L's when the build has it, zlib's inflate otherwise. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +11,15 @@
 #include <unistd.h>
 
 #include "core/trace_int.h"
+
+/* What one inflate step came to. */
+enum inflate_end {
+    INFLATE_MORE,        /* room or input ran out: call again */
+    INFLATE_MEMBER_END,  /* a gzip member ended, its trailer checked */
+    INFLATE_BAD_TRAILER, /* the member's data ended as it should, its trailer does not match */
+    INFLATE_CORRUPT,     /* the deflate data is invalid (msg says how) */
+    INFLATE_NOMEM
+};
 
 #ifdef HAVE_ISAL
 /* zlib's words for the same faults, so that messages do not depend on the build */
@@ -26,6 +35,108 @@ static const char *isal_reason(int rc)
     default: return "invalid deflate data";
     }
 }
+
+static int inflate_open(trace_reader *r)
+{
+    r->inf = malloc(sizeof *r->inf);
+    return r->inf ? 0 : -1;
+}
+
+static void inflate_member(trace_reader *r)
+{
+    isal_inflate_init(r->inf);
+    r->inf->crc_flag = ISAL_GZIP;
+}
+
+/* Inflates in[0..avail) into out[0..cap): *used and *got say how much of
+   each; *back, at a bad trailer, how many of its bytes were read. */
+static enum inflate_end inflate_step(trace_reader *r, const unsigned char *in, size_t avail,
+                                     unsigned char *out, unsigned cap, size_t *used,
+                                     unsigned *got, unsigned *back, char *msg, size_t msize)
+{
+    struct inflate_state *st = r->inf;
+    st->next_in = (unsigned char *)in;
+    st->avail_in = (uint32_t)avail;
+    st->next_out = out;
+    st->avail_out = cap;
+    int rc = isal_inflate(st);
+    *used = avail - st->avail_in;
+    *got = cap - st->avail_out;
+    if (rc >= 0 && st->block_state == ISAL_BLOCK_FINISH)
+        return INFLATE_MEMBER_END;
+    if (rc < 0)
+        snprintf(msg, msize, "%s", isal_reason(rc));
+    if (rc == ISAL_INCORRECT_CHECKSUM && st->block_state == ISAL_BLOCK_FINISH) {
+        *back = 8; /* ISA-L reads the whole trailer before checking it */
+        return INFLATE_BAD_TRAILER;
+    }
+    return rc < 0 ? INFLATE_CORRUPT : INFLATE_MORE;
+}
+
+static void inflate_close(trace_reader *r)
+{
+    free(r->inf);
+    r->inf = NULL;
+}
+#else
+static int inflate_open(trace_reader *r)
+{
+    /* 16 + 15: a gzip member, with the largest window */
+    if (inflateInit2(&r->zs, 16 + MAX_WBITS) != Z_OK)
+        return -1;
+    r->zs_open = true;
+    return 0;
+}
+
+static void inflate_member(trace_reader *r)
+{
+    inflateReset(&r->zs);
+}
+
+/* Inflates in[0..avail) into out[0..cap): *used and *got say how much of
+   each; *back, at a bad trailer, how many of its bytes were read. zlib's
+   inflate, not gzread: gzread drops what it inflated when the trailer
+   then fails. */
+static enum inflate_end inflate_step(trace_reader *r, const unsigned char *in, size_t avail,
+                                     unsigned char *out, unsigned cap, size_t *used,
+                                     unsigned *got, unsigned *back, char *msg, size_t msize)
+{
+    z_stream *zs = &r->zs;
+    zs->next_in = (Bytef *)in;
+    zs->avail_in = (uInt)avail;
+    zs->next_out = out;
+    zs->avail_out = cap;
+    int rc = inflate(zs, Z_NO_FLUSH);
+    *used = avail - zs->avail_in;
+    *got = cap - zs->avail_out;
+    if (rc == Z_STREAM_END)
+        return INFLATE_MEMBER_END;
+    if (rc == Z_MEM_ERROR) {
+        snprintf(msg, msize, "out of memory");
+        return INFLATE_NOMEM;
+    }
+    if (rc == Z_OK || rc == Z_BUF_ERROR)
+        return INFLATE_MORE;
+    snprintf(msg, msize, "%s", zs->msg ? zs->msg : "invalid deflate data");
+    /* zlib fails the CRC-32 after its 4 bytes, the length after all 8 */
+    if (zs->msg && strcmp(zs->msg, "incorrect data check") == 0) {
+        *back = 4;
+        return INFLATE_BAD_TRAILER;
+    }
+    if (zs->msg && strcmp(zs->msg, "incorrect length check") == 0) {
+        *back = 8;
+        return INFLATE_BAD_TRAILER;
+    }
+    return INFLATE_CORRUPT;
+}
+
+static void inflate_close(trace_reader *r)
+{
+    if (r->zs_open)
+        inflateEnd(&r->zs);
+    r->zs_open = false;
+}
+#endif
 
 /* Reads more of the file into r->in, after the bytes not used yet (moved
    to its start: a gzip magic may come in two reads). Returns 0, or -1 with
@@ -46,6 +157,11 @@ static int read_more(trace_reader *r)
     r->in_total += (uint64_t)k;
     r->in_eof = k == 0;
     return 0;
+}
+
+static uint64_t source_offset(const trace_reader *r)
+{
+    return r->in_total - (r->in_len - r->in_pos);
 }
 
 /* read_more when r->in is used up. */
@@ -70,8 +186,9 @@ static int read_failed(unsigned n, int *zerr, char *msg, size_t msize)
 /* Up to cap bytes of JSON into out, as gzread would give them: gzip members
    one after the other (trailing bytes that start no member are ignored),
    plain JSON as it is. Returns the bytes given; 0 at the end, with *zerr
-   Z_OK, Z_BUF_ERROR (the gzip data is cut short), Z_DATA_ERROR (corrupt) or
-   Z_ERRNO, and msg saying why. */
+   Z_OK, Z_BUF_ERROR (the gzip data is cut short), Z_DATA_ERROR (corrupt),
+   Z_MEM_ERROR or Z_ERRNO, and msg saying why. A bad trailer gives its
+   member's last bytes and Z_DATA_ERROR together. */
 static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *zerr, char *msg,
                        size_t msize)
 {
@@ -98,8 +215,7 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
             } else {
                 r->mode = 'z';
                 r->member_end = false;
-                isal_inflate_init(r->inf);
-                r->inf->crc_flag = ISAL_GZIP;
+                inflate_member(r);
             }
         }
         if (r->mode == 'p') {
@@ -111,29 +227,41 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
             n += (unsigned)k;
             continue;
         }
-        struct inflate_state *st = r->inf;
-        st->next_in = r->in + r->in_pos;
-        st->avail_in = (uint32_t)avail;
-        st->next_out = out + n;
-        st->avail_out = cap - n;
-        int rc = isal_inflate(st);
-        unsigned got = (cap - n) - st->avail_out;
-        bool stuck = !got && st->avail_in == avail && avail;
-        r->in_pos = r->in_len - st->avail_in;
+        size_t used = 0;
+        unsigned got = 0, back = 0;
+        enum inflate_end e = inflate_step(r, r->in + r->in_pos, avail, out + n, cap - n, &used,
+                                          &got, &back, msg, msize);
+        bool stuck = !got && !used && avail;
+        r->in_pos += used;
         n += got;
-        if (rc >= 0 && st->block_state == ISAL_BLOCK_FINISH) {
+        if (e == INFLATE_MEMBER_END) {
             r->member_end = true; /* its trailer checked: the next member, or the end */
             continue;
         }
-        if (rc < 0 || stuck) {
+        if (e == INFLATE_BAD_TRAILER) {
+            /* only the trailer is wrong (a bad CRC-32 or length): the
+               deflate data ended as it should, so what it gave is handed
+               over; the error ends the stream after it. Dropping it threw
+               away up to a chunk of good JSON and reported byte 0. */
+            *zerr = Z_DATA_ERROR;
+            r->bad_trailer = true;
+            r->trailer_at = source_offset(r) - back;
+            return (int)n;
+        }
+        if (e == INFLATE_NOMEM) {
+            *zerr = Z_MEM_ERROR;
+            return 0;
+        }
+        if (e == INFLATE_CORRUPT || stuck) {
             /* corrupt data may inflate to garbage before the fault shows:
                drop the chunk, as gzread drops its buffer, so that the parser
                never reports the garbage instead of the corruption */
             *zerr = Z_DATA_ERROR;
-            snprintf(msg, msize, "%s", rc < 0 ? isal_reason(rc) : "invalid deflate data");
+            if (e != INFLATE_CORRUPT)
+                snprintf(msg, msize, "invalid deflate data");
             return 0;
         }
-        if (r->in_eof && st->avail_in == 0 && !got) {
+        if (r->in_eof && r->in_pos == r->in_len && !got) {
             if (n)
                 return (int)n;
             *zerr = Z_BUF_ERROR; /* the stream stops inside a member */
@@ -143,37 +271,6 @@ static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *z
     }
     return (int)n;
 }
-
-static uint64_t source_offset(const trace_reader *r)
-{
-    return r->in_total - (r->in_len - r->in_pos);
-}
-#else
-static int source_read(trace_reader *r, unsigned char *out, unsigned cap, int *zerr, char *msg,
-                       size_t msize)
-{
-    int n = gzread(r->gz, out, cap);
-    if (n < 0) {
-        const char *m = gzerror(r->gz, zerr);
-        snprintf(msg, msize, "%s", m ? m : "read error");
-        if (*zerr == Z_ERRNO)
-            snprintf(msg, msize, "%s", strerror(errno));
-        n = 0;
-    } else if (n == 0) {
-        /* zlib reports a gzip stream cut short (Z_BUF_ERROR) only through
-           gzerror after the last bytes were returned */
-        const char *m = gzerror(r->gz, zerr);
-        if (*zerr != Z_OK && *zerr != Z_STREAM_END)
-            snprintf(msg, msize, "%s", m ? m : "read error");
-    }
-    return n;
-}
-
-static uint64_t source_offset(const trace_reader *r)
-{
-    return (uint64_t)gzoffset(r->gz);
-}
-#endif
 
 static void *read_main(void *arg)
 {
@@ -194,47 +291,37 @@ static void *read_main(void *arg)
         int n = source_read(r, r->bufs[slot], TRACE_READ_BUFSZ, &zerr, msg, sizeof msg);
         uint64_t off = source_offset(r);
 
-        if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": "))
-            memmove(msg, strstr(msg, ": ") + 2, strlen(strstr(msg, ": ") + 2) + 1); /* gzdopen's name */
-
         pthread_mutex_lock(&r->mu);
+        /* bytes and an error together (a bad gzip trailer): the chunk and
+           the end are posted at once, so the parser knows the chunk it
+           takes is the last and is followed by the error */
+        bool end = n == 0 || zerr != Z_OK;
         if (n > 0) {
             r->lens[slot] = (size_t)n;
             r->offs[slot] = off;
             r->count++;
         }
-        if (n == 0) {
+        if (end) {
             r->done = true;
             r->zerr = zerr;
             snprintf(r->zmsg, sizeof r->zmsg, "%s", msg);
         }
         pthread_cond_broadcast(&r->cv);
         pthread_mutex_unlock(&r->mu);
-        if (n == 0)
+        if (end)
             return NULL;
     }
 }
 
 int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err)
 {
-#ifdef HAVE_ISAL
     r->fd = fd;
     r->fd_open = true;
-    r->inf = malloc(sizeof *r->inf);
     r->in = malloc(TRACE_READ_INSZ);
-    if (!r->inf || !r->in) {
+    if (!r->in || inflate_open(r) < 0) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
     }
-#else
-    r->gz = gzdopen(fd, "rb");
-    if (!r->gz) {
-        close(fd);
-        error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
-        return -1;
-    }
-    gzbuffer(r->gz, TRACE_READ_INSZ);
-#endif
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
     r->inited = true;
@@ -289,6 +376,14 @@ void trace_read_release(trace_reader *r)
     pthread_mutex_unlock(&r->mu);
 }
 
+bool trace_read_ends_corrupt(trace_reader *r, bool held)
+{
+    pthread_mutex_lock(&r->mu);
+    bool yes = r->done && r->bad_trailer && r->count == (held ? 1 : 0);
+    pthread_mutex_unlock(&r->mu);
+    return yes;
+}
+
 void trace_read_stop(trace_reader *r)
 {
     if (r->started) {
@@ -308,17 +403,10 @@ void trace_read_stop(trace_reader *r)
         free(r->bufs[i]);
         r->bufs[i] = NULL;
     }
-#ifdef HAVE_ISAL
     if (r->fd_open)
         close(r->fd);
     r->fd_open = false;
-    free(r->inf);
+    inflate_close(r);
     free(r->in);
-    r->inf = NULL;
     r->in = NULL;
-#else
-    if (r->gz)
-        gzclose(r->gz);
-    r->gz = NULL;
-#endif
 }

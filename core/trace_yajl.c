@@ -23,6 +23,14 @@ static void *ya_malloc(void *ctx, size_t n)
 static void *ya_realloc(void *ctx, void *old, size_t n)
 {
     trace_yajl *ym = ctx;
+    /* The lexer's buffer holds a token that spans chunks from its first
+       byte on, and grows by realloc: past the cap with a quote first, a
+       string is too long. The jump leaves before yajl stores anything, as
+       for a failed allocation. Numbers keep going (a bad_number, counted). */
+    if (n > TRACE_MAX_STRING && old && ym->armed && *(const unsigned char *)old == '"') {
+        ym->too_long = true;
+        longjmp(ym->jb, 1);
+    }
     void *p = realloc(old, n);
     if (n > ym->big)
         ym->big = n;
@@ -53,6 +61,7 @@ int trace_yajl_init(trace_yajl *y, const yajl_callbacks *cb, void *ctx)
     y->armed = y->tracking = false;
     y->ntrack = 0;
     y->big = 0;
+    y->too_long = false;
     if (setjmp(y->jb)) {
         y->armed = y->tracking = false;
         for (int i = 0; i < y->ntrack; i++)
@@ -74,7 +83,7 @@ yajl_status trace_yajl_parse(trace_yajl *y, const unsigned char *buf, size_t len
 {
     if (setjmp(y->jb)) {
         y->armed = false;
-        *oom = true;
+        *oom = !y->too_long;
         return yajl_status_error;
     }
     y->armed = true;

@@ -166,6 +166,8 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
                "\"gpu_unattributed_ns\":%lld",
             (unsigned long long)m->gpu_events, (long long)m->gpu_ns,
             (unsigned long long)m->gpu_unattributed_events, (long long)m->gpu_unattributed_ns);
+    fprintf(f, ",\"partial_overlap_events\":%llu,\"partial_overlap_ns\":%lld",
+            (unsigned long long)m->partial_overlap_events, (long long)m->partial_overlap_ns);
     fputs(",\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];

@@ -48,11 +48,19 @@ void analyze_time_lines(FILE *f, const model *m)
     char a[64], b[64], c[64];
     fprintf(f, "Trace window:      %s ms\n", fmt_ms(m->window_ns, a, sizeof a));
     /* a sum over threads that run at once: it can exceed the window */
-    fprintf(f, "CPU time:          %s ms over all threads (sum of self time%s)\n",
+    fprintf(f, "CPU time:          %s ms over all threads (each thread's busy time%s)\n",
             fmt_ms(m->cpu_ns, a, sizeof a), ratio(m->cpu_ns, m->window_ns, b, sizeof b));
     if (m->busy_ns != m->cpu_ns)
-        fprintf(f, "All tracks:        %s ms (CPU threads and GPU stream rows; the pprof total)\n",
+        fprintf(f, "All tracks:        %s ms (self time of CPU threads and GPU stream rows; "
+                   "the pprof total)\n",
                 fmt_ms(m->busy_ns, a, sizeof a));
+    /* the events whose self time counts an overlap twice, as PyTorch's does */
+    if (m->partial_overlap_events)
+        fprintf(f, "Partial overlaps:  %s events overlap a later event of their thread by %s ms "
+                   "in all (each keeps its self time, as in PyTorch's table; CPU time counts "
+                   "the overlap once)\n",
+                fmt_count(m->partial_overlap_events, a, sizeof a),
+                fmt_ms(m->partial_overlap_ns, b, sizeof b));
     if (!m->gpu_events)
         return;
     fprintf(f, "GPU time:          %s ms in %s GPU events (%s ms unattributed)\n",

@@ -195,6 +195,15 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
         cli_json_string(f, buf, strlen(buf));
         fputc('}', f);
     }
+    fputs("],\"skipped\":[", f);
+    for (size_t i = 0; i < j->nnotes; i++) {
+        const t2p_error *n = &j->notes[i];
+        fputs(i ? ",{\"file\":" : "{\"file\":", f);
+        cli_json_string(f, n->file, strlen(n->file));
+        fputs(",\"reason\":", f);
+        cli_json_string(f, n->reason, strlen(n->reason));
+        fputc('}', f);
+    }
     fputs("],\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
         const ranks_op *p = &j->ops[order[i]];
@@ -210,6 +219,16 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
                 (long long)p->median_ns, (long long)p->max_ns, (long long)p->max_rank);
     }
     fputs("]}\n", f);
+}
+
+/* The job's notes from the n-th on (the files of its directories left
+   out), one line each on stderr; returns their count. */
+static size_t print_notes(const ranks_job *j, size_t n)
+{
+    char buf[1200];
+    for (; n < j->nnotes; n++)
+        fprintf(stderr, "torch2pprof: note: %s\n", error_format(&j->notes[n], buf, sizeof buf));
+    return n;
 }
 
 /* Says what failed; returns false when the run must stop (exit 2). */
@@ -250,7 +269,10 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo, .step = o->step };
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
-    if (ranks_load(j, &lo, &err) < 0) {
+    size_t noted = print_notes(j, 0); /* before a load that may take long */
+    int lrc = ranks_load(j, &lo, &err);
+    print_notes(j, noted);
+    if (lrc < 0) {
         cli_fail(&err);
         goto out;
     }

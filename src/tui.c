@@ -237,7 +237,11 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
     }
     if (lrc < 0 || j->nloaded == 0) {
         draw_close();
-        if (j->nloaded == 0)
+        /* the files left out first: they say why a directory held nothing */
+        for (size_t i = 0; i < j->nnotes; i++)
+            fprintf(stderr, "torch2pprof-tui: note: %s\n",
+                    error_format(&j->notes[i], msg, sizeof msg));
+        if (lrc == 0)
             for (size_t i = 0; i < j->nfiles; i++)
                 fprintf(stderr, "torch2pprof-tui: %s\n",
                         error_format(&j->files[i].err, msg, sizeof msg));

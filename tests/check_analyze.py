@@ -83,7 +83,8 @@ def main(argv):
 
     bad = []
     # ---- (a) tool vs oracle
-    for f in ("busy_ns", "all_tracks_self_ns", "cpu_time_ns", "gpu_busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
+    for f in ("busy_ns", "all_tracks_self_ns", "cpu_time_ns", "partial_overlap_events",
+              "partial_overlap_ns", "gpu_busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
               "gpu_unattributed_events", "gpu_unattributed_ns"):
         if got.get(f) != fig[f]:
             bad.append("%s: tool %r, oracle %r" % (f, got.get(f), fig[f]))

@@ -40,9 +40,13 @@ Rules (docs/trace-format.md):
   dur to its own op's device_total_ns only, and to gpu_unattributed_*.
 * cum_ns (pprof's cum): per op, the sum of self time of the events whose stack (the
   event and its ancestors) holds the op at least once.
-* cpu_time_ns: self time summed over the CPU threads: tracks that carry no GPU work
-  and are no device track (process_labels other than "CPU...", or a thread named
-  "stream N"/"Stream N"). all_tracks_self_ns = busy_ns: over every track.
+* cpu_time_ns: the busy time (the length of the union of its events' intervals)
+  summed over the CPU threads: tracks that carry no GPU work and are no device track
+  (process_labels other than "CPU...", or a thread named "stream N"/"Stream N").
+  all_tracks_self_ns = busy_ns: self time summed over every track.
+* partial_overlap_events / _ns: per track, in (ts asc, dur desc) order, an event a is
+  partly overlapped when the first later event b with b.end > a.end starts before
+  a.end; _ns adds a.end - b.ts.
   gpu_busy_ns: length of the union of every GPU event's interval, all streams at once.
 * Window: first start to last end over the Trace spans and every op (a step can lie
   outside the profiler's span).
@@ -379,9 +383,30 @@ def analyze(path, slow=False, scope=None):
         lab = labels.get(track[0], "")
         name = tnames.get(track, "")
         return (lab != "" and not lab.startswith("CPU")) or name.startswith(("stream ", "Stream "))
-    cpu_time = sum(t["self"] for track, evs in by_track.items()
-                   if not device_track(track) and not any(x["cat"] in GPU_CATS for x in evs)
-                   for t in evs)
+    def covered(evs):
+        """the length of the union of the events' intervals"""
+        total, cur_s, cur_e = 0, None, None
+        for t in sorted(evs, key=lambda t: t["ts"]):
+            if cur_e is not None and t["ts"] <= cur_e:
+                cur_e = max(cur_e, t["end"])
+                continue
+            if cur_e is not None:
+                total += cur_e - cur_s
+            cur_s, cur_e = t["ts"], t["end"]
+        return total + (cur_e - cur_s if cur_e is not None else 0)
+    cpu_time = sum(covered(evs) for track, evs in by_track.items()
+                   if not device_track(track) and not any(x["cat"] in GPU_CATS for x in evs))
+    # partial overlaps, by their definition (quadratic in the worst case, fine here)
+    overlap_events = overlap_ns = 0
+    for track, evs in by_track.items():
+        order = sorted(evs, key=lambda t: (t["ts"], -t["dur"]))
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                if b["end"] > a["end"]:
+                    if b["ts"] < a["end"]:
+                        overlap_events += 1
+                        overlap_ns += a["end"] - b["ts"]
+                    break
     gpu_busy, cur_s, cur_e = 0, None, None
     for g in sorted((t for t in ops if t["cat"] in GPU_CATS), key=lambda t: t["ts"]):
         if cur_e is not None and g["ts"] <= cur_e:
@@ -427,7 +452,7 @@ def analyze(path, slow=False, scope=None):
                         "busy_ns": busy, "max_gap_ns": gap})
     streams.sort(key=lambda x: (x["pid"], x["tid"]))
 
-    # threads: every track with timed events; busy = sum of self time, max_gap_ns =
+    # threads: every track with timed events; busy = the time it covers, max_gap_ns =
     # largest gap between the stretches its events cover
     threads = []
     for track, evs in by_track.items():
@@ -438,7 +463,7 @@ def analyze(path, slow=False, scope=None):
                 gap = max(gap, t["ts"] - cur_e)
             cur_e = t["end"] if cur_e is None else max(cur_e, t["end"])
         threads.append({"pid": pid_shown[track][0], "tid": pid_shown[track][1],
-                        "events": len(evs), "busy_ns": sum(t["self"] for t in evs),
+                        "events": len(evs), "busy_ns": covered(evs),
                         "max_gap_ns": gap})
     threads.sort(key=lambda x: (x["pid"], x["tid"]))
 
@@ -500,6 +525,8 @@ def analyze(path, slow=False, scope=None):
         "busy_ns": sum(a["self_ns"] for a in agg.values()),
         "all_tracks_self_ns": sum(a["self_ns"] for a in agg.values()),
         "cpu_time_ns": cpu_time,
+        "partial_overlap_events": overlap_events,
+        "partial_overlap_ns": overlap_ns,
         "gpu_busy_ns": gpu_busy,
         "gpu_events": gpu["events"],
         "gpu_ns": gpu["ns"],

@@ -48,6 +48,7 @@ static const char *stage_name(enum ranks_stage s)
     case RANKS_READING: return "reading";
     case RANKS_BUILDING: return "building";
     case RANKS_DONE: return "done";
+    case RANKS_SKIPPED: return "skipped: not a trace";
     default: return "failed";
     }
 }
@@ -78,15 +79,19 @@ size_t progress_ranks_text(const ranks_job *j, const ranks_file_progress *p, dou
 {
     struct out o = { buf, size, 0, 0, width < 20 ? 20 : width > 1000 ? 1000 : width };
     char line[1200], b[1001];
-    size_t n[5] = { 0 };
+    size_t n[RANKS_SKIPPED + 1] = { 0 };
     for (size_t i = 0; i < j->nfiles; i++)
         n[p[i].stage]++;
     if (size)
         buf[0] = '\0';
     double f = progress_ranks_fraction(j, p);
-    char failed[64] = "";
+    char failed[96] = "";
+    int at = 0;
     if (n[RANKS_FAILED])
-        snprintf(failed, sizeof failed, ", %zu failed", n[RANKS_FAILED]);
+        at = snprintf(failed, sizeof failed, ", %zu failed", n[RANKS_FAILED]);
+    if (n[RANKS_SKIPPED])
+        snprintf(failed + at, sizeof failed - (size_t)at, ", %zu skipped (not traces)",
+                 n[RANKS_SKIPPED]);
     snprintf(line, sizeof line,
              "Loading %zu traces: %zu done%s, %zu at work, %zu waiting   %.1f s   Ctrl-C cancels",
              j->nfiles, n[RANKS_DONE], failed, n[RANKS_READING] + n[RANKS_BUILDING],

@@ -4,7 +4,8 @@
    against the largest rank's; the
    straggler is painted apart and starred. Enter on a rank points every view
    at that rank's model; Enter on "(all ranks)" shows the All ranks view.
-   Files that failed to load are listed last with their reason. Opened on one
+   Files that failed to load are listed last with their reason, then the
+   directory's files left out (a FIFO, not a trace) with why. Opened on one
    trace, it shows that trace as its one row. */
 #include "config.h"
 
@@ -33,7 +34,8 @@ static const col cols[] = {
 static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODEL_SORT_SELF,
                                          MODEL_SORT_DEVICE_SELF, MODEL_SORT_AVG, MODEL_SORT_N };
 
-/* Row ids: the job's file index, and this one for "(all ranks)". */
+/* Row ids: the job's file index, nfiles + k for its note k, and this one
+   for "(all ranks)". */
 static const uint32_t ROW_ALL = UINT32_MAX - 1;
 
 struct ranks_state {
@@ -109,6 +111,12 @@ static const char *row_text(view *v, uint32_t id, bool full, char *buf, size_t s
             snprintf(buf, size, "  %lld %s", (long long)r, path);
         else
             snprintf(buf, size, "  - %s (no rank: one trace)", path);
+    } else if (id >= j->nfiles) {
+        t2p_error n = j->notes[id - j->nfiles];
+        char e[1200];
+        if (!full)
+            snprintf(n.file, sizeof n.file, "%s", base_name(j->notes[id - j->nfiles].file));
+        snprintf(buf, size, "- %s", error_format(&n, e, sizeof e));
     } else {
         const ranks_file *f = &j->files[id];
         char e[700];
@@ -160,7 +168,7 @@ static int ranks_rebuild(view *v, view_rows *r)
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = view_rows_push(r, kb[i].id);
-    for (size_t i = j->nloaded; i < j->nfiles && rc == 0; i++)
+    for (size_t i = j->nloaded; i < j->nfiles + j->nnotes && rc == 0; i++)
         rc = view_rows_push(r, (uint32_t)i);
     free(names);
     return rc;
@@ -265,8 +273,12 @@ static int ranks_action(view *v, enum key_act act, int arg)
         view_status_set(v, "one trace: open a directory or several traces to compare ranks");
         return VIEW_DRAW_FOOTER;
     }
+    char e[1200];
+    if (id >= j->nfiles) {
+        view_status_set(v, "%s", error_format(&j->notes[id - j->nfiles], e, sizeof e));
+        return VIEW_DRAW_FOOTER;
+    }
     const ranks_file *f = &j->files[id];
-    char e[700];
     if (!f->loaded) {
         view_status_set(v, "%s", error_format(&f->err, e, sizeof e));
         return VIEW_DRAW_FOOTER;
@@ -295,10 +307,12 @@ static void ranks_tabinfo(view *v, char *buf, size_t size)
     if (o < 0 || (size_t)o >= size)
         return;
     if (j->flagged)
-        snprintf(buf + o, size - (size_t)o, " | straggler rank %lld (%+.1f%%)",
-                 (long long)j->files[j->straggler].rank, j->files[j->straggler].st.skew * 100);
+        o += snprintf(buf + o, size - (size_t)o, " | straggler rank %lld (%+.1f%%)",
+                      (long long)j->files[j->straggler].rank, j->files[j->straggler].st.skew * 100);
     else if (j->nfailed)
-        snprintf(buf + o, size - (size_t)o, " | %zu failed", j->nfailed);
+        o += snprintf(buf + o, size - (size_t)o, " | %zu failed", j->nfailed);
+    if (j->nnotes && o >= 0 && (size_t)o < size)
+        snprintf(buf + o, size - (size_t)o, " | %zu skipped", j->nnotes);
 }
 
 const struct view_ops view_ranks_ops = {

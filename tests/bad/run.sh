@@ -166,6 +166,20 @@ for f in utf16le.json:'UTF-16 text \(little-endian\)' utf16_bom.json:'UTF-16 tex
     run analyze "${f%%:*}"
     fails "not JSON: ${f%%:*}" 2 "torch2pprof: $(echo "${f%%:*}" | sed 's/\./\\./g'): not JSON: ${f#*:}[:)(a-zA-Z0-9 -]*; expected a PyTorch profiler trace \\(Chrome trace JSON\\)"
 done
+# a pprof profile given as a trace (what convert and go tool pprof write,
+# gzip-compressed or not; also as analyze --base): named by its protobuf
+# fields, not "not JSON at byte 2"; convert writes nothing
+"$tool" convert "$data/alexnet_train.json.gz" prof.pb.gz >/dev/null 2>&1
+gzip -dc prof.pb.gz >prof.pb
+run analyze prof.pb.gz
+fails "a pprof profile (gzip)" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+run analyze prof.pb
+fails "a pprof profile (uncompressed)" 2 'torch2pprof: prof\.pb: a pprof profile \(protobuf\), not a trace: open it with go tool pprof'
+run analyze --base prof.pb.gz "$data/alexnet_train.json.gz"
+fails "analyze --base a pprof profile" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+run convert prof.pb.gz again.pb.gz
+fails "convert a pprof profile" 2 'torch2pprof: prof\.pb\.gz: a pprof profile \(gzip-compressed protobuf\), not a trace: open it with go tool pprof'
+rm -f prof.pb.gz prof.pb
 # \u0000 inside a name: names are bytes with a length, so two ops
 run analyze --json nul_in_name.json
 loads "a NUL in a name keeps it apart" '"name":"ab","category":"","count":1,"self_ns":3000' \
@@ -213,6 +227,38 @@ open(sys.argv[2], "wb").write(b)' cnn.json.gz corrupt.json.gz 2>/dev/null ||
     { cp cnn.json.gz corrupt.json.gz; printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' | dd of=corrupt.json.gz bs=1 seek=200 conv=notrunc 2>/dev/null; }
 run analyze corrupt.json.gz
 fails "corrupt gzip" 2 'torch2pprof: corrupt\.json\.gz: at byte [0-9]+: corrupt gzip data after [0-9]+ bytes of JSON \(.*\); --partial loads what precedes it'
+# only the trailer is wrong (its CRC-32, then its length): every byte
+# inflated is good. Was "at byte 0 ... after 0 bytes", and --partial kept
+# nothing of the chunk the trailer ended (all of a small file).
+gz_size=$(wc -c <cnn.json.gz)
+"$tool" analyze --json cnn.json.gz | sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":false//' >whole.json
+for at in 8 1; do
+    python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[-int(sys.argv[3])] ^= 0xff
+open(sys.argv[2], "wb").write(b)' cnn.json.gz trailer.json.gz "$at"
+    run analyze trailer.json.gz
+    fails "bad gzip trailer (byte -$at): its offset, the JSON kept" 2 "torch2pprof: trailer\.json\.gz: at byte $cnn_size: corrupt gzip data: the trailer at compressed byte $((gz_size - 8)) does not match the data \(its CRC-32 or length is wrong\); --partial loads the $cnn_size bytes of JSON read"
+    run analyze --partial --json trailer.json.gz
+    if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
+        grep -q -x -E "torch2pprof: warning: trailer\.json\.gz: truncated \(gzip trailer at compressed byte $((gz_size - 8)) is wrong, after $cnn_size bytes\); loaded what was read" err &&
+        sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":true//' out | cmp -s - whole.json && sanitizer_clean; then
+        ok "--partial keeps all a bad gzip trailer (byte -$at) follows"
+    else
+        no "--partial keeps all a bad gzip trailer (byte -$at) follows" "bad output"
+    fi
+done
+# a byte changed in stored (level 0) gzip data inflates as it is and only
+# the CRC finds it: the JSON it breaks is reported as the corruption
+python3 -c '
+import sys, gzip
+b = bytearray(gzip.compress(open(sys.argv[1], "rb").read(), 0))
+b[b.rindex(b"}", 0, len(b) - 8)] = ord("#")
+open(sys.argv[2], "wb").write(b)' cnn.json garbled.json.gz
+run analyze garbled.json.gz
+fails "JSON broken by a byte the gzip CRC condemns" 2 "torch2pprof: garbled\.json\.gz: at byte [0-9]+: corrupt gzip data: the trailer at compressed byte [0-9]+ does not match the data \(its CRC-32 or length is wrong\); --partial loads the [0-9]+ bytes of JSON read"
+rm -f trailer.json.gz garbled.json.gz whole.json
 
 run analyze --partial --json cut.json
 if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
@@ -306,6 +352,22 @@ for f in overflow_begin_end overflow_busy overflow_window_gap overflow_gpu; do
     run analyze --json "$f.json"
     loads "times at the int64 limits: $f" '"skipped":\{"bad_number":[1-9]\}' '"busy_ns":[0-9]+,'
 done
+# events that overlap partly on one thread (A [0,10), B [1,11), C [2,12)):
+# each keeps its self time (PyTorch's table: 10 us each, 30 in all, the
+# pprof total), the thread is busy 12 us (CPU time never above its span),
+# and the 2 overlaps (9 us each) are reported
+run analyze --json partial_overlap.json
+loads "partial overlaps: self as PyTorch, CPU time within the span, counted" \
+    '"busy_ns":30000,' '"cpu_time_ns":12000,' '"partial_overlap_events":2,"partial_overlap_ns":18000,' \
+    '"threads":\[\{"pid":"1","tid":"1","name":"[^"]*","events":3,"busy_ns":12000,' \
+    '"name":"A","category":"cpu_op","count":1,"self_ns":10000,'
+run analyze partial_overlap.json
+if [ "$rc" -eq 0 ] && grep -q '^CPU time: *0.012 ms' out &&
+    grep -q '^Partial overlaps: *2 events overlap a later event of their thread by 0.018 ms' out; then
+    ok "partial overlaps: the text report says so"
+else
+    no "partial overlaps: the text report says so" "$(head -12 out | tr '\n' '|')"
+fi
 # [memory] Bytes near the int64 limits: refused past a sum of 2^62 (no sum
 # of Bytes overflows), counted; lifetimes 146 years long stop at INT64_MAX
 run analyze --json overflow_memory.json
@@ -327,22 +389,39 @@ rc=$?
 ls -A | grep -v -x -e out -e err -e before -e after >after
 loads "a 200 MB number in linear time" '"events":1,"complete_events":0,"skipped":\{"bad_number":1\}'
 rm -f long_number.json.gz
+# A 100 MB name (a 440 KB gzip): past the 64 MiB cap on a string, refused
+# where it crosses it, with the event and key; in bounded memory (under
+# ulimit -v where sanitizers allow it). A 1 GB name took 2.6 GB, 4 GB ran
+# out of memory after 6.3 GB.
+{ printf '{"traceEvents":[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"'
+  head -c 100000000 /dev/zero | tr '\0' a; printf '"}]}\n'; } | gzip -1 >long_string.json.gz
+ls -A | grep -v -x -e out -e err -e before -e after >before
+if nm -D "$tool" 2>/dev/null | grep -q -e __asan_init -e __ubsan; then
+    "$tool" analyze long_string.json.gz >out 2>err
+else
+    (ulimit -v 200000 && exec "$tool" analyze long_string.json.gz) >out 2>err
+fi
+rc=$?
+ls -A | grep -v -x -e out -e err -e before -e after >after
+fails "a string longer than 64 MiB" 2 'torch2pprof: long_string\.json\.gz: at byte [0-9]+: a string longer than 64 MiB, in event 1 after the key "name" \(the limit; a trace'"'"'s strings are far shorter\)'
+rm -f long_string.json.gz
 # the same in small (it seeds the fuzzer, whose 4 KB chunks it spans)
 run analyze --json long_tokens.json
 loads "long name, number and escaped string across chunks" '"complete_events":1,' \
     '"window_start_ns":1000,' "\"name\":\"$(head -c 8000 /dev/zero | tr '\0' n)\""
 
 # ---- memory: a failing allocation ends in one line, exit 2 ----
-# A 300 MB name inside a 1.3 MB gzip, and 3 million events, under ulimit -v.
+# A 60 MB name (under the cap on a string) inside a gzip, and 3 million
+# events, under ulimit -v.
 # Sanitizers reserve terabytes of address space and cannot run under it.
 if "$tool" --version 2>&1 | grep -q . && ! nm -D "$tool" 2>/dev/null | grep -q -e __asan_init -e __ubsan; then
-    { printf '[{"ph":"X","name":"'; head -c 300000000 /dev/zero | tr '\0' a
+    { printf '[{"ph":"X","name":"'; head -c 60000000 /dev/zero | tr '\0' a
       printf '","ts":1,"dur":1,"pid":1,"tid":1}]\n'; } | gzip -1 >huge_name.json.gz
     ls -A | grep -v -x -e out -e err -e before -e after >before
     (ulimit -v 120000 && exec "$tool" analyze huge_name.json.gz) >out 2>err
     rc=$?
     ls -A | grep -v -x -e out -e err -e before -e after >after
-    fails "out of memory on a 300 MB name (ulimit -v)" 2 'torch2pprof: huge_name\.json\.gz: at byte [0-9]+: out of memory'
+    fails "out of memory on a 60 MB name (ulimit -v)" 2 'torch2pprof: huge_name\.json\.gz: at byte [0-9]+: out of memory'
     rm -f huge_name.json.gz
     { echo '['; yes '{"ph":"X","ts":1,"dur":1,"name":"a","pid":1,"tid":1},' | head -n 3000000; } |
         gzip -1 >many.json.gz
@@ -367,7 +446,7 @@ if "$tool" --version 2>&1 | grep -q . && ! nm -D "$tool" 2>/dev/null | grep -q -
     fi
     rm -f chain.json chain.pb.gz
 else
-    skipped "out of memory on a 300 MB name (ulimit -v)" "sanitizer build"
+    skipped "out of memory on a 60 MB name (ulimit -v)" "sanitizer build"
     skipped "out of memory on 3 million events (ulimit -v)" "sanitizer build"
     skipped "convert of a chain 10,000 deep in linear memory (ulimit -v)" "sanitizer build"
 fi

@@ -43,4 +43,19 @@ else
     bad "core/libt2pcore_a-profile.pb-c.o does not depend on config.h"
 fi
 [ "$n" -gt 30 ] && ok "$n objects depend on config.h" || bad "only $n dependency files found"
+
+# 3. the libraries configure found link a call to floor()
+# (src/analyze_compare.c): at -O0 or with clang it is no builtin but a call
+# into libm, which the link lacked
+cc=$(sed -n 's/^CC = //p' "$B/Makefile")
+libs=$(sed -n 's/^LIBS = //p' "$B/Makefile")
+T=$(mktemp -d "${TMPDIR:-/tmp}/t2p-build.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+printf '#include <math.h>\n#include <stdlib.h>\nint main(int argc, char **argv)\n{\n    (void)argc;\n    return floor(atof(argv[0])) > 0;\n}\n' >"$T/floor.c"
+# shellcheck disable=SC2086
+if $cc -O0 -fno-builtin -o "$T/floor" "$T/floor.c" $libs 2>"$T/err"; then
+    ok "a call to floor() links with the configured LIBS ($libs)"
+else
+    bad "a call to floor() does not link with the configured LIBS ($libs): $(head -3 "$T/err" | tr '\n' ' ')"
+fi
 exit $fail

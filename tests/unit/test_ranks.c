@@ -21,7 +21,7 @@ static char dir[64];
 
 static void put(const char *name, const char *text)
 {
-    char path[256];
+    char path[320];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -260,6 +260,180 @@ static void test_failures(void **state)
     rm_dir();
 }
 
+/* A trace without rank, so ranked by its position in name order. */
+static const char plain[] = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"cat\":\"cpu_op\","
+                            "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20}]}";
+
+/* on_model: the rank the worker saw, kept in f->out */
+static int keep_rank(ranks_file *f, const model *m, const steps *st, void *ctx, t2p_error *err)
+{
+    (void)m, (void)st, (void)ctx, (void)err;
+    int64_t *r = malloc(sizeof *r);
+    if (!r)
+        return -1;
+    *r = f->rank;
+    f->out = r;
+    f->out_len = sizeof *r;
+    return 0;
+}
+
+static const t2p_error *note_of(const ranks_job *j, const char *name)
+{
+    for (size_t i = 0; i < j->nnotes; i++)
+        if (strstr(j->notes[i].file, name))
+            return &j->notes[i];
+    return NULL;
+}
+
+/* A directory's files that hold no trace are notes, not ranks: another
+   JSON document, text, binary; a broken trace, or a file whose name says
+   trace, still fails; the positions count the traces alone, also for the
+   rank an on_model callback sees (loaded again when it moved). */
+static void test_not_traces(void **state)
+{
+    (void)state;
+    mk_dir();
+    put("README.json", "This directory holds the traces of run 7.\n");
+    put("a.json", plain);
+    put("b.json", "{\"a\":1}");
+    put("bad.json", "{\"traceEvents\":[{\"ph\":\"X\",}]}");
+    put("c.json", plain);
+    put("d.json", plain);
+    put("rank-7.json", "not JSON either, but named as rank 7's trace\n");
+    put("x.json.gz", "\x0a\x05hello\x12"); /* protobuf bytes: a pprof, not gzipped */
+    t2p_error err;
+    const char *args[] = { dir };
+    for (int pass = 0; pass < 2; pass++) {
+        ranks_job *j = ranks_open(args, 1, &err);
+        assert_non_null(j);
+        assert_int_equal(j->nfiles, 8);
+        ranks_load_opts lo = { .jobs = 2, .on_model = pass ? keep_rank : NULL };
+        assert_int_equal(ranks_load(j, &lo, &err), 0);
+        assert_int_equal(j->nnotes, 3);
+        assert_non_null(note_of(j, "README.json"));
+        assert_non_null(note_of(j, "b.json"));
+        assert_non_null(note_of(j, "x.json.gz"));
+        for (size_t i = 0; i < j->nnotes; i++) {
+            assert_int_equal(j->notes[i].offset, -1);
+            assert_non_null(strstr(j->notes[i].reason, "skipped"));
+        }
+        /* a.json 0, bad.json 1 (failed), c.json 2, d.json 3, rank-7.json 7 (failed) */
+        assert_int_equal(j->nfiles, 5);
+        assert_int_equal(j->nloaded, 3);
+        assert_int_equal(j->nfailed, 2);
+        const char *names[] = { "/a.json", "/c.json", "/d.json" };
+        int64_t ranks[] = { 0, 2, 3 };
+        for (size_t i = 0; i < 3; i++) {
+            const ranks_file *f = &j->files[i];
+            assert_non_null(strstr(f->path, names[i]));
+            assert_int_equal(f->rank, ranks[i]);
+            assert_int_equal(f->from, RANKS_FROM_POSITION);
+            if (pass)
+                assert_int_equal(*(const int64_t *)f->out, ranks[i]);
+        }
+        assert_non_null(strstr(j->files[3].path, "bad.json"));
+        assert_int_equal(j->files[3].rank, 1);
+        assert_non_null(strstr(j->files[4].path, "rank-7.json"));
+        assert_int_equal(j->files[4].err.kind, T2P_ERR_JSON);
+        ranks_free(j);
+    }
+
+    /* named on the command line, a file that is no trace fails */
+    char notes[256], a[256];
+    snprintf(notes, sizeof notes, "%s/b.json", dir);
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    const char *named[] = { notes, a };
+    ranks_job *j = ranks_open(named, 2, &err);
+    assert_non_null(j);
+    assert_int_equal(ranks_load(j, NULL, &err), 0);
+    assert_int_equal(j->nfailed, 1);
+    assert_int_equal(j->nnotes, 0);
+    assert_int_equal(j->files[1].err.kind, T2P_ERR_NOT_TRACE);
+    ranks_free(j);
+    rm_dir();
+
+    /* nothing but non-traces: an error, the notes still say why */
+    mk_dir();
+    put("README.json", "text");
+    put("b.json", "{\"a\":1}");
+    j = ranks_open(args, 1, &err);
+    assert_non_null(j);
+    assert_int_equal(ranks_load(j, NULL, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    assert_non_null(strstr(err.reason, "no trace files"));
+    assert_string_equal(err.file, dir);
+    assert_int_equal(j->nnotes, 2);
+    ranks_free(j);
+    rm_dir();
+}
+
+/* A FIFO named like a trace blocks open() until a writer comes: left out
+   with a note, never opened. A regression hangs: the alarm fails it. */
+static void test_fifo(void **state)
+{
+    (void)state;
+    mk_dir();
+    put("a.json", plain);
+    char path[256];
+    snprintf(path, sizeof path, "%s/pipe.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(30);
+    t2p_error err;
+    const char *args[] = { dir };
+    ranks_job *j = ranks_open(args, 1, &err);
+    assert_non_null(j);
+    assert_int_equal(j->nfiles, 1);
+    assert_int_equal(j->nnotes, 1);
+    assert_string_equal(j->notes[0].file, path);
+    assert_non_null(strstr(j->notes[0].reason, "FIFO"));
+    assert_int_equal(ranks_load(j, NULL, &err), 0);
+    assert_int_equal(j->nloaded, 1);
+    ranks_free(j);
+    /* the FIFO alone: no trace */
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    unlink(path);
+    assert_null(ranks_open(args, 1, &err));
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    assert_non_null(strstr(err.reason, "pipe.json: a FIFO"));
+    alarm(0);
+    rm_dir();
+}
+
+/* A directory without traces names its subdirectories that hold some. */
+static void test_subdirs(void **state)
+{
+    (void)state;
+    mk_dir();
+    char sub[256], top[256];
+    snprintf(top, sizeof top, "%s", dir);
+    const char *subs[] = { "run10", "run2", "logs" };
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(sub, sizeof sub, "%s/%s", top, subs[i]);
+        assert_int_equal(mkdir(sub, 0700), 0);
+    }
+    put("run2/rank-0.json", plain);
+    put("run10/rank-0.json", plain);
+    put("run10/rank-1.json.gz", plain);
+    put("logs/out.txt", "x");
+    t2p_error err;
+    const char *args[] = { top };
+    assert_null(ranks_open(args, 1, &err));
+    assert_int_equal(err.kind, T2P_ERR_EMPTY);
+    char want[600];
+    snprintf(want, sizeof want, "no trace files in the directory; traces in subdirectories: "
+             "%s/run2 (1 trace), %s/run10 (2 traces)", top, top);
+    assert_string_equal(err.reason, want);
+    assert_null(strstr(err.reason, "logs"));
+    rm_dir();
+    /* none anywhere: the names looked for */
+    mk_dir();
+    const char *args2[] = { dir };
+    assert_null(ranks_open(args2, 1, &err));
+    assert_string_equal(err.reason, "no trace files in the directory (.json, .json.gz, "
+                                    ".pt.trace.json[.gz])");
+    rm_dir();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +441,9 @@ int main(void)
         cmocka_unit_test(test_median),
         cmocka_unit_test(test_job),
         cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_not_traces),
+        cmocka_unit_test(test_fifo),
+        cmocka_unit_test(test_subdirs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
