@@ -208,6 +208,7 @@ static void pop_frame(struct builder *b, size_t depth)
     model_node *nd = &m->nodes[f->node];
     nd->self_ns += self;
     m->ops[nd->op].self_ns += self;
+    m->tracks[e->track].self_ns += self;
     m->busy_ns += self;
     f->sub += self;
     if (depth > 0)

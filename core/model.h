@@ -67,6 +67,8 @@ typedef struct model_track {
     uint64_t events;
     int64_t busy_ns;    /* the time it was busy: union_ns (never more than its
                            span, even when events overlap partly) */
+    int64_t self_ns;    /* the sum of its events' self time (its pprof total): more
+                           than busy_ns by what partial overlaps count twice */
     int64_t first_ns, last_ns; /* first start, last end */
     int64_t union_ns;   /* time covered by at least one event */
     int64_t max_gap_ns; /* largest idle gap between covered intervals */

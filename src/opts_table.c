@@ -99,8 +99,12 @@ const opts_cmd opts_convert = {
     "Nothing is written but OUT, and never over a trace: without -o, an OUT that\n"
     "exists must be a pprof profile (a trace, any other file, or one of the inputs\n"
     "is refused). OUT is written to a temporary file beside it and renamed (removed\n"
-    "if the write fails or is interrupted); an OUT that is a FIFO or a device is\n"
-    "written in place. The summary line (\"wrote ...\") goes to standard error.\n"
+    "if the write fails or is interrupted; a file size limit, ulimit -f, is an\n"
+    "error: File too large); an OUT that is a FIFO or a device is written in place;\n"
+    "a symbolic link as OUT is written through: its target gets the profile, and is\n"
+    "created when missing. The summary line (\"wrote ...\") goes to standard error.\n"
+    "The profile's comments hold the command that writes it again\n"
+    "(go tool pprof -comments).\n"
     EXIT_CODES
 };
 

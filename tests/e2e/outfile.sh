@@ -26,6 +26,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
+# the same profile as go tool pprof reads it (each records its own -o)
+same_profile() { sh "$top_srcdir/tests/same_profile.sh" "$1" "$2"; }
 cd "$W" || exit 1 # an old convert writes "-" as a file: here, not in the caller's dir
 # temps DIR: the temp files left in DIR (names starting with . and ending in .tmp)
 temps() { find "$1" -maxdepth 1 -name '.*.tmp' | wc -l; }
@@ -84,7 +86,7 @@ pid=$!; pids="$pids $pid"
 if wait_temp "$d"; then
     kill -s HUP "$pid"
     wait "$pid"; rc=$?
-    if [ "$rc" -eq 0 ] && cmp -s "$d/out.pb.gz" "$W/ref.pb.gz" && [ "$(temps "$d")" -eq 0 ]; then
+    if [ "$rc" -eq 0 ] && same_profile "$d/out.pb.gz" "$W/ref.pb.gz" && [ "$(temps "$d")" -eq 0 ]; then
         ok "an ignored SIGHUP stays ignored: the profile is written"
     else
         bad "ignored SIGHUP: exit $rc, $(ls -A "$d")"
@@ -161,7 +163,7 @@ cat "$W/fifo" >"$W/from-fifo" &
 reader=$!; pids="$pids $reader"
 "$cli" convert -o "$W/fifo" "$trace" >"$W/fifo.stdout" 2>&1; rc=$?
 reap "$reader"
-if [ "$rc" -eq 0 ] && [ -p "$W/fifo" ] && cmp -s "$W/from-fifo" "$W/ref.pb.gz"; then
+if [ "$rc" -eq 0 ] && [ -p "$W/fifo" ] && same_profile "$W/from-fifo" "$W/ref.pb.gz"; then
     ok "FIFO OUT: written in place, still a FIFO"
 else
     bad "FIFO OUT: exit $rc, $(ls -l "$W/fifo"), $(cat "$W/fifo.stdout")"
@@ -173,7 +175,7 @@ reader=$!; pids="$pids $reader"
 "$cli" convert -o "$W/link-to-fifo" "$trace" >"$W/link.stdout" 2>&1; rc=$?
 reap "$reader"
 if [ "$rc" -eq 0 ] && [ -L "$W/link-to-fifo" ] && [ -p "$W/fifo" ] &&
-    cmp -s "$W/from-link" "$W/ref.pb.gz"; then
+    same_profile "$W/from-link" "$W/ref.pb.gz"; then
     ok "symlink to a FIFO: written through, the link kept"
 else
     bad "symlink to a FIFO: exit $rc, $(ls -l "$W/link-to-fifo" "$W/fifo"), $(cat "$W/link.stdout")"
@@ -182,7 +184,7 @@ fi
 echo old >"$W/target.pb.gz"
 ln -s target.pb.gz "$W/link-to-file"
 if "$cli" convert -o "$W/link-to-file" "$trace" >/dev/null 2>&1 && [ -L "$W/link-to-file" ] &&
-    cmp -s "$W/target.pb.gz" "$W/ref.pb.gz"; then
+    same_profile "$W/target.pb.gz" "$W/ref.pb.gz"; then
     ok "symlink to a regular file: the target replaced, the link kept"
 else
     bad "symlink to a regular file: $(ls -l "$W/link-to-file" "$W/target.pb.gz")"
@@ -192,7 +194,7 @@ fi
 # to the link's directory, through a chain of links. A loop is refused.
 ln -s dangling-target.pb.gz "$W/link-dangling"
 if "$cli" convert "$trace" "$W/link-dangling" >/dev/null 2>&1 && [ -L "$W/link-dangling" ] &&
-    cmp -s "$W/dangling-target.pb.gz" "$W/ref.pb.gz"; then
+    same_profile "$W/dangling-target.pb.gz" "$W/ref.pb.gz"; then
     ok "dangling symlink: its target created, the link kept"
 else
     bad "dangling symlink: $(ls -l "$W/link-dangling" "$W/dangling-target.pb.gz" 2>&1)"
@@ -201,7 +203,7 @@ mkdir "$W/ln-a" "$W/ln-b"
 ln -s ../ln-b/hop "$W/ln-a/out.pb.gz"
 ln -s chain-target.pb.gz "$W/ln-b/hop"
 if "$cli" convert "$trace" "$W/ln-a/out.pb.gz" >/dev/null 2>&1 && [ -L "$W/ln-a/out.pb.gz" ] &&
-    [ -L "$W/ln-b/hop" ] && cmp -s "$W/ln-b/chain-target.pb.gz" "$W/ref.pb.gz" &&
+    [ -L "$W/ln-b/hop" ] && same_profile "$W/ln-b/chain-target.pb.gz" "$W/ref.pb.gz" &&
     [ "$(temps "$W/ln-a")" -eq 0 ] && [ "$(temps "$W/ln-b")" -eq 0 ]; then
     ok "chain of relative links to a missing file: the last one's target created, links kept"
 else
@@ -217,7 +219,7 @@ else
 fi
 # -o -: the profile on standard output, the summary on standard error
 "$cli" convert -o - "$trace" 2>"$W/dash.err" | cat >"$W/dash.pb.gz"
-if cmp -s "$W/dash.pb.gz" "$W/ref.pb.gz" && grep -q '^wrote -' "$W/dash.err"; then
+if same_profile "$W/dash.pb.gz" "$W/ref.pb.gz" && grep -q '^wrote -' "$W/dash.err"; then
     ok "- writes the profile to standard output, the summary to standard error"
 else
     bad "- : $(cat "$W/dash.err")"
@@ -234,7 +236,7 @@ fi
 long=$(printf '%0249d' 0 | tr 0 p)
 mkdir "$W/long"
 if "$cli" convert "$trace" "$W/long/$long" >/dev/null 2>"$W/long.err" &&
-    cmp -s "$W/long/$long" "$W/ref.pb.gz" && [ "$(temps "$W/long")" -eq 0 ]; then
+    same_profile "$W/long/$long" "$W/ref.pb.gz" && [ "$(temps "$W/long")" -eq 0 ]; then
     ok "a 249-byte OUT name is written"
 else
     bad "249-byte OUT name: $(cat "$W/long.err")"
@@ -254,8 +256,8 @@ fi
 # error): a closed standard output is no error; a closed standard error is
 "$cli" convert "$trace" "$W/closed.pb.gz" >&- 2>"$W/closed.err"; rc=$?
 "$cli" convert "$trace" "$W/closed-err.pb.gz" 2>&-; rc2=$?
-if [ "$rc" -eq 0 ] && cmp -s "$W/closed.pb.gz" "$W/ref.pb.gz" && [ "$rc2" -eq 2 ] &&
-    cmp -s "$W/closed-err.pb.gz" "$W/ref.pb.gz"; then
+if [ "$rc" -eq 0 ] && same_profile "$W/closed.pb.gz" "$W/ref.pb.gz" && [ "$rc2" -eq 2 ] &&
+    same_profile "$W/closed-err.pb.gz" "$W/ref.pb.gz"; then
     ok "stdout closed: OUT written, exit 0; stderr closed: OUT written, exit 2"
 else
     bad "stdout closed: exit $rc: $(cat "$W/closed.err"); stderr closed: exit $rc2"
@@ -276,7 +278,7 @@ m=$(stat -c %a "$W/mode.pb.gz")
 (umask 0027; "$cli" convert "$trace" "$W/new-mode.pb.gz" >/dev/null)
 m=$(stat -c %a "$W/new-mode.pb.gz")
 [ "$m" = 640 ] && ok "new OUT: 0666 less umask 027" || bad "new OUT has mode $m, not 640"
-cmp -s "$W/mode.pb.gz" "$W/ref.pb.gz" && ok "replaced OUT holds the new profile" ||
+same_profile "$W/mode.pb.gz" "$W/ref.pb.gz" && ok "replaced OUT holds the new profile" ||
     bad "replaced OUT differs from the reference"
 
 # nothing left anywhere in the work dir

@@ -90,7 +90,7 @@ static void test_by_hand(void **state)
     assert_int_equal(c->nroots, m->ntracks);
     for (uint32_t k = 0; k < m->ntracks; k++) {
         assert_int_equal(c->nodes[k].track, k);
-        assert_int_equal(c->nodes[k].total_ns, m->tracks[k].busy_ns);
+        assert_int_equal(c->nodes[k].total_ns, m->tracks[k].self_ns);
     }
     callers_free(c);
     callers_free(NULL);
