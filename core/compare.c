@@ -180,29 +180,34 @@ static int add_threads(compare *c, const model *m, int side, hmap *map, size_t *
     return 0;
 }
 
-static int push_node(compare *c, size_t *cap, compare_node v)
+/* A growing array of compare nodes. */
+struct nodes_out {
+    compare_node *v;
+    size_t n, cap;
+};
+
+static int push_node(struct nodes_out *o, compare_node v)
 {
-    if (c->nnodes == *cap) {
-        size_t nc = *cap ? *cap * 2 : 256;
-        compare_node *p = realloc(c->nodes, nc * sizeof *p);
+    if (o->n == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 256;
+        compare_node *p = realloc(o->v, nc * sizeof *p);
         if (!p)
             return -1;
-        c->nodes = p;
-        *cap = nc;
+        o->v = p;
+        o->cap = nc;
     }
-    c->nodes[c->nnodes++] = v;
+    o->v[o->n++] = v;
     return 0;
 }
 
-/* Adds one side's merged tree; a model's parent mnode comes before its
-   children, so the parent's compare node is known. */
-static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row, hmap *map,
-                    size_t *cap)
+/* Adds one side's tree (nodes[0..nn), a parent before its children, one
+   root at 0) to o, whose node 0 is the root: a node joins the one of the
+   same operator row under the same compare parent. to gets each node's. */
+static int add_tree(struct nodes_out *o, const model_node *nodes, size_t nn, int side,
+                    const uint32_t *op_row, hmap *map, uint32_t *to, uint64_t div)
 {
-    uint32_t *to = side ? c->base_node : c->new_node;
-    uint64_t div = side ? c->base_div : c->new_div;
-    for (size_t i = 0; i < m->nmnodes; i++) {
-        const model_node *nd = &m->mnodes[i];
+    for (size_t i = 0; i < nn; i++) {
+        const model_node *nd = &nodes[i];
         uint32_t ci;
         if (nd->parent == MODEL_NONE) {
             ci = 0;
@@ -214,18 +219,18 @@ static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row
             if (ci == UINT32_MAX) {
                 compare_node v = { .row = row, .base = MODEL_NONE, .new = MODEL_NONE,
                                    .parent = cp, .first_child = MODEL_NONE,
-                                   .next_sibling = MODEL_NONE, .depth = c->nodes[cp].depth + 1,
+                                   .next_sibling = MODEL_NONE, .depth = o->v[cp].depth + 1,
                                    .gpu = nd->gpu,
                                    .status = side ? COMPARE_REMOVED : COMPARE_ADDED };
-                ci = (uint32_t)c->nnodes;
-                if (push_node(c, cap, v) < 0 || hmap_put(map, key, ci) < 0)
+                ci = (uint32_t)o->n;
+                if (push_node(o, v) < 0 || hmap_put(map, key, ci) < 0)
                     return -1;
             } else if (ci != 0) {
-                c->nodes[ci].status = COMPARE_BOTH;
+                o->v[ci].status = COMPARE_BOTH;
             }
         }
         to[i] = ci;
-        compare_node *cn = &c->nodes[ci];
+        compare_node *cn = &o->v[ci];
         compare_fig f = fig_of(nd->calls, nd->self_ns, nd->total_ns, nd->dev_self_ns,
                                nd->dev_total_ns, div);
         if (side) {
@@ -242,13 +247,13 @@ static int add_tree(compare *c, const model *m, int side, const uint32_t *op_row
 /* A node is in a side when something at or below it counts there: in a
    model scoped to a step, the callers of the step's calls are kept with
    nothing counted. Children come after their parents, so one backward pass. */
-static int mark_present(compare *c)
+static int mark_present(compare_node *nodes, size_t nn)
 {
-    uint8_t *has = calloc(c->nnodes ? c->nnodes : 1, 1); /* bit 0 base, bit 1 new */
+    uint8_t *has = calloc(nn ? nn : 1, 1); /* bit 0 base, bit 1 new */
     if (!has)
         return -1;
-    for (size_t i = c->nnodes; i-- > 1;) {
-        compare_node *n = &c->nodes[i];
+    for (size_t i = nn; i-- > 1;) {
+        compare_node *n = &nodes[i];
         has[i] |= (n->base != MODEL_NONE && !fig_empty(&n->b) ? 1 : 0) |
                   (n->new != MODEL_NONE && !fig_empty(&n->n) ? 2 : 0);
         has[n->parent] |= has[i];
@@ -268,6 +273,59 @@ static void link_children(compare_node *nodes, size_t n)
             nodes[p].first_child = (uint32_t)i;
         }
     }
+}
+
+/* The two trees matched (new's nodes first, then base's); NULL when out
+   of memory. */
+static compare_node *pair_trees(const model_node *bn, size_t nb, const model_node *nn, size_t nnew,
+                                const uint32_t *brow, const uint32_t *nrow, uint32_t *bto,
+                                uint32_t *nto, uint64_t bdiv, uint64_t ndiv, size_t *n)
+{
+    struct nodes_out o = { 0 };
+    hmap map = { 0 };
+    compare_node root = { .row = MODEL_NONE, .base = MODEL_NONE, .new = MODEL_NONE,
+                          .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                          .next_sibling = MODEL_NONE, .status = COMPARE_BOTH };
+    if (push_node(&o, root) < 0 || hmap_init(&map, nnew + nb / 4 + 16) < 0 ||
+        add_tree(&o, nn, nnew, 0, nrow, &map, nto, ndiv) < 0 ||
+        add_tree(&o, bn, nb, 1, brow, &map, bto, bdiv) < 0) {
+        hmap_done(&map);
+        free(o.v);
+        return NULL;
+    }
+    hmap_done(&map);
+    link_children(o.v, o.n);
+    if (mark_present(o.v, o.n) < 0) {
+        free(o.v);
+        return NULL;
+    }
+    *n = o.n;
+    return o.v;
+}
+
+compare_node *compare_pair_trees(const compare *c, const model_node *base, size_t nbase,
+                                 const model_node *new, size_t nnew, size_t *n)
+{
+    uint32_t *row[2] = { malloc((c->new->nops ? c->new->nops : 1) * sizeof(uint32_t)),
+                         malloc((c->base->nops ? c->base->nops : 1) * sizeof(uint32_t)) };
+    uint32_t *bto = malloc((nbase ? nbase : 1) * sizeof *bto);
+    uint32_t *nto = malloc((nnew ? nnew : 1) * sizeof *nto);
+    compare_node *r = NULL;
+    if (row[0] && row[1] && bto && nto) {
+        for (size_t i = 0; i < c->nops; i++) {
+            if (c->ops[i].new != MODEL_NONE)
+                row[0][c->ops[i].new] = (uint32_t)i;
+            if (c->ops[i].base != MODEL_NONE)
+                row[1][c->ops[i].base] = (uint32_t)i;
+        }
+        r = pair_trees(base, nbase, new, nnew, row[1], row[0], bto, nto, c->base_div, c->new_div,
+                       n);
+    }
+    free(row[0]);
+    free(row[1]);
+    free(bto);
+    free(nto);
+    return r;
 }
 
 compare *compare_build(const model *base, const model *new, const compare_opts *opts,
@@ -323,20 +381,14 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
     }
     c->new_node = malloc((new->nmnodes ? new->nmnodes : 1) * sizeof *c->new_node);
     c->base_node = malloc((base->nmnodes ? base->nmnodes : 1) * sizeof *c->base_node);
-    cap = 0;
-    compare_node root = { .row = MODEL_NONE, .base = MODEL_NONE, .new = MODEL_NONE,
-                          .parent = MODEL_NONE, .first_child = MODEL_NONE,
-                          .next_sibling = MODEL_NONE, .status = COMPARE_BOTH };
-    if (!c->new_node || !c->base_node || push_node(c, &cap, root) < 0 ||
-        hmap_init(&map, new->nmnodes + base->nmnodes / 4 + 16) < 0)
-        goto nomem;
-    if (add_tree(c, new, 0, row_of[0], &map, &cap) < 0 ||
-        add_tree(c, base, 1, row_of[1], &map, &cap) < 0)
-        goto nomem;
-    link_children(c->nodes, c->nnodes);
-    if (mark_present(c) < 0)
+    if (!c->new_node || !c->base_node)
         goto nomem;
     hmap_done(&map);
+    c->nodes = pair_trees(base->mnodes, base->nmnodes, new->mnodes, new->nmnodes, row_of[1],
+                          row_of[0], c->base_node, c->new_node, c->base_div, c->new_div,
+                          &c->nnodes);
+    if (!c->nodes)
+        goto nomem;
     free(row_of[0]);
     free(row_of[1]);
     return c;

@@ -78,6 +78,15 @@ compare *compare_build(const model *base, const model *new, const compare_opts *
                        t2p_error *err);
 void compare_free(compare *c);
 
+/* Two other trees of the compared models (model_node arrays with one
+   root at 0 and a parent before its children, e.g. core/callers' merged
+   inverted trees of base and new) matched as compare_build matches the
+   call trees: by the path of operators (c's rows) from the root, with
+   their figures (divided as c's). Returns *n nodes (node 0 the root; the
+   caller frees them) or NULL when out of memory. */
+compare_node *compare_pair_trees(const compare *c, const model_node *base, size_t nbase,
+                                 const model_node *new, size_t nnew, size_t *n);
+
 /* new minus base, figure by figure */
 compare_fig compare_delta(const compare_fig *b, const compare_fig *n);
 

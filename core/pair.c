@@ -46,8 +46,9 @@ static int on_progress(const trace_progress *p, void *ctx)
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
+    unsigned jobs = w->sh->o->jobs / 2; /* two sides share them */
     trace_load_opts lo = { .partial = w->sh->o->partial, .progress = on_progress,
-                           .progress_ctx = w };
+                           .progress_ctx = w, .jobs = jobs > 1 ? jobs : 1 };
     w->rc = -1;
     w->out.tr = trace_load(w->path, &lo, &w->err);
     if (w->out.tr) {
@@ -79,7 +80,7 @@ int pair_load(const char *const paths[2], const pair_load_opts *o, pair_side out
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    threaded = pthread_create(&th, NULL, worker_main, &w[1]) == 0;
+    threaded = o->jobs != 1 && pthread_create(&th, NULL, worker_main, &w[1]) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     worker_main(&w[0]);
     if (threaded)

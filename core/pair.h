@@ -18,6 +18,10 @@ typedef struct pair_load_opts {
        up (one progress bar); non-zero cancels both. May be NULL. */
     trace_progress_fn progress;
     void *progress_ctx;
+    /* --jobs: 1 loads one side after the other on the calling thread;
+       otherwise (0: as 2) each side on its own thread, tokenised by
+       jobs / 2 threads */
+    unsigned jobs;
 } pair_load_opts;
 
 /* One side: its trace, model and, with pair_load_opts.steps, its steps

@@ -88,6 +88,27 @@ void strtab_free(strtab *t)
     free(t);
 }
 
+void strtab_clear(strtab *t)
+{
+    if (!t)
+        return;
+    /* the block at the head stays: strings are stored into it first */
+    struct block *b = t->blocks;
+    if (b) {
+        struct block *x = b->next;
+        while (x) {
+            struct block *next = x->next;
+            t->bytes -= x->size;
+            free(x);
+            x = next;
+        }
+        b->next = NULL;
+        b->used = 0;
+    }
+    memset(t->slots, 0, ((size_t)t->mask + 1) * sizeof *t->slots);
+    t->n = 0;
+}
+
 static char *store(strtab *t, const char *s, size_t len)
 {
     struct block *b = t->blocks;

@@ -14,6 +14,10 @@ typedef struct strtab strtab;
 strtab *strtab_new(void);
 void strtab_free(strtab *t);
 
+/* Empties t and keeps its memory (a table refilled many times faults in
+   no new pages); ids start again from 0. */
+void strtab_clear(strtab *t);
+
 /* Returns the id of s, adding it if new; STRTAB_NONE when out of memory. */
 uint32_t strtab_intern(strtab *t, const char *s, size_t len);
 

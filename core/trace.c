@@ -358,7 +358,8 @@ static int feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned c
     return -1;
 }
 
-trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
+/* The single-thread load: every input, every error, --partial. */
+static trace *load_one(const char *path, const trace_load_opts *opts, t2p_error *err)
 {
     static const trace_load_opts no_opts;
     trace_parser L;
@@ -470,6 +471,48 @@ fail:
     trace_parse_done(&L);
     trace_free(t);
     return NULL;
+}
+
+trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
+{
+    /* several threads for a whole regular file; any error there, and the
+       single-thread load says what it is (a failed input costs two tries) */
+    struct stat st;
+    if (opts && opts->jobs > 1 && !opts->partial && strcmp(path, "-") != 0 &&
+        stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        t2p_error perr;
+        trace *t = trace_load_par(path, opts, &perr);
+        if (t || perr.kind == T2P_ERR_CANCELLED) {
+            if (err)
+                *err = perr;
+            return t;
+        }
+    }
+    return load_one(path, opts, err);
+}
+
+/* ---- the steps trace_par.c shares ---- */
+
+int trace_load_open(trace *t, const char *path, t2p_error *err)
+{
+    return open_input(t, path, false, err);
+}
+
+int trace_load_feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned char *buf,
+                    size_t len, uint64_t base, t2p_error *err)
+{
+    return feed(t, y, L, buf, len, base, err);
+}
+
+int trace_load_end(trace *t, trace_yajl *y, trace_parser *L, const trace_reader *r,
+                   uint64_t base, t2p_error *err)
+{
+    bool truncated = false;
+    if (check_stream_end(t, r, base, false, &truncated, err) < 0 ||
+        complete_parse(t, y, L, base, false, &truncated, err) < 0 || trace_parse_finish(L) < 0)
+        return -1;
+    finish_tracks(t);
+    return 0;
 }
 
 const char *trace_track_label(const trace *t, uint32_t track, char *buf, size_t size)

@@ -203,6 +203,10 @@ typedef struct trace_load_opts {
     bool partial;                /* a file that ends early loads what was read, sets truncated */
     trace_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
+    /* threads tokenising one file; 0 or 1: one (the single-thread path).
+       Standard input, pipes and partial loads always take one. */
+    unsigned jobs;
+    size_t chunk_bytes;          /* the text per tokenising task; 0: 2 MiB (tests go smaller) */
 } trace_load_opts;
 
 /* How a trace read from standard input is named (its path, in messages). */

@@ -210,7 +210,24 @@ typedef struct trace_parser {
     size_t last_key_len;
     uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
         s_process_sort, s_thread_sort, s_memory;
+    /* record mode (core/trace_par.c's workers): the elements of the events
+       array are kept in recs, to be applied in file order by
+       trace_parse_apply; the array's closing ']' sets ended and stops yajl */
+    struct trace_recs *recs;
+    bool ended;
 } trace_parser;
+
+/* An element of the events array as a worker read it: an event object
+   (its string ids in the worker's own table) or anything else. */
+typedef struct trace_rec {
+    struct trace_cur c;
+    bool not_event;
+} trace_rec;
+
+typedef struct trace_recs {
+    trace_rec *v;
+    size_t n, cap;
+} trace_recs;
 
 extern const yajl_callbacks trace_parse_callbacks;
 
@@ -227,5 +244,29 @@ int trace_parse_finish(trace_parser *L);
 void trace_parse_where(const trace_parser *L, char *buf, size_t size);
 
 void trace_parse_done(trace_parser *L);
+
+/* Applies a recorded element to L's trace as the callbacks would have,
+   its string ids mapped through map (worker id -> L's table). Returns 0,
+   or -1 with err set. */
+int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map);
+
+/* ---- trace.c's steps, for trace_par.c ---- */
+
+/* Opens path (a file, never standard input); -1 with err set. */
+int trace_load_open(trace *t, const char *path, t2p_error *err);
+/* Runs buf (at offset base of the JSON) through yajl; 0 or -1 with err set. */
+int trace_load_feed(trace *t, trace_yajl *y, const trace_parser *L, const unsigned char *buf,
+                    size_t len, uint64_t base, t2p_error *err);
+/* After the last byte (base bytes in all): the stream's end, the last yajl
+   call, the checks of trace_parse_finish, the tracks' kinds. 0 or -1. */
+int trace_load_end(trace *t, trace_yajl *y, trace_parser *L, const trace_reader *r,
+                   uint64_t base, t2p_error *err);
+
+/* ---- trace_par.c: one trace tokenised on several threads ---- */
+
+/* Loads a regular file on opts->jobs tokenising threads. NULL with err set
+   on any error: the caller then loads it again on one thread, which says
+   what is wrong exactly as it always did (but not after a cancel). */
+trace *trace_load_par(const char *path, const trace_load_opts *opts, t2p_error *err);
 
 #endif

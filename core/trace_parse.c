@@ -405,6 +405,25 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     return K_OTHER;
 }
 
+/* Record mode: keeps the element just read (see trace_parser.recs). */
+static int record(trace_parser *L, bool not_event)
+{
+    trace_recs *r = L->recs;
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 4096;
+        trace_rec *nv = realloc(r->v, ncap * sizeof *nv);
+        if (!nv)
+            return fail_nomem(L);
+        r->v = nv;
+        r->cap = ncap;
+    }
+    trace_rec *e = &r->v[r->n++];
+    e->not_event = not_event;
+    if (!not_event)
+        e->c = L->c;
+    return 1;
+}
+
 /* A scalar value (number or string text). is_str tells which. */
 static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
 {
@@ -415,6 +434,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         return 1;
     }
     if (L->ev_depth && d == L->ev_depth) {
+        if (L->recs)
+            return record(L, true);
         L->t->events_read++;
         skip(L, TRACE_SKIP_NOT_EVENT);
         return 1;
@@ -662,7 +683,7 @@ static int cb_end_map(void *ctx)
         L->in_args = false;
     } else if (L->in_event && d == L->ev_depth + 1) {
         L->in_event = false;
-        r = finish_event(L);
+        r = L->recs ? record(L, false) : finish_event(L);
     } else if (L->in_dist && d == 2) {
         L->in_dist = false;
     } else if (L->in_props && d == 3) {
@@ -692,6 +713,8 @@ static int cb_start_array(void *ctx)
     } else if (d == 2 && L->top == 'm' && L->top_key == K_DEV_PROPS) {
         L->in_props = true;
     } else if (L->ev_depth && d == L->ev_depth + 1) {
+        if (L->recs)
+            return record(L, true);
         L->t->events_read++;
         skip(L, TRACE_SKIP_NOT_EVENT);
     }
@@ -701,6 +724,12 @@ static int cb_start_array(void *ctx)
 static int cb_end_array(void *ctx)
 {
     trace_parser *L = ctx;
+    if (L->recs && L->ev_depth && L->depth == L->ev_depth) {
+        /* a worker's chunk holds no more events: stop where the array ends */
+        L->ended = true;
+        L->depth--;
+        return 0;
+    }
     if (L->ev_depth && L->depth == L->ev_depth)
         L->ev_depth = 0;
     if (L->in_props && L->depth == 2)
@@ -770,6 +799,23 @@ int trace_parse_finish(trace_parser *L)
     }
     t->skipped[TRACE_SKIP_UNMATCHED_BEGIN] += L->open_begins;
     return 0;
+}
+
+int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
+{
+    if (r->not_event) {
+        L->t->events_read++;
+        skip(L, TRACE_SKIP_NOT_EVENT);
+        return 0;
+    }
+    L->c = r->c;
+    struct trace_cur *c = &L->c;
+    uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
+                        &c->stack };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (*ids[i] != STRTAB_NONE)
+            *ids[i] = map[*ids[i]];
+    return finish_event(L) ? 0 : -1;
 }
 
 void trace_parse_where(const trace_parser *L, char *buf, size_t size)

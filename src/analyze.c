@@ -419,6 +419,7 @@ int cli_analyze(int argc, char **argv)
             opts_usage_error(c, "- (standard input) is one TRACE alone, without --base");
             goto done;
         }
+    cli_set_jobs(cv.jobs);
     if (analyze_ranks_wanted((int)p.noperands, p.operands)) {
         if (cv.short_names) {
             opts_usage_error(c, "--short-names takes one TRACE, not several or a directory");

@@ -453,7 +453,8 @@ static int load_sides(const analyze_compare_opts *o, struct side sd[2])
         return 0;
     }
     const char *paths[2] = { o->base_path, o->new_path };
-    pair_load_opts po = { .partial = o->partial, .mo = o->mo, .steps = true };
+    pair_load_opts po = { .partial = o->partial, .mo = o->mo, .steps = true,
+                          .jobs = cli_jobs() };
     pair_side ps[2];
     if (pair_load(paths, &po, ps, &err) < 0) {
         cli_fail(&err);

@@ -5,6 +5,7 @@
 #include "src/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "core/fmt.h"
 #include "core/textsafe.h"
 #include "core/outfile.h"
+#include "core/ranks.h"
 #include "src/opts.h"
 
 int cli_fail(const t2p_error *err)
@@ -30,10 +32,22 @@ void cli_warn_truncated(const char *path, const char *reason, const char *done)
             cli_shown(path, p, sizeof p), cli_shown(reason, r, sizeof r), done);
 }
 
+static unsigned load_jobs = 1;
+
+void cli_set_jobs(long jobs)
+{
+    load_jobs = jobs > 0 ? (unsigned)jobs : ranks_default_jobs();
+}
+
+unsigned cli_jobs(void)
+{
+    return load_jobs;
+}
+
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace)
 {
     t2p_error err;
-    trace_load_opts lo = { .partial = partial };
+    trace_load_opts lo = { .partial = partial, .jobs = load_jobs };
     trace *tr = trace_load(path, &lo, &err);
     if (!tr) {
         cli_fail(&err);
@@ -184,7 +198,8 @@ char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size
     size_t at = (size_t)snprintf(buf, size, "torch2pprof convert");
     for (size_t i = 0; i < p->nhits; i++) {
         const opt_hit *h = &p->hits[i];
-        if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION)
+        /* --jobs changes how fast, never what: the profile is the same */
+        if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION || h->id == OPT_JOBS)
             continue;
         cli_shell_word(buf, size, &at, h->spelled);
         if (h->value)

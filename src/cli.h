@@ -21,6 +21,11 @@ void cli_warn_truncated(const char *path, const char *reason, const char *done);
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
 
+/* --jobs for cli_open's loads: N threads tokenise one trace (0: one per
+   core; 1: the single-thread path). */
+void cli_set_jobs(long jobs);
+unsigned cli_jobs(void);
+
 /* Where convert's summary line ("wrote ...") goes: standard error, always,
    so that standard output carries results only (-o -: the profile). */
 FILE *cli_summary_stream(const char *out);

@@ -188,6 +188,7 @@ int cli_convert(int argc, char **argv)
             opts_usage_error(c, "- (standard input) is one TRACE alone, without --base");
             goto done;
         }
+    cli_set_jobs(cv.jobs);
     if (many) {
         if (base) {
             opts_usage_error(c, "--base takes one TRACE, not several or a directory");

@@ -20,7 +20,7 @@
 int convert_compare(const convert_compare_opts *o)
 {
     const char *paths[2] = { o->base_path, o->new_path };
-    pair_load_opts lo = { .partial = o->partial, .mo = o->mo };
+    pair_load_opts lo = { .partial = o->partial, .mo = o->mo, .jobs = cli_jobs() };
     pair_side side[2];
     uint8_t *keep[2] = { NULL, NULL };
     convert_steps cs[2];

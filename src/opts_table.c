@@ -48,7 +48,7 @@ const opt_def opts_table[] = {
     { OPT_STRICT, "strict", 0, NULL, T, NULL,
       "refuse a truncated trace (by default the explorer opens what was read, under a warning banner)" },
     { OPT_JOBS, "jobs", 0, "N", A | C | T, NULL,
-      "several traces: load N at a time (default: one per core)" },
+      "threads at work: N tokenise one trace, several traces load N at a time (default: one per core; 1: one thread)" },
     { OPT_SOURCE_PATH, "source-path", 0, "DIR", T, "Explorer",
       "v on a Python frame shows its file from the path the trace recorded, else from under DIR (DIR/path, then DIR/ + the path less its leading directories, as pprof's -source_path)" },
     { OPT_NO_MOUSE, "no-mouse", 0, NULL, T, NULL,

@@ -134,11 +134,14 @@ static int on_progress(const trace_progress *p, void *vctx)
     return 0;
 }
 
+static unsigned load_jobs = 1; /* --jobs: threads tokenising one trace */
+
 static int load(const char *path, bool partial, const model_opts *mo, bool draw, trace **tr,
                 model **m)
 {
     struct load_ctx lc = { path, now_s(), 0, draw };
-    trace_load_opts lo = { .partial = partial, .progress = on_progress, .progress_ctx = &lc };
+    trace_load_opts lo = { .partial = partial, .progress = on_progress, .progress_ctx = &lc,
+                           .jobs = load_jobs };
     t2p_error err;
     char msg[1200];
     if (draw)
@@ -260,7 +263,7 @@ static int open_traces(const char *base, const char *path, bool partial, const m
 {
     if (!base)
         return load(path, partial, mo, draw, tr, m);
-    int rc = tui_cmp_load(base, path, partial, mo, draw, &got_signal, tc);
+    int rc = tui_cmp_load(base, path, partial, mo, load_jobs, draw, &got_signal, tc);
     if (rc == EXIT_OK) {
         *tr = tc->side[1].tr;
         *m = tc->side[1].m;
@@ -478,6 +481,7 @@ static int run(struct tui_run *r)
     int nops = r->nops;
     char **ops = r->ops;
     unsigned jobs = (unsigned)r->jobs;
+    load_jobs = jobs ? jobs : ranks_default_jobs();
     bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0]));
     const char *path = nops ? ops[0] : find_sample();
 
@@ -609,9 +613,10 @@ int tui_main(int argc, char **argv)
         switch (h->id) {
         case OPT_VIEW:
             if ((k = view_by_name(h->value)) < 0) {
-                opts_usage_error(c, "unknown view '%s' (ops, categories, tree, threads, steps, "
-                                    "ranks, allranks, memory)",
-                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis));
+                char names[256];
+                opts_usage_error(c, "unknown view '%s' (%s)",
+                                 fmt_visible(h->value, strlen(h->value), vis, sizeof vis),
+                                 view_names(names, sizeof names));
                 goto usage_done;
             }
             vo.tab = (enum view_tab)k;

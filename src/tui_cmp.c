@@ -39,13 +39,13 @@ static int on_progress(const trace_progress *p, void *ctx)
 }
 
 int tui_cmp_load(const char *base, const char *path, bool partial, const model_opts *mo,
-                 bool draw, volatile sig_atomic_t *cancel, tui_cmp *out)
+                 unsigned jobs, bool draw, volatile sig_atomic_t *cancel, tui_cmp *out)
 {
     struct progress g = { .t0 = now_s(), .draw = draw, .cancel = cancel };
     snprintf(g.label, sizeof g.label, "%s and base %s", path, base);
     const char *paths[2] = { base, path };
     pair_load_opts po = { .partial = partial, .mo = *mo, .progress = on_progress,
-                          .progress_ctx = &g };
+                          .progress_ctx = &g, .jobs = jobs };
     t2p_error err;
     char msg[1200];
     memset(out, 0, sizeof *out);

@@ -18,7 +18,7 @@ typedef struct tui_cmp {
    bar when draw, stopping when *cancel turns non-zero, and compares them.
    Returns EXIT_OK, or an exit code after printing why. */
 int tui_cmp_load(const char *base, const char *path, bool partial, const model_opts *mo,
-                 bool draw, volatile sig_atomic_t *cancel, tui_cmp *out);
+                 unsigned jobs, bool draw, volatile sig_atomic_t *cancel, tui_cmp *out);
 void tui_cmp_done(tui_cmp *t);
 
 #endif

@@ -10,6 +10,7 @@
 #include "core/fmt.h"
 #include "core/pprof.h"
 #include "core/steps.h"
+#include "ui/tree_rows.h"
 
 void cmp_install(view *v)
 {
@@ -17,6 +18,7 @@ void cmp_install(view *v)
     v->ops[VIEW_CATS] = &view_cmp_cats_ops;
     v->ops[VIEW_TREE] = &view_cmp_tree_ops;
     v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
+    v->ops[VIEW_CALLERS] = &view_cmp_callers_ops;
 }
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
@@ -169,6 +171,9 @@ int cmp_export_to(view *v, const char *path, t2p_error *err_out)
     return rc;
 }
 
+const enum key_act cmp_table_off[] = { ACT_DRILL, ACT_NONE };
+const enum key_act cmp_tree_off[] = { ACT_MERGE, ACT_SOURCE, ACT_NONE };
+
 int cmp_action(view *v, enum key_act act)
 {
     switch (act) {
@@ -178,7 +183,7 @@ int cmp_action(view *v, enum key_act act)
         return VIEW_DRAW_ALL;
     case ACT_DRILL:
     case ACT_FOCUS:
-        view_status_set(v, "comparing: no focus (\\ filters by name)");
+        view_status_set(v, "comparing: f in the Tree focuses a stack (\\ filters by name)");
         return VIEW_DRAW_FOOTER;
     case ACT_MERGE:
         view_status_set(v, "comparing: the tree is merged across tracks");
@@ -296,3 +301,100 @@ enum view_style cmp_table_style(view *v, enum view_tab tab, uint32_t id)
     const compare_row *r = &cmp_table_rows(v, tab, &n)[id];
     return cmp_style(r->n.self_ns - r->b.self_ns);
 }
+
+/* ---- the compare tree's nodes: the Tree Δ and the Callers Δ ---- */
+
+enum { C_NAME = CMP_COL_OWN + 100, C_CALLS, C_SELF, C_TOTAL, C_DCALLS, C_DS, C_DT, C_DPCT, C_DDEV };
+
+const col cmp_node_cols[] = {
+    { C_DT, "Δ total ms", 11, MODEL_SORT_TOTAL, 0, false, false, false },
+    { C_DS, "Δ self ms", 11, MODEL_SORT_SELF, 0, false, false, false },
+    { C_DCALLS, "Δ calls", 9, MODEL_SORT_CALLS, 2, false, false, false },
+    { C_DPCT, "Δ %", 7, MODEL_SORT_AVG, 1, false, false, false },
+    { C_DDEV, "Δ dev ms", 11, MODEL_SORT_DEVICE_TOTAL, 3, true, false, false },
+    { C_TOTAL, "Total ms", 11, -1, 1, false, false, false },
+    { C_SELF, "Self ms", 11, -1, 2, false, false, false },
+    { C_CALLS, "Calls", 9, -1, 3, false, false, false },
+    { C_NAME, "Name", 24, MODEL_SORT_NAME, 0, false, true, true },
+    { 0, NULL, 0, 0, 0, false, false, false }
+};
+
+const enum model_sort cmp_node_sorts[] = { MODEL_SORT_TOTAL, MODEL_SORT_SELF, MODEL_SORT_CALLS,
+                                         MODEL_SORT_AVG, MODEL_SORT_DEVICE_TOTAL,
+                                         MODEL_SORT_NAME, MODEL_SORT_N };
+
+/* the sort key of a node: |Δ| of the sorted figure */
+int64_t cmp_node_key(const compare_node *n, enum model_sort s)
+{
+    compare_fig d = compare_delta(&n->b, &n->n);
+    int64_t k;
+    switch (s) {
+    case MODEL_SORT_SELF: k = d.self_ns; break;
+    case MODEL_SORT_CALLS: k = (int64_t)d.calls; break;
+    case MODEL_SORT_DEVICE_SELF: k = d.dev_self_ns; break;
+    case MODEL_SORT_DEVICE_TOTAL: k = d.dev_total_ns; break;
+    case MODEL_SORT_AVG:
+        /* |Δ %| in tenths of a percent; a path in one trace only first */
+        if (n->status != COMPARE_BOTH || n->b.total_ns == 0)
+            return INT64_MAX;
+        k = (int64_t)(1000.0 * (double)d.total_ns / (double)n->b.total_ns);
+        break;
+    default: k = d.total_ns;
+    }
+    return k < 0 ? -k : k;
+}
+
+const char *cmp_node_name(const view *v, const compare_node *n, size_t *len)
+{
+    const compare *c = v->cmp;
+    if (n->row == MODEL_NONE) {
+        *len = strlen("(all tracks)");
+        return "(all tracks)";
+    }
+    uint32_t name = c->ops[n->row].name;
+    *len = compare_strlen(c, name);
+    return compare_str(c, name);
+}
+
+void cmp_node_cell(view *v, const compare_node *n, const tree_rows *t, uint32_t u,
+                   uint32_t top_depth, const col *c, int namew, cols_line *l)
+{
+    compare_fig f = cmp_shown(v, &n->b, &n->n), d = compare_delta(&n->b, &n->n);
+    bool delta = v->cmp_fig == CMP_FIG_DELTA;
+    switch (c->id) {
+    case C_NAME: {
+        char pre[64];
+        size_t len;
+        const char *s = cmp_node_name(v, n, &len);
+        int ind = (int)(n->depth - top_depth) * 2;
+        if (ind > namew / 2)
+            ind = namew / 2;
+        if (ind > 40)
+            ind = 40;
+        cols_pad(l, (size_t)ind);
+        const char *mark = !tree_rows_has_kids(t, u) ? "  "
+                           : tree_rows_expanded(t, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
+        size_t k = (size_t)snprintf(pre, sizeof pre, "%s%s", mark, n->gpu ? "[GPU] " : "");
+        cols_put(l, pre, k);
+        cmp_cell_name(l, n->status, s, len, namew - ind - (int)fmt_width(pre, k));
+        break;
+    }
+    case C_CALLS: (delta ? cmp_cell_dcount : cmp_cell_count)(l, f.calls, c->width); break;
+    case C_SELF: (delta ? cmp_cell_dms : view_cell_ms)(l, f.self_ns, c->width); break;
+    case C_TOTAL: (delta ? cmp_cell_dms : view_cell_ms)(l, f.total_ns, c->width); break;
+    case C_DCALLS: cmp_cell_dcount(l, d.calls, c->width); break;
+    case C_DS: cmp_cell_dms(l, d.self_ns, c->width); break;
+    case C_DT: cmp_cell_dms(l, d.total_ns, c->width); break;
+    case C_DPCT: {
+        /* a node's change is its inclusive time's: Δ total % of base total */
+        compare_fig b = n->b, nn = n->n;
+        b.self_ns = b.total_ns;
+        nn.self_ns = nn.total_ns;
+        cmp_cell_dpct(l, n->status, &b, &nn, c->width);
+        break;
+    }
+    case C_DDEV: cmp_cell_dms(l, d.dev_total_ns, c->width); break;
+    default: cols_cell(l, "", 0, c->width, true);
+    }
+}
+

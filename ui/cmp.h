@@ -11,7 +11,12 @@
 #include "ui/view_impl.h"
 
 extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
-    view_cmp_threads_ops;
+    view_cmp_threads_ops, view_cmp_callers_ops;
+
+/* What the compare tables and the compare tree cannot do (their
+   view_ops.off_acts): no drill from a table, the tree is merged already
+   and has no Python frames' sources. */
+extern const enum key_act cmp_table_off[], cmp_tree_off[];
 
 /* What the figure columns show; b cycles through them. */
 enum cmp_fig { CMP_FIG_NEW, CMP_FIG_BASE, CMP_FIG_DELTA, CMP_FIG_N };
@@ -37,6 +42,17 @@ enum view_style cmp_style(int64_t delta);
 
 /* The core/compare sort for a view's model_sort: figures sort by |delta|. */
 enum compare_sort cmp_sort_of(enum model_sort s);
+
+/* Trees of compare nodes (the Tree Δ, the Callers Δ): their columns, a
+   node's sort key (|Δ| of the sorted figure), its name and its cells; t
+   holds its rows, whose top is at depth top_depth (the indent). */
+struct tree_rows;
+extern const col cmp_node_cols[];
+extern const enum model_sort cmp_node_sorts[];
+int64_t cmp_node_key(const compare_node *n, enum model_sort s);
+const char *cmp_node_name(const view *v, const compare_node *n, size_t *len);
+void cmp_node_cell(view *v, const compare_node *n, const struct tree_rows *t, uint32_t u,
+                   uint32_t top_depth, const col *c, int namew, cols_line *l);
 
 /* The three flat compare tables (Ops, Categories, Threads) share their
    rows' code: each is core/compare's rows of one kind, sorted, filtered by

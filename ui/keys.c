@@ -17,6 +17,7 @@
 #define SOURCE KEYS_VIEW(VIEW_SOURCE)
 #define CALLERS KEYS_VIEW(VIEW_CALLERS)
 #define TREES (TREE | CALLERS)
+#define MEMORY KEYS_VIEW(VIEW_MEMORY)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -38,6 +39,14 @@ static const key_def table[] = {
     { VK_ENTER, ACT_DRILL, 0, KEYS_VIEW(VIEW_STEPS),
       "on a step: every view shows that step alone (Esc: the whole trace again)",
       "Enter scope to step", 0 },
+    { VK_ENTER, ACT_DRILL, 0, MEMORY,
+      "on an operator: the Tree of its stacks with its device's memory columns (Esc: back)",
+      "Enter tree", 0 },
+    /* the Memory view sorts by its own figures: said in its section */
+    { '<', ACT_SORT_PREV, 0, MEMORY, "sort by the previous figure: alloc size, allocs, increase",
+      NULL, 0 },
+    { '>', ACT_SORT_NEXT, 0, MEMORY, "sort by the next figure", NULL, 0 },
+    { 'r', ACT_REVERSE, 0, MEMORY, "reverse the sort", NULL, 0 },
     { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
     { VK_LEFT, ACT_CLOSE, 0, TREES, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },
@@ -67,7 +76,7 @@ static const key_def table[] = {
     { '<', ACT_SORT_PREV, 0, KEYS_ALL, "sort by the previous column", "</> sort", 0 },
     { '>', ACT_SORT_NEXT, 0, KEYS_ALL, "sort by the next column", NULL, 0 },
     { 'r', ACT_REVERSE, 0, KEYS_ALL, "reverse the sort", "r reverse",
-      TABLES | RANKS | KEYS_VIEW(VIEW_STEPS) },
+      TABLES | RANKS | KEYS_VIEW(VIEW_STEPS) | MEMORY },
     { '/', ACT_SEARCH, 0, KEYS_ALL, "search as you type, folded nodes too", "/ search", 0 },
     { 'n', ACT_NEXT_MATCH, 0, KEYS_ALL, "next match", NULL, 0 },
     { 'N', ACT_PREV_MATCH, 0, KEYS_ALL, "previous match", NULL, 0 },
@@ -180,12 +189,26 @@ int keys_script_next(const char **s, char *name, size_t size)
     return (unsigned char)*p;
 }
 
+static bool is_off(const enum key_act *off, enum key_act act)
+{
+    for (; off && *off != ACT_NONE; off++)
+        if (*off == act)
+            return true;
+    return false;
+}
+
 const char *keys_hint(int vi, int nviews, size_t cols, char *buf, size_t size)
+{
+    return keys_hint_but(vi, nviews, NULL, cols, buf, size);
+}
+
+const char *keys_hint_but(int vi, int nviews, const enum key_act *off, size_t cols, char *buf,
+                          size_t size)
 {
     size_t o = 0, w = 0;
     buf[0] = '\0';
     for (const key_def *k = table; k->act != ACT_NONE; k++) {
-        if (!k->hint || !applies(k->views, vi) ||
+        if (!k->hint || !applies(k->views, vi) || is_off(off, k->act) ||
             (k->hint_views && !(k->hint_views & KEYS_VIEW(vi))) ||
             (vi >= nviews && !(k->views & KEYS_VIEW(vi))))
             continue;

@@ -84,5 +84,9 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
    buf: whole hints in the table's order, as many as fit (never one cut in
    the middle). A pane (view >= nviews) hints only at the keys that name it. */
 const char *keys_hint(int view, int nviews, size_t cols, char *buf, size_t size);
+/* The same without the hints of the actions in off (ended by ACT_NONE;
+   NULL: none): what a view cannot do there is not offered. */
+const char *keys_hint_but(int view, int nviews, const enum key_act *off, size_t cols, char *buf,
+                          size_t size);
 
 #endif

@@ -142,6 +142,70 @@ bool scope_name_passes(const scope *s, const char *name)
     return !s->filter[0] || select_name_has(name, strlen(name), s->filter, strlen(s->filter));
 }
 
+/* ---- carrying a scope to another model of the same trace (a step) ---- */
+
+static bool same_op(const model *a, uint32_t oa, const model *b, uint32_t ob)
+{
+    return !strcmp(model_op_name(a, oa), model_op_name(b, ob)) &&
+           !strcmp(model_op_cat(a, oa), model_op_cat(b, ob));
+}
+
+static uint32_t op_in(const model *to, const model *from, uint32_t op)
+{
+    for (size_t i = 0; i < to->nops; i++)
+        if (same_op(to, (uint32_t)i, from, op))
+            return (uint32_t)i;
+    return MODEL_NONE;
+}
+
+/* Node u of from's tree (nodes or mnodes) in to's: the same path of
+   operators (GPU nodes, Python stacks and streams alike) from the root. */
+static uint32_t node_in(const model *to, const model *from, uint32_t u, bool merged)
+{
+    const model_node *fn = merged ? from->mnodes : from->nodes;
+    const model_node *tn = merged ? to->mnodes : to->nodes;
+    if (fn[u].parent == MODEL_NONE) /* a root: its track's, or the one merged root */
+        return merged ? 0 : fn[u].track < to->ntracks ? to->tracks[fn[u].track].root : MODEL_NONE;
+    uint32_t p = node_in(to, from, fn[u].parent, merged);
+    if (p == MODEL_NONE)
+        return MODEL_NONE;
+    for (uint32_t c = tn[p].first_child; c != MODEL_NONE; c = tn[c].next_sibling) {
+        if (!same_op(to, tn[c].op, from, fn[u].op) || tn[c].gpu != fn[u].gpu ||
+            tn[c].stream != fn[u].stream)
+            continue;
+        /* one trace: a Call stack is the same strtab id in both */
+        if (!merged && from->node_stack && to->node_stack &&
+            from->node_stack[u] != to->node_stack[c])
+            continue;
+        return c;
+    }
+    return MODEL_NONE;
+}
+
+int scope_carry(scope *to, const scope *from)
+{
+    const model *a = from->m, *b = to->m;
+    scope_set_filter(to, from->filter);
+    for (int i = 0; i < from->n; i++) {
+        const scope_entry *e = &from->e[i];
+        uint32_t id = MODEL_NONE;
+        switch (e->kind) {
+        case SCOPE_OP: id = op_in(b, a, e->id); break;
+        case SCOPE_CAT:
+            for (size_t c = 0; c < b->ncats && id == MODEL_NONE; c++)
+                if (!strcmp(trace_str(b->tr, b->cats[c].name), trace_str(a->tr, a->cats[e->id].name)))
+                    id = (uint32_t)c;
+            break;
+        case SCOPE_NODE: id = a->tr == b->tr ? node_in(b, a, e->id, false) : MODEL_NONE; break;
+        case SCOPE_MNODE: id = node_in(b, a, e->id, true); break;
+        case SCOPE_TRACK: id = a->tr == b->tr ? e->id : MODEL_NONE; break;
+        }
+        if (id == MODEL_NONE || scope_push(to, e->kind, id) < 0)
+            return i;
+    }
+    return from->n;
+}
+
 bool scope_per_track(const scope *s)
 {
     for (int i = 0; i < s->n; i++)

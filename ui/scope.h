@@ -66,6 +66,12 @@ const char *scope_filter(const scope *s);
 /* Whether a name passes the filter (true without one). */
 bool scope_name_passes(const scope *s, const char *name);
 
+/* Sets to (an empty scope over another model of the same trace, e.g. a
+   step's) to from's filter and entries, each found by what it names (an
+   operator or category by name, a node by its path of operators). Stops
+   at the first entry to's model lacks; returns how many entries carried. */
+int scope_carry(scope *to, const scope *from);
+
 /* Whether an entry can only be told in the per-track trees (a per-track
    node, a track): the merged tree then selects nothing. */
 bool scope_per_track(const scope *s);

@@ -57,7 +57,17 @@ static void crumb(view *v, cols_line *l)
     if (v->m->tr->truncated)
         o = (size_t)snprintf(tmp, sizeof tmp, "TRUNCATED TRACE (%s): figures cover the events read | ",
                              v->m->tr->truncated_reason);
-    o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Scope: all");
+    /* what views set for every view (a rank, a step), else all; the
+       views owning the outer parts (Ranks) come later in tab order */
+    size_t head = o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Scope: ");
+    for (int k = VIEW_NVIEWS - 1; k >= 0 && o < sizeof tmp; k--)
+        if (v->ops[k]->scope_part) {
+            v->ops[k]->scope_part(v, f, sizeof f);
+            if (f[0])
+                o += (size_t)snprintf(tmp + o, sizeof tmp - o, "%s%s", o > head ? ", " : "", f);
+        }
+    if (o == head && o < sizeof tmp)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "all");
     for (int i = 0; i < scope_depth(s) && o < sizeof tmp; i++) {
         scope_entry_text(s, scope_entry_at(s, i), f, sizeof f);
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " \xe2\x80\xba %s", f); /* › */
@@ -66,7 +76,8 @@ static void crumb(view *v, cols_line *l)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " | filter \"%s\"", scope_filter(s));
     if (scope_active(s) && o < sizeof tmp) {
         int64_t busy = scope_busy(s);
-        snprintf(tmp + o, sizeof tmp - o, " | its self time %s ms (%s%% of all)",
+        /* the selected stacks' self time summed: the scope's total time */
+        snprintf(tmp + o, sizeof tmp - o, " | its total time %s ms (%s%% of all)",
                  fmt_ms(busy, a, sizeof a), fmt_pct(busy, v->m->busy_ns, b, sizeof b));
     }
     cols_cell(l, tmp, strlen(tmp), v->width, false);
@@ -238,7 +249,8 @@ static void footer(view *v, cols_line *l)
 static void hints(view *v, cols_line *l)
 {
     char tmp[1200];
-    keys_hint((int)v->tab, VIEW_NTABS, (size_t)(v->width > 0 ? v->width : 0), tmp, sizeof tmp);
+    keys_hint_but((int)v->tab, VIEW_NTABS, v->ops[v->tab]->off_acts,
+                  (size_t)(v->width > 0 ? v->width : 0), tmp, sizeof tmp);
     cols_cell(l, tmp, strlen(tmp), v->width, false);
 }
 

@@ -24,9 +24,27 @@ static void set_pos(tree_rows *t, const uint32_t *ids, size_t n)
         t->pos[ids[i]] = (uint32_t)i;
 }
 
+/* A row shows when any node merged into it is in the scope. */
 bool tree_rows_shown(const tree_rows *t, uint32_t u)
 {
-    return (!t->shown || t->shown[u]) && (!t->skip || !t->skip[u]);
+    if (t->skip && (t->skip[u] || t->rep[u] != u))
+        return false;
+    if (!t->shown)
+        return true;
+    for (uint32_t x = u; x != MODEL_NONE; x = t->fold ? t->fold[x] : MODEL_NONE)
+        if (t->shown[x])
+            return true;
+    return false;
+}
+
+uint32_t tree_rows_rep(const tree_rows *t, uint32_t u)
+{
+    return t->rep ? t->rep[u] : u;
+}
+
+uint32_t tree_rows_fold_next(const tree_rows *t, uint32_t u)
+{
+    return t->fold ? t->fold[u] : MODEL_NONE;
 }
 
 uint32_t tree_rows_parent(const tree_rows *t, uint32_t u)
@@ -47,10 +65,10 @@ bool tree_rows_expanded(const tree_rows *t, uint32_t u)
 bool tree_rows_has_kids(const tree_rows *t, uint32_t u)
 {
     uint32_t a = t->kid_start[u], b = t->kid_start[u + 1];
-    if (!t->shown)
+    if (!t->shown && !t->skip)
         return b > a;
     for (uint32_t k = a; k < b; k++)
-        if (t->shown[t->kids[k]])
+        if (tree_rows_shown(t, t->kids[k]))
             return true;
     return false;
 }
@@ -143,20 +161,71 @@ int tree_rows_init(tree_rows *t, const model_node *nodes, size_t n, const uint32
     return 0;
 }
 
+/* Same row: the same operator, GPU or not, on the same stream. */
+static bool same_row(const model_node *a, const model_node *b)
+{
+    return a->op == b->op && a->gpu == b->gpu && a->stream == b->stream;
+}
+
 int tree_rows_set_skip(tree_rows *t, const uint8_t *skip)
 {
-    uint32_t *fill = malloc((t->n ? t->n : 1) * sizeof *fill);
-    if (!fill)
+    size_t n1 = t->n ? t->n : 1, hn = 1;
+    while (hn < 2 * n1)
+        hn <<= 1;
+    uint32_t *fill = malloc(n1 * sizeof *fill);
+    uint32_t *hash = skip ? malloc(hn * sizeof *hash) : NULL;
+    if (skip && (!t->rep || !t->fold)) {
+        free(t->rep);
+        free(t->fold);
+        t->rep = malloc(n1 * sizeof *t->rep);
+        t->fold = malloc(n1 * sizeof *t->fold);
+    }
+    if (!fill || (skip && (!hash || !t->rep || !t->fold))) {
+        free(fill);
+        free(hash);
         return -1;
+    }
+    if (!skip) {
+        free(t->rep);
+        free(t->fold);
+        t->rep = t->fold = NULL;
+    } else {
+        memset(hash, 0xff, hn * sizeof *hash);
+    }
     t->skip = skip;
-    /* parents come before their children: one pass */
+    /* parents come before their children: one pass, which also merges
+       each node into the first sibling on screen that is the same row */
     for (size_t i = 0; i < t->n; i++) {
-        uint32_t p = t->nodes[i].parent;
+        const model_node *nd = &t->nodes[i];
+        uint32_t p = nd->parent;
         while (skip && p != MODEL_NONE && skip[p])
             p = t->par[p];
+        if (skip && p != MODEL_NONE)
+            p = t->rep[p];
         t->par[i] = p;
         t->depth[i] = p == MODEL_NONE ? 0 : t->depth[p] + 1;
+        if (!skip)
+            continue;
+        t->rep[i] = (uint32_t)i;
+        t->fold[i] = MODEL_NONE;
+        if (skip[i] || p == MODEL_NONE)
+            continue;
+        size_t h = ((size_t)p * 2654435761u ^ (size_t)nd->op * 40503u ^ nd->stream) & (hn - 1);
+        for (;; h = (h + 1) & (hn - 1)) {
+            uint32_t r = hash[h];
+            if (r == MODEL_NONE) {
+                hash[h] = (uint32_t)i;
+                break;
+            }
+            if (t->par[r] == p && same_row(&t->nodes[r], nd)) {
+                t->rep[i] = r;
+                t->fold[i] = t->fold[r];
+                t->fold[r] = (uint32_t)i;
+                break;
+            }
+        }
     }
+    free(hash);
     memset(t->kid_start, 0, (t->n + 1) * sizeof *t->kid_start);
     link_kids(t, fill);
     free(fill);
@@ -177,6 +246,8 @@ void tree_rows_done(tree_rows *t)
     free(t->pos);
     free(t->par);
     free(t->depth);
+    free(t->rep);
+    free(t->fold);
     free(t->expanded);
     free(t->scratch);
     free(t->below);

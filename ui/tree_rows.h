@@ -40,6 +40,11 @@ typedef struct tree_rows {
     const uint8_t *skip;
     uint32_t *par;
     uint32_t *depth;
+    /* With skip, siblings on screen that are the same (operator, GPU,
+       stream) are one row, as pprof -hide merges them: rep[u] is the node
+       that has u's row, fold[] chains the nodes of one row from it
+       (MODEL_NONE ends). NULL without skip. */
+    uint32_t *rep, *fold;
     uint32_t gen;         /* the order generation */
     tree_rows_sort_fn sort;
     void *sort_ctx;
@@ -70,6 +75,10 @@ void tree_rows_set_shown(tree_rows *t, const uint8_t *shown, const uint8_t *sel)
    (NULL: none), e.g. the Python frames: per node, non-zero to skip. A root
    is never skipped. O(n). Returns 0 or -1 (out of memory: nothing skipped). */
 int tree_rows_set_skip(tree_rows *t, const uint8_t *skip);
+/* The first of the nodes on u's row and the next one after u on it
+   (MODEL_NONE: none): the figures of a row are the sum over them. */
+uint32_t tree_rows_rep(const tree_rows *t, uint32_t u);
+uint32_t tree_rows_fold_next(const tree_rows *t, uint32_t u);
 /* The parent of u on screen, and u's depth there (the node's own ones
    when nothing is skipped). */
 uint32_t tree_rows_parent(const tree_rows *t, uint32_t u);

@@ -13,7 +13,6 @@
 
 #include "core/shortname.h"
 #include "ui/cmp.h"
-#include "ui/tree_rows.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
 static const struct view_ops *const views[VIEW_NVIEWS] = { VIEW_LIST(VIEW_ENTRY)
@@ -31,6 +30,15 @@ int view_by_name(const char *name)
         if (!strcmp(name, views[i]->name) || (views[i]->alias && !strcmp(name, views[i]->alias)))
             return i;
     return -1;
+}
+
+const char *view_names(char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < VIEW_NTABS && o < size; i++)
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", views[i]->name);
+    return buf;
 }
 
 static const struct view_ops *cur_ops(const view *v)
@@ -291,6 +299,26 @@ int view_set_model(view *v, const model *m)
         return -1;
     view_resize(v, v->width, v->height);
     return 0;
+}
+
+int view_set_model_keep(view *v, const model *m)
+{
+    scope *from = v->scope;
+    v->scope = NULL; /* kept from close_all: it is carried over */
+    if (view_set_model(v, m) < 0) {
+        scope_free(from);
+        return -1;
+    }
+    int n = scope_carry(v->scope, from), depth = scope_depth(from);
+    char lost[SCOPE_TEXT];
+    lost[0] = '\0';
+    if (n < depth)
+        scope_entry_text(from, scope_entry_at(from, n), lost, sizeof lost);
+    scope_free(from);
+    view_scope_changed(v);
+    if (n < depth)
+        view_status_set(v, "focus %s is not here: the focus stops before it", lost);
+    return n < depth ? 0 : 1;
 }
 
 void view_free(view *v)
@@ -696,45 +724,3 @@ int view_key(view *v, int key)
     return r;
 }
 
-int view_tree_move(view *v, tree_rows *t, enum key_act act, uint32_t u, bool up)
-{
-    size_t *cur = &v->cur[v->tab];
-    bool kids = tree_rows_has_kids(t, u);
-    switch (act) {
-    case ACT_OPEN:
-        if (kids && !tree_rows_expanded(t, u))
-            tree_rows_expand(t, u, true);
-        else if (kids)
-            (*cur)++;
-        break;
-    case ACT_CLOSE:
-        if (kids && tree_rows_expanded(t, u)) {
-            tree_rows_expand(t, u, false);
-        } else if (up) {
-            size_t p = tree_rows_index_of(t, tree_rows_parent(t, u));
-            if (p != SIZE_MAX)
-                *cur = p;
-        }
-        break;
-    case ACT_EXPAND:
-        if (kids)
-            tree_rows_expand(t, u, true);
-        break;
-    case ACT_COLLAPSE: tree_rows_expand(t, u, false); break;
-    case ACT_TOGGLE:
-        if (!kids)
-            return -1; /* a leaf: the caller does what Enter does */
-        tree_rows_expand(t, u, !tree_rows_expanded(t, u));
-        break;
-    case ACT_EXPAND_SUBTREE: tree_rows_expand_subtree(t, u); break;
-    case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL:
-        tree_rows_expand_all(t, act == ACT_EXPAND_ALL);
-        *cur = tree_rows_near(t, u);
-        break;
-    default:
-        return -1;
-    }
-    tree_rows_dirty(t);
-    view_clamp(v);
-    return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER;
-}

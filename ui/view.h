@@ -11,6 +11,7 @@
      keys.c       the one key table: dispatch, help, hint bar, --replay names
      scope.c      focus stack and filter: what every view shows
      tree_rows.c  the rows of a call tree (expand, collapse, row at, index of)
+     tree_moves.c the keys every tree view shares, and search steps in a tree
      search.c     the prompt and finding rows
      cols.c       column layout and text cells
      export.c     e: the scope to pprof
@@ -139,6 +140,11 @@ void view_free(view *v);
    rows are rebuilt and the scope starts empty. Returns 0 or -1 (out of
    memory: the view is then unusable and must be freed). */
 int view_set_model(view *v, const model *m);
+/* The same keeping the focus and the filter, carried to m by what they
+   name (ui/scope.h scope_carry; the old model must still be alive). 1, or
+   0 when m lacks a focus entry (the focus then stops before it and the
+   status says so), or -1 as view_set_model. */
+int view_set_model_keep(view *v, const model *m);
 
 /* The screen size; the body gets height - VIEW_CHROME rows. */
 void view_resize(view *v, int width, int height);
@@ -167,6 +173,8 @@ const char *view_help_line(view *v, size_t i);
 
 /* The view called name (its --view name or alias), or -1. */
 int view_by_name(const char *name);
+/* Every view's --view name in tab order, ", " between them, into buf. */
+const char *view_names(char *buf, size_t size);
 
 /* Accessors for the program, the terminal and the export. */
 const model *view_model(const view *v);

@@ -39,6 +39,10 @@ struct all_state {
     ranks_cat *c;
     size_t nc;
     const ranks_job *of; /* the job c was built from */
+    /* the row under the cursor after the last key, and the order it was
+       in: a new order (< > r) finds it again */
+    uint32_t at;
+    uint32_t order_gen;
 };
 
 static struct all_state *st(view *v)
@@ -51,6 +55,8 @@ static int all_open(view *v)
     struct all_state *s = view_state_new(v, VIEW_ALLRANKS, sizeof *s);
     if (!s)
         return -1;
+    s->at = UINT32_MAX;
+    s->order_gen = v->order_gen;
     return 0;
 }
 
@@ -241,6 +247,24 @@ static int all_action(view *v, enum key_act act, int arg)
     return VIEW_DRAW_ALL;
 }
 
+/* Re-sorting keeps the cursor on its row (the generic sort starts a new
+   order from the top): comparing ranks, the operator one looks at is the
+   point of changing the order. */
+static void all_after_key(view *v)
+{
+    struct all_state *s = st(v);
+    size_t n = view_nrows(v);
+    if (s->order_gen != v->order_gen && s->at != UINT32_MAX)
+        for (size_t i = 0; i < n; i++)
+            if (view_row(v, i) == s->at) {
+                v->cur[VIEW_ALLRANKS] = i;
+                view_clamp(v);
+                break;
+            }
+    s->order_gen = v->order_gen;
+    s->at = n ? view_row(v, view_cursor(v)) : UINT32_MAX;
+}
+
 static void all_tabinfo(view *v, char *buf, size_t size)
 {
     const ranks_job *j = v->ranks;
@@ -267,4 +291,5 @@ const struct view_ops view_allranks_ops = {
     .cell = all_cell,
     .action = all_action,
     .tabinfo = all_tabinfo,
+    .after_key = all_after_key,
 };

@@ -236,10 +236,6 @@ static int cl_global(view *v, enum key_act act, int arg)
     enum view_tab tab = view_current(v);
     if (act != ACT_CALLERS || (tab != VIEW_TREE && tab != VIEW_OPS))
         return -1;
-    if (v->cmp) { /* the compare twins' rows are not the model's */
-        view_status_set(v, "callers: open one trace without --base");
-        return VIEW_DRAW_FOOTER;
-    }
     struct callers_state *s = st(v);
     uint32_t op = MODEL_NONE;
     if (view_nrows(v) > 0) {

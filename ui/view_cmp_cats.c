@@ -75,4 +75,5 @@ const struct view_ops view_cmp_cats_ops = {
     .style = ccats_style,
     .action = ccats_action,
     .tabinfo = cmp_tabinfo,
+    .off_acts = cmp_table_off,
 };

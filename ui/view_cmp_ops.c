@@ -77,4 +77,5 @@ const struct view_ops view_cmp_ops_ops = {
     .style = cops_style,
     .action = cops_action,
     .tabinfo = cmp_tabinfo,
+    .off_acts = cmp_table_off,
 };

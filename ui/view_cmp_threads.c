@@ -89,4 +89,5 @@ const struct view_ops view_cmp_threads_ops = {
     .style = cthreads_style,
     .action = cthreads_action,
     .tabinfo = cmp_tabinfo,
+    .off_acts = cmp_table_off,
 };

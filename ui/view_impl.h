@@ -93,6 +93,13 @@ struct view_ops {
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
     void (*restore)(view *v, uint64_t saved);
+    /* optional: the part of the scope this view sets for every view (the
+       rank shown, the step shown) as the scope line names it ("rank 3",
+       "step 1011"), into buf; "" when it sets none */
+    void (*scope_part)(view *v, char *buf, size_t size);
+    /* optional: actions the key table gives this view that it cannot do
+       (a compare twin's), ended by ACT_NONE: kept off its hint bar */
+    const enum key_act *off_acts;
 };
 
 #define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
@@ -234,6 +241,14 @@ void view_tree_fig(view *v, uint32_t node, view_fig *f);
    its first child, close collapses it or, when up, goes to its parent on
    screen. VIEW_DRAW_* bits, or -1 when act is not one of them. */
 int view_tree_move(view *v, struct tree_rows *t, enum key_act act, uint32_t u, bool up);
+
+/* Search in a tree: the k matches m (tree_rows_find's, in row order; k
+   SIZE_MAX: none, out of memory), the next after row `from` (at it too
+   when `at`) or the previous one, wrapping, into f as search_rows does;
+   a match under a folded node unfolds the way to it. Binary search for
+   the cursor's node: n and N cost O(log k). */
+void view_tree_step(struct tree_rows *t, const uint32_t *m, size_t k, size_t from, int dir,
+                    bool at, search_found *f);
 
 /* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
    path; keys typed in it. VIEW_DRAW_* bits. */

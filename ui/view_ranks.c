@@ -315,6 +315,21 @@ static void ranks_tabinfo(view *v, char *buf, size_t size)
         snprintf(buf + o, size - (size_t)o, " | %zu skipped", j->nnotes);
 }
 
+/* The rank every view shows, when a job is open: by trace, so that a
+   model scoped from the rank's (a step) names it too. */
+static void ranks_scope_part(view *v, char *buf, size_t size)
+{
+    const ranks_job *j = v->ranks;
+    buf[0] = '\0';
+    if (j && v->tab == VIEW_ALLRANKS) { /* its table is of every rank */
+        snprintf(buf, size, "all ranks");
+        return;
+    }
+    for (size_t i = 0; j && i < j->nloaded; i++)
+        if (j->files[i].m && j->files[i].m->tr == v->m->tr)
+            snprintf(buf, size, "rank %lld", (long long)j->files[i].rank);
+}
+
 const struct view_ops view_ranks_ops = {
     .name = "ranks",
     .label = "Ranks",
@@ -329,4 +344,5 @@ const struct view_ops view_ranks_ops = {
     .gpu = ranks_gpu,
     .action = ranks_action,
     .tabinfo = ranks_tabinfo,
+    .scope_part = ranks_scope_part,
 };

@@ -24,21 +24,26 @@ const struct view_ops view_steps_ops;
 
 enum { C_NAME, C_DUR, C_GPU, C_BAR, C_ROLE0 };
 
+/* Step, duration, GPU util and Kernel stay on the narrowest screen; the bar
+   takes what the roles leave (every role shows from 120 columns), or its
+   full width when they cannot all show (cols_of). */
+enum { BAR_MAX = 42, BAR_MIN = 16 };
 static const col cols[] = {
     { C_NAME, "Step", 10, MODEL_SORT_NAME, 0, false, true, true },
-    { C_DUR, "Dur ms", 11, -1, 0, false, false, false },
-    { C_GPU, "GPU %", 6, -1, 1, false, false, false },
-    { C_BAR, "Time by role (legend below)", 42, -1, 0, false, false, true },
-    { C_ROLE0 + STEPS_KERNEL, "Kernel", 9, -1, 2, false, false, false },
-    { C_ROLE0 + STEPS_MEMCPY, "Memcpy", 9, -1, 3, false, false, false },
-    { C_ROLE0 + STEPS_MEMSET, "Memset", 9, -1, 3, false, false, false },
-    { C_ROLE0 + STEPS_COMMUNICATION, "Comm", 9, -1, 3, false, false, false },
-    { C_ROLE0 + STEPS_RUNTIME, "Runtime", 9, -1, 2, false, false, false },
-    { C_ROLE0 + STEPS_DATALOADER, "DataLdr", 9, -1, 2, false, false, false },
-    { C_ROLE0 + STEPS_CPU_OP, "CPU Exec", 9, -1, 2, false, false, false },
-    { C_ROLE0 + STEPS_OTHER, "Other", 9, -1, 2, false, false, false },
+    { C_DUR, "Dur ms", 9, -1, 0, false, false, false },
+    { C_GPU, "GPU %", 6, -1, 0, false, false, false },
+    { C_BAR, "Time by role (legend below)", BAR_MAX, -1, 1, false, false, true },
+    { C_ROLE0 + STEPS_KERNEL, "Kernel", 8, -1, 0, false, false, false },
+    { C_ROLE0 + STEPS_MEMCPY, "Memcpy", 8, -1, 3, false, false, false },
+    { C_ROLE0 + STEPS_MEMSET, "Memset", 8, -1, 3, false, false, false },
+    { C_ROLE0 + STEPS_COMMUNICATION, "Comm", 8, -1, 3, false, false, false },
+    { C_ROLE0 + STEPS_RUNTIME, "Runtime", 8, -1, 2, false, false, false },
+    { C_ROLE0 + STEPS_DATALOADER, "DataLdr", 8, -1, 2, false, false, false },
+    { C_ROLE0 + STEPS_CPU_OP, "CPU Exec", 8, -1, 2, false, false, false },
+    { C_ROLE0 + STEPS_OTHER, "Other", 8, -1, 2, false, false, false },
     { 0, NULL, 0, 0, 0, false, false, false }
 };
+#define NCOLS (sizeof cols / sizeof *cols)
 
 /* < and > cycle through the view's own keys (step order, duration, the
    eight roles); the generic sort stays the other views' */
@@ -61,6 +66,7 @@ struct steps_state {
     /* per step, its top operators by self time (steps_top_ops), found the
        first time the step's row is selected: one pass over the events */
     struct { uint32_t op[3]; int64_t ns[3]; uint8_t n, done; } *top;
+    col shown[NCOLS]; /* cols with the bar's width for the screen (cols_of) */
 };
 
 static struct steps_state *state(view *v)
@@ -114,6 +120,31 @@ static const steps *steps_of(view *v)
         }
     }
     return s->st;
+}
+
+/* The columns with the bar as wide as the screen lets it be: all roles
+   beside a bar of BAR_MIN or more, else the bar full and the roles that
+   fit after Step, Dur, GPU and Kernel. */
+static const col *sview_cols(view *v)
+{
+    struct steps_state *s = state(v);
+    int all = 0, keep = 0;
+    for (size_t i = 0; cols[i].title; i++) {
+        if (cols[i].id == C_BAR)
+            continue;
+        int w = cols[i].width + (cols[i].name ? 0 : 1);
+        all += w;
+        if (cols[i].prio == 0)
+            keep += w;
+    }
+    int bar = v->width - all - 1;
+    if (bar < BAR_MIN)
+        bar = v->width - keep - 1;
+    memcpy(s->shown, cols, sizeof cols);
+    for (size_t i = 0; cols[i].title; i++)
+        if (cols[i].id == C_BAR)
+            s->shown[i].width = bar > BAR_MAX ? BAR_MAX : bar < 4 ? 4 : bar;
+    return s->shown;
 }
 
 static int64_t key_of(const steps_step *x, int key)
@@ -210,22 +241,54 @@ static const char *sview_name(view *v, uint32_t id, char *buf, size_t size, size
 }
 
 /* The stacked bar: each role's share of the widest step, one letter per
-   role (K M S C R D P O), so that it reads the same with or without colour. */
+   role (K M S C R D P O), so that it reads the same with or without colour.
+   Largest remainders share out the cells, after a role of 1 % or more of
+   the step got one: no role that counts is lost to rounding. */
 static void bar(cols_line *l, const int64_t *roles, int64_t dur, int64_t widest, int w)
 {
     char b[512];
-    int cells = widest > 0 ? (int)((double)dur / (double)widest * w + 0.5) : 0, used = 0;
-    int64_t acc = 0;
-    size_t o = 0;
+    int cells = widest > 0 ? (int)((double)dur / (double)widest * w + 0.5) : 0;
+    int n[STEPS_NROLES], used = 0;
+    double rem[STEPS_NROLES];
+    int64_t sum = 0;
     if (cells > w)
         cells = w;
+    for (int r = 0; r < STEPS_NROLES; r++)
+        sum += roles[r] > 0 ? roles[r] : 0;
+    if (dur <= 0 || sum <= 0)
+        cells = 0;
+    else if (sum < dur) /* roles that leave time out leave its cells blank */
+        cells = (int)((double)sum / (double)dur * cells + 0.5);
     for (int r = 0; r < STEPS_NROLES; r++) {
-        acc += roles[r];
-        /* cumulative rounding: the letters add up to the bar's length */
-        int upto = dur > 0 ? (int)((double)acc / (double)dur * cells + 0.5) : 0;
-        for (; used < upto && o + 1 < sizeof b; used++)
-            b[o++] = steps_role_letter(r);
+        double q = cells && roles[r] > 0 ? (double)roles[r] / (double)sum * cells : 0;
+        n[r] = (int)q;
+        if (n[r] == 0 && roles[r] > 0 && roles[r] * 100 >= dur && cells)
+            n[r] = 1;
+        rem[r] = q - n[r];
+        used += n[r];
     }
+    while (used < cells) {
+        int best = 0;
+        for (int r = 1; r < STEPS_NROLES; r++)
+            if (rem[r] > rem[best])
+                best = r;
+        n[best]++, rem[best] -= 1, used++;
+    }
+    /* the 1 % roles took more than there is: from the most over-served
+       role that keeps a letter */
+    while (used > cells) {
+        int worst = -1;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            if (n[r] > 1 && (worst < 0 || rem[r] < rem[worst]))
+                worst = r;
+        if (worst < 0)
+            break;
+        n[worst]--, rem[worst] += 1, used--;
+    }
+    size_t o = 0;
+    for (int r = 0; r < STEPS_NROLES; r++)
+        for (int k = 0; k < n[r] && o + 1 < sizeof b; k++)
+            b[o++] = steps_role_letter(r);
     b[o] = '\0';
     cols_cell(l, b, o, w, false);
 }
@@ -262,7 +325,7 @@ static void sview_cell(view *v, uint32_t id, const col *c, int namew, cols_line 
                cells stay empty, so take their room less the spaces
                between them */
             const col *shown[COLS_MAX];
-            int nw, k = cols_layout(cols, v->width, v->gpu, view_steps_ops.namecap, shown, &nw);
+            int nw, k = cols_layout(sview_cols(v), v->width, v->gpu, view_steps_ops.namecap, shown, &nw);
             const char *n = sview_name(v, id, t, sizeof t, &len);
             cols_cell(l, n, len, v->width - (k - 1), false);
         }
@@ -300,8 +363,9 @@ static enum view_style sview_style(view *v, uint32_t id)
     return VIEW_STYLE_ROW;
 }
 
-/* Points every view at step i's model. */
-static int show_step(view *v, size_t i)
+/* Points every view at step i's model; keep: with the focus and filter
+   ([ and ] go through the steps looking at the same thing). */
+static int show_step(view *v, size_t i, bool keep)
 {
     struct steps_state *s = state(v);
     const steps *st = s->st;
@@ -315,11 +379,13 @@ static int show_step(view *v, size_t i)
     model *old = s->scoped;
     s->scoped = sm;
     s->step = i;
-    if (view_set_model(v, sm) < 0)
-        return VIEW_QUIT; /* out of memory: the view cannot go on */
+    int kept = keep ? view_set_model_keep(v, sm) : view_set_model(v, sm) == 0;
     model_free(old);
-    view_status_set(v, "every view shows step %s: [ ] previous/next, Esc the whole trace, "
-                       "e exports it", steps_label(st, i));
+    if (kept < 0)
+        return VIEW_QUIT; /* out of memory: the view cannot go on */
+    if (kept) /* else the status says which focus the step lacks */
+        view_status_set(v, "every view shows step %s: [ ] previous/next, Esc the whole trace, "
+                           "e exports it", steps_label(st, i));
     return VIEW_DRAW_ALL;
 }
 
@@ -366,7 +432,7 @@ static int sview_global(view *v, enum key_act act, int arg)
         i = on_step ? s->step - 1 : st->nsteps - 1;
     }
     enum view_tab tab = v->tab;
-    int r = show_step(v, i);
+    int r = show_step(v, i, true);
     v->tab = tab; /* the view stays */
     return r;
 }
@@ -384,7 +450,7 @@ static int sview_action(view *v, enum key_act act, int arg)
             view_status_set(v, "Enter on a step shows it alone in every view");
             return VIEW_DRAW_FOOTER;
         }
-        return show_step(v, id);
+        return show_step(v, id, false);
     }
     case ACT_SORT_NEXT:
     case ACT_SORT_PREV:
@@ -416,10 +482,20 @@ static void sview_tabinfo(view *v, char *buf, size_t size)
              st->nsteps, st->nkept);
 }
 
+/* The step every view shows ([ ] and Enter), or nothing. */
+static void sview_scope_part(view *v, char *buf, size_t size)
+{
+    struct steps_state *s = state(v);
+    buf[0] = '\0';
+    if (s && s->scoped && v->m == s->scoped && s->st)
+        snprintf(buf, size, "step %s", steps_label(s->st, s->step));
+}
+
 const struct view_ops view_steps_ops = {
     .name = "steps",
     .label = "Steps",
     .cols = cols,
+    .cols_of = sview_cols,
     .namecap = 14,
     .sorts = sorts,
     .open = sview_open,
@@ -431,6 +507,7 @@ const struct view_ops view_steps_ops = {
     .action = sview_action,
     .global = sview_global,
     .tabinfo = sview_tabinfo,
+    .scope_part = sview_scope_part,
     .keeps_state = true,
     .bar_col = C_BAR + 1,
 };

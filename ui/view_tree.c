@@ -88,7 +88,7 @@ static const scope_mask *mask_of(struct one *o)
     return k && k->active ? k : NULL;
 }
 
-static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
+static void fig_one(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
 {
     const model_node *nd = &o->rows.nodes[u];
     bool root = nd->parent == MODEL_NONE;
@@ -119,6 +119,23 @@ static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
     if (o->hidden) { /* the hidden Python frames' own time, as pprof -hide does */
         f->self_ns += o->lift_self[u];
         f->dev_self_ns += o->lift_dev[u];
+    }
+}
+
+/* A row's figures: its node's, summed over the siblings merged into it
+   when the Python frames are hidden (tree_rows_rep). */
+static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
+{
+    fig_one(o, k, u, f);
+    for (uint32_t x = tree_rows_fold_next(&o->rows, u); x != MODEL_NONE;
+         x = tree_rows_fold_next(&o->rows, x)) {
+        fig g;
+        fig_one(o, k, x, &g);
+        f->calls += g.calls;
+        f->self_ns += g.self_ns;
+        f->total_ns += g.total_ns;
+        f->dev_self_ns += g.dev_self_ns;
+        f->dev_total_ns += g.dev_total_ns;
     }
 }
 
@@ -172,9 +189,15 @@ static const char *node_name_sec(const struct one *o, uint32_t u, char *buf, siz
             ;
         if (tlen && f.file_len) {
             size_t nlen = *len; /* the name as shown: short or full */
-            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s", (int)nlen, name,
-                                    (int)f.file_len, f.file, (unsigned)f.line,
-                                    (int)f.func_len, f.func);
+            /* file:line first, the directory last: a narrow screen cuts
+               the directory, never the file */
+            size_t base = f.file_len;
+            while (base > 0 && f.file[base - 1] != '/')
+                base--;
+            *len = (size_t)snprintf(buf, size, "%.*s  @ %.*s:%u %.*s%s%.*s%s", (int)nlen, name,
+                                    (int)(f.file_len - base), f.file + base, (unsigned)f.line,
+                                    (int)f.func_len, f.func, base ? "  (" : "", (int)base,
+                                    f.file, base ? ")" : "");
             if (*len >= size)
                 *len = size - 1;
             *split = nlen + 2;
@@ -621,9 +644,7 @@ static size_t find_all(view *v, struct one *o, const char *pat, const uint32_t *
 }
 
 /* The next match after row `from` (or at it), or the previous one,
-   wrapping, anywhere in the tree: a match under a folded node unfolds the
-   way to it. Binary search of the matches for the cursor's node, so n and
-   N cost O(log matches) once the matches are known. */
+   wrapping, anywhere in the tree (view_tree_step). */
 static void tree_search(view *v, const char *pat, size_t from, int dir, bool at,
                         search_found *f)
 {
@@ -631,38 +652,7 @@ static void tree_search(view *v, const char *pat, size_t from, int dir, bool at,
     tree_rows *t = &o->rows;
     const uint32_t *m;
     size_t k = find_all(v, o, pat, &m);
-    f->row = SIZE_MAX;
-    f->index = 0;
-    f->total = k == SIZE_MAX ? 0 : k;
-    f->wrapped = false;
-    if (k == SIZE_MAX || k == 0)
-        return;
-    uint32_t c = tree_rows_at(t, from);
-    /* lo: the matches before the cursor's node; hi: those not after it */
-    size_t lo = 0, hi = k;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (tree_rows_before(t, m[mid], c))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    bool on = lo < k && m[lo] == c;
-    size_t j;
-    if (dir > 0) {
-        j = on && !at ? lo + 1 : lo;
-        f->wrapped = j == k;
-        if (f->wrapped)
-            j = 0;
-    } else {
-        size_t le = on && at ? lo + 1 : lo; /* matches at or before: [0, le) */
-        f->wrapped = le == 0;
-        j = f->wrapped ? k - 1 : le - 1;
-    }
-    tree_rows_reveal(t, m[j]);
-    tree_rows_dirty(t);
-    f->row = tree_rows_index_of(t, m[j]);
-    f->index = j + 1;
+    view_tree_step(t, m, k, from, dir, at, f);
 }
 
 bool view_tree_merged(view *v)

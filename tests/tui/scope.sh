@@ -82,7 +82,7 @@ for i in range(ntracks):
     keys = " ".join(["4"] + ["j"] * i + ["<Enter>"])
     out = subprocess.run([build + "/torch2pprof-tui", "--view", "threads", "--replay", keys,
                           "--print", "--size", "300x12", trace], capture_output=True, text=True, check=True).stdout
-    m = re.search(r"\u203a track (.*) \| its self time ([0-9.]+) ms", out)
+    m = re.search(r"\u203a track (.*) \| its total time ([0-9.]+) ms", out)
     if not m:
         sys.exit("%s: track %d: no track scope in the header:\n%s" % (trace, i, out))
     pb = "%s/t%d.pb.gz" % (tmp, i)

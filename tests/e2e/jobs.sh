@@ -1,0 +1,58 @@
+#!/bin/sh
+# --jobs: one trace tokenised on N threads gives byte for byte what one
+# thread gives: analyze --json (every figure: steps, memory, GPU, sources)
+# and convert's profile, on every shared trace and fixture. The explorer's
+# first screen too, on one trace. No timing here: make bench measures.
+set -u
+tool="$top_builddir/torch2pprof"
+tui="$top_builddir/torch2pprof-tui"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/t2p-jobs.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+[ -d "$SHARED/traces" ] || echo "note: $SHARED/traces not found; shared traces not checked"
+for t in "$SHARED"/traces/* "$top_srcdir"/tests/fixtures/*.json.gz; do
+    [ -e "$t" ] || continue
+    case "$t" in *not_a_trace*) continue ;; esac
+    for j in 1 3; do
+        "$tool" analyze --json --jobs $j "$t" > "$tmp/a$j.json" 2> "$tmp/a$j.err" ||
+            { echo "FAIL: analyze --jobs $j $t: $(cat "$tmp/a$j.err")"; fail=1; }
+        # the same output name (the profile records its command, less --jobs)
+        mkdir -p "$tmp/j$j"
+        (cd "$tmp/j$j" && "$tool" convert --jobs $j "$t" out.pb.gz) 2> "$tmp/c$j.err" ||
+            { echo "FAIL: convert --jobs $j $t: $(cat "$tmp/c$j.err")"; fail=1; }
+    done
+    for j in 3; do
+        cmp -s "$tmp/a1.json" "$tmp/a$j.json" ||
+            { echo "FAIL: analyze --json differs between --jobs 1 and --jobs $j: $t"; fail=1; }
+        cmp -s "$tmp/j1/out.pb.gz" "$tmp/j$j/out.pb.gz" ||
+            { echo "FAIL: convert's profile differs between --jobs 1 and --jobs $j: $t"; fail=1; }
+    done
+done
+# a comparison: --jobs 1 loads the sides one after the other, --jobs 4 each
+# side on its own thread tokenised by two
+b="$SHARED/traces/alexnet_train.json.gz" n="$SHARED/traces/tb_resnet50_w0.json.gz"
+if [ -e "$b" ] && [ -e "$n" ]; then
+    for j in 1 4; do
+        "$tool" analyze --json --jobs $j --base "$b" "$n" > "$tmp/cmp$j.json" 2>&1
+    done
+    cmp -s "$tmp/cmp1.json" "$tmp/cmp4.json" ||
+        { echo "FAIL: analyze --base differs between --jobs 1 and --jobs 4"; fail=1; }
+fi
+# a failed load says the same whatever --jobs (the parallel path hands
+# every error to the one-thread load)
+printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":5},{"ph":' > "$tmp/cut.json"
+for j in 1 4; do
+    "$tool" analyze --jobs $j "$tmp/cut.json" > /dev/null 2> "$tmp/e$j.err"
+    echo "exit $?" >> "$tmp/e$j.err"
+done
+cmp -s "$tmp/e1.err" "$tmp/e4.err" ||
+    { echo "FAIL: a truncated trace's error differs with --jobs 4:"; cat "$tmp/e1.err" "$tmp/e4.err"; fail=1; }
+t="$SHARED/traces/ns_resolution_rank0.pt.trace.json.gz"
+if [ -e "$t" ] && [ -x "$tui" ]; then
+    for j in 1 3; do
+        "$tui" --jobs $j --replay "3 E" --print "$t" 2>&1 | grep -v "^first-screen\|^key \|^load \|^max-key " > "$tmp/t$j.txt"
+    done
+    cmp -s "$tmp/t1.txt" "$tmp/t3.txt" ||
+        { echo "FAIL: the explorer's screen differs between --jobs 1 and --jobs 3"; fail=1; }
+fi
+exit $fail
