@@ -84,7 +84,7 @@ void cli_table(FILE *f, const cli_col *cols, size_t ncols, size_t nrows, cli_row
         }
     }
     size_t total = 0;
-    memcpy(nat, w, sizeof nat);
+    memcpy(nat, w, ncols * sizeof *nat); /* the columns in use: the rest is never read */
     for (size_t c = 0; c < ncols; c++) {
         total += w[c] + (c && !(cols[c].flags & CLI_COL_GLUE));
         if ((cols[c].flags & (CLI_COL_NAME | CLI_COL_PATH)) && min[c] < MIN_NAME_COLS)
