@@ -261,16 +261,6 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
     fputs("]}\n", f);
 }
 
-/* The job's notes from the n-th on (the files of its directories left
-   out), one line each on stderr; returns their count. */
-static size_t print_notes(const ranks_job *j, size_t n)
-{
-    char buf[1200];
-    for (; n < j->nnotes; n++)
-        fprintf(stderr, "torch2pprof: note: %s\n", error_format(&j->notes[n], buf, sizeof buf));
-    return n;
-}
-
 /* Says what failed; returns false when the run must stop (exit 2). */
 static bool check_failures(const ranks_job *j, bool partial)
 {
@@ -309,9 +299,9 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo, .step = o->step };
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
-    size_t noted = print_notes(j, 0); /* before a load that may take long */
+    size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
     int lrc = ranks_load(j, &lo, &err);
-    print_notes(j, noted);
+    cli_print_notes(j, noted);
     if (lrc < 0) {
         cli_fail(&err);
         goto out;

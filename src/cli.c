@@ -14,6 +14,7 @@
 #include "core/textsafe.h"
 #include "core/outfile.h"
 #include "core/ranks.h"
+#include "core/ranks.h"
 #include "src/opts.h"
 
 int cli_fail(const t2p_error *err)
@@ -210,4 +211,12 @@ char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size
     cli_shell_word(buf, size, &at, "-o");
     cli_shell_word(buf, size, &at, out);
     return buf;
+}
+
+size_t cli_print_notes(const struct ranks_job *j, size_t n)
+{
+    char buf[1200];
+    for (; n < j->nnotes; n++)
+        fprintf(stderr, "torch2pprof: note: %s\n", error_format(&j->notes[n], buf, sizeof buf));
+    return n;
 }

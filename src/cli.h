@@ -18,6 +18,11 @@ int cli_fail(const t2p_error *err);
 /* "torch2pprof: warning: PATH: truncated (REASON); DONE what was read". */
 void cli_warn_truncated(const char *path, const char *reason, const char *done);
 
+/* The job's notes from the n-th on (the files of its directories left
+   out), "torch2pprof: note: ..." a line each on stderr; returns their count. */
+struct ranks_job;
+size_t cli_print_notes(const struct ranks_job *j, size_t n);
+
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
 

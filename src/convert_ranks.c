@@ -81,16 +81,6 @@ out:
     return rc;
 }
 
-/* The job's notes from the n-th on (the files of its directories left
-   out), one line each on stderr; returns their count. */
-static size_t print_notes(const ranks_job *j, size_t n)
-{
-    char buf[1200];
-    for (; n < j->nnotes; n++)
-        fprintf(stderr, "torch2pprof: note: %s\n", error_format(&j->notes[n], buf, sizeof buf));
-    return n;
-}
-
 int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const char *out)
 {
     t2p_error err;
@@ -109,9 +99,9 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
         }
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
                            .step = o->step, .on_model = pack_rank, .ctx = (void *)o };
-    size_t noted = print_notes(j, 0); /* before a load that may take long */
+    size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
     int lrc = ranks_load(j, &lo, &err);
-    print_notes(j, noted);
+    cli_print_notes(j, noted);
     if (lrc < 0) {
         cli_fail(&err);
         goto out;
