@@ -170,9 +170,9 @@ int cli_convert(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         if (!pats[i])
             continue;
-        snprintf(cbuf[ncomments], sizeof cbuf[ncomments], "selection: --%s %s", what[i], pats[i]);
-        comments[ncomments] = cbuf[ncomments];
-        ncomments++;
+        /* cbuf has a line per pattern; comments[0] is the command */
+        snprintf(cbuf[i], sizeof cbuf[i], "selection: --%s %s", what[i], pats[i]);
+        comments[ncomments++] = cbuf[i];
         selecting = true;
     }
     if (mo.keep_steps)

@@ -239,6 +239,13 @@ if command -v go >/dev/null 2>&1; then
     "$T" convert -o c1.pb.gz a.json.gz 2>/dev/null && again "convert" c1.pb.gz
     "$T" a.json.gz --short-names --focus 'conv|relu' c2.pb.gz 2>/dev/null && again "short form, options after" c2.pb.gz
     "$T" convert --step 3-4 -o c3.pb.gz "$steps" --keep-steps 2>/dev/null && again "--step" c3.pb.gz
+    # the three selections and the command, each a comment line of its own
+    "$T" convert --focus '^aten::' --ignore 'ackward' --thread '^thread' -o c6.pb.gz a.json.gz 2>/dev/null &&
+        again "--focus --ignore --thread" c6.pb.gz
+    n3=$(go tool pprof -comments c6.pb.gz 2>/dev/null | grep -c -e '^selection: --focus ^aten::$' \
+        -e '^selection: --ignore ackward$' -e '^selection: --thread ^thread$')
+    [ "$n3" -eq 3 ] && ok || bad "three selections: $n3 comment lines, wanted 3"
+    rm -f c6.pb.gz
     "$T" convert --jobs=2 -o c4.pb.gz sub 2>/dev/null && again "a job" c4.pb.gz
     "$T" convert --base b.json.gz a.json.gz c5.pb.gz 2>/dev/null && again "--base" c5.pb.gz
     rm -f c1.pb.gz c2.pb.gz c3.pb.gz c4.pb.gz c5.pb.gz again.pb.gz
