@@ -322,12 +322,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     }
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
-                errno ? strerror(errno) : "write error");
+    if (cli_report_done() != EXIT_OK)
         goto out;
-    }
     rc = EXIT_OK;
 out:
     shortname_free(sn);

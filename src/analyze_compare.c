@@ -555,12 +555,7 @@ int analyze_compare(const analyze_compare_opts *o)
     if (!sd[1].shared)
         warn_truncated(sd[1].tr);
     rc = EXIT_OK;
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
-                errno ? strerror(errno) : "write error");
-        rc = EXIT_INPUT;
-    }
+    rc = cli_report_done();
 out:
     free(order);
     free(corder);

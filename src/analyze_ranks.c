@@ -319,12 +319,8 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
         report_json(stdout, j, order, nshow, o);
     else
         report_text(stdout, j, order, nshow, o);
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
-                errno ? strerror(errno) : "write error");
+    if (cli_report_done() != EXIT_OK)
         goto out;
-    }
     rc = EXIT_OK;
 out:
     free(order);

@@ -220,3 +220,13 @@ size_t cli_print_notes(const struct ranks_job *j, size_t n)
         fprintf(stderr, "torch2pprof: note: %s\n", error_format(&j->notes[n], buf, sizeof buf));
     return n;
 }
+
+int cli_report_done(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EXIT_OK;
+    fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
+            errno ? strerror(errno) : "write error");
+    return EXIT_INPUT;
+}

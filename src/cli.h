@@ -12,6 +12,10 @@
 int cli_analyze(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 
+/* Flushes the report on standard output: EXIT_OK, or EXIT_INPUT after
+   saying it could not be written (a full disk, a closed pipe). */
+int cli_report_done(void);
+
 /* Prints "torch2pprof: <error>" on stderr; returns EXIT_INPUT. */
 int cli_fail(const t2p_error *err);
 
