@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compare.h"
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/shortname.h"
-#include "core/steps.h"
+#include "core/analyses/compare.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/model/shortname.h"
+#include "core/analyses/steps.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"

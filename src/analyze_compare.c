@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/compare.h"
-#include "core/fmt.h"
-#include "core/pair.h"
-#include "core/steps.h"
+#include "core/analyses/compare.h"
+#include "core/base/fmt.h"
+#include "core/analyses/pair.h"
+#include "core/analyses/steps.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 

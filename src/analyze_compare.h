@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 typedef struct analyze_compare_opts {
     const char *base_path, *new_path;

@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/pylines.h"
+#include "core/base/fmt.h"
+#include "core/analyses/pylines.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 

@@ -1,11 +1,11 @@
-/* analyze --by-line: the top Python source lines (core/pylines.h). */
+/* analyze --by-line: the top Python source lines (core/analyses/pylines.h). */
 #ifndef T2P_ANALYZE_LINES_H
 #define T2P_ANALYZE_LINES_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 /* The "Top N source lines" section (top 0: all), or a line saying the trace
    has no Python frames with a file. Returns 0, or -1 out of memory (reported). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/memory.h"
+#include "core/analyses/memory.h"
 
 /* The Memory section: per device the peak, when and where, reserved at the
    peak, allocations, frees and what was still allocated at the end; then the

@@ -3,7 +3,7 @@
 
 #include "src/analyze_notes.h"
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/cli.h"
 
 void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/model.h"
-#include "core/shortname.h"
+#include "core/model/model.h"
+#include "core/model/shortname.h"
 
 /* Prints the footnote for the rows order[0..nshow) marked '*' (cum_ns !=
    total_ns): what the two figures mean and each such row's cum. Names are

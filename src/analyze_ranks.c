@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/ranks.h"
+#include "core/base/fmt.h"
+#include "core/analyses/ranks.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 

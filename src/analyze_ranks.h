@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 typedef struct analyze_ranks_opts {
     size_t top;           /* operations to list; 0: every one */

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 

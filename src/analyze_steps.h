@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/memory.h"
-#include "core/steps.h"
+#include "core/analyses/memory.h"
+#include "core/analyses/steps.h"
 
 /* What --steps and --step N[-M] asked for. */
 typedef struct analyze_steps_sel {

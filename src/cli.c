@@ -10,11 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/textsafe.h"
-#include "core/outfile.h"
-#include "core/ranks.h"
-#include "core/ranks.h"
+#include "core/base/fmt.h"
+#include "core/base/textsafe.h"
+#include "core/base/outfile.h"
+#include "core/analyses/ranks.h"
+#include "core/analyses/ranks.h"
 #include "src/opts.h"
 
 int cli_fail(const t2p_error *err)

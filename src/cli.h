@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "core/error.h"
-#include "core/model.h"
-#include "core/trace.h"
+#include "core/base/error.h"
+#include "core/model/model.h"
+#include "core/load/trace.h"
 #include "src/args.h"
 
 int cli_analyze(int argc, char **argv);
@@ -45,7 +45,7 @@ int cli_summary_done(FILE *f, const char *out);
 
 /* Names, categories, labels and paths come from the trace or the file
    system: every text output writes them with these, in their visible form
-   (core/textsafe.h), so no control character reaches the terminal. */
+   (core/base/textsafe.h), so no control character reaches the terminal. */
 
 /* Writes s whole, in its visible form. */
 void cli_put_text(FILE *f, const char *s, size_t len);

@@ -8,7 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/cli.h"
 
 /* a name never shrinks below this: a few letters of each end still tell it */

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/pprof.h"
-#include "core/ranks.h"
-#include "core/select.h"
-#include "core/shortname.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/pprof/pprof.h"
+#include "core/analyses/ranks.h"
+#include "core/model/select.h"
+#include "core/model/shortname.h"
 #include "src/cli.h"
 #include "src/convert_compare.h"
 #include "src/convert_out.h"

@@ -1,6 +1,6 @@
 /* convert --base BASE TRACE OUT: TRACE minus BASE per stack, as pprof's own
    -diff_base would make it from the two single-trace profiles (see
-   core/pprof_merge.c). */
+   core/pprof/pprof_merge.c). */
 #include "config.h"
 
 #include "src/convert_compare.h"
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/memory.h"
-#include "core/pair.h"
-#include "core/pprof.h"
-#include "core/ranks.h"
+#include "core/base/fmt.h"
+#include "core/analyses/memory.h"
+#include "core/analyses/pair.h"
+#include "core/pprof/pprof.h"
+#include "core/analyses/ranks.h"
 #include "src/cli.h"
 #include "src/convert_steps.h"
 

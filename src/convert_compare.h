@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/model.h"
-#include "core/select.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
 
 typedef struct convert_compare_opts {
     const char *base_path, *new_path, *out_path;

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/outfile.h"
-#include "core/pprof.h"
-#include "core/sniff.h"
+#include "core/base/outfile.h"
+#include "core/pprof/pprof.h"
+#include "core/base/sniff.h"
 #include "src/cli.h"
 
 /* "torch2pprof convert -o NAME.pb.gz IN...": the command that names OUT. */

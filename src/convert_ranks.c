@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/pprof.h"
-#include "core/pprof_merge.h"
-#include "core/ranks.h"
-#include "core/shortname.h"
-#include "core/steps.h"
+#include "core/base/fmt.h"
+#include "core/pprof/pprof.h"
+#include "core/pprof/pprof_merge.h"
+#include "core/analyses/ranks.h"
+#include "core/model/shortname.h"
+#include "core/analyses/steps.h"
 #include "src/cli.h"
 
 /* The model convert writes for one rank: each step's calls in nodes of

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/model.h"
-#include "core/select.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
 
 typedef struct convert_ranks_opts {
     const select_spec *sel;      /* NULL: every stack */

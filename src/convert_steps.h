@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "core/model.h"
-#include "core/steps.h"
+#include "core/model/model.h"
+#include "core/analyses/steps.h"
 
 typedef struct convert_steps {
     model *whole;        /* the first model, kept for st (NULL when *m was not replaced) */

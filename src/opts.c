@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/args.h"
 
 static bool takes(const opts_cmd *c, const opt_def *d)

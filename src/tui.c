@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/steps.h"
-#include "core/ranks.h"
-#include "core/trace.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/analyses/steps.h"
+#include "core/analyses/ranks.h"
+#include "core/load/trace.h"
 #include "src/args.h"
 #include "src/opts.h"
 #include "src/tui.h"

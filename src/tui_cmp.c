@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "src/args.h"
 #include "ui/draw.h"
 

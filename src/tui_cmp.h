@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "core/compare.h"
-#include "core/pair.h"
+#include "core/analyses/compare.h"
+#include "core/analyses/pair.h"
 
 typedef struct tui_cmp {
     pair_side side[2]; /* [0] base, [1] new */

@@ -7,7 +7,7 @@ usage: check_short_names.py TOOL TRACE
     as without it (rows whose short names are equal stay separate rows), each
     with full_name = the name it has without the option and name = HTA's short
     name of it from tests/fixtures/short_names.tsv (HTA's own output; a short
-    name with no letter or digit keeps the full name, as core/shortname.h says);
+    name with no letter or digit keeps the full name, as core/model/shortname.h says);
   - convert --short-names read by go tool pprof -filefunctions: each function
     (short name, category) has the flat time of the ops it stands for, and
     pprof's total is unchanged (skipped without go).

@@ -15,7 +15,7 @@ break cannot be written that way and are left out (the header counts them).
 HTA_COMMIT in the environment names the HTA commit when HTA_DIR is no git
 checkout (e.g. one made with git archive). The file holds HTA's output as is;
 tests/unit/test_shortname.c reads it and allows the one departure documented
-in core/shortname.h (a short name with no letter or digit keeps the full
+in core/model/shortname.h (a short name with no letter or digit keeps the full
 name). Nothing else needs HTA.
 """
 import glob

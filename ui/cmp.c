@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/pprof.h"
-#include "core/steps.h"
+#include "core/base/fmt.h"
+#include "core/pprof/pprof.h"
+#include "core/analyses/steps.h"
 #include "ui/tree_rows.h"
 
 void cmp_install(view *v)

@@ -1,13 +1,13 @@
 /* The explorer comparing two traces (torch2pprof-tui --base BASE TRACE):
    the Ops, Categories, Tree and Threads views are replaced by their compare
-   twins (ui/view_cmp_ops.c, _cats.c, _tree.c, _threads.c), which read one
+   twins (ui/views/view_cmp_ops.c, _cats.c, _tree.c, _threads.c), which read one
    core/compare. This file holds what the three share: the figures shown
    (new, base or delta: key b), signed delta cells, the row colour (slower
    red, faster green), the title line and the export of the diff profile. */
 #ifndef T2P_UI_CMP_H
 #define T2P_UI_CMP_H
 
-#include "core/compare.h"
+#include "core/analyses/compare.h"
 #include "ui/view_impl.h"
 
 extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/textsafe.h"
+#include "core/base/fmt.h"
+#include "core/base/textsafe.h"
 
 void cols_line_init(cols_line *l, char *buf, size_t size)
 {

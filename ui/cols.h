@@ -32,7 +32,7 @@ typedef struct cols_line {
 } cols_line;
 
 void cols_line_init(cols_line *l, char *buf, size_t size);
-/* Appends s in its visible form (core/textsafe.h): no control character
+/* Appends s in its visible form (core/base/textsafe.h): no control character
    reaches the screen, whatever a view puts. */
 void cols_put(cols_line *l, const char *s, size_t len);
 void cols_pad(cols_line *l, size_t n);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "ui/glyph.h"
 #include "ui/mouse.h"
 

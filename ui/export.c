@@ -21,9 +21,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "core/fmt.h"
-#include "core/pprof.h"
-#include "core/select.h"
+#include "core/base/fmt.h"
+#include "core/pprof/pprof.h"
+#include "core/model/select.h"
 
 /* The mask of the scope. select_nodes when a select_spec can say it, so the
    export agrees with `torch2pprof convert --focus ...` by construction; the

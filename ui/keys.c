@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 #include "ui/view.h"
 
 #define TREE KEYS_VIEW(VIEW_TREE)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 
 static double file_fraction(const ranks_file_progress *f)
 {

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "core/ranks.h"
+#include "core/analyses/ranks.h"
 
 /* Writes the screen's lines, each ended by '\n', into buf (width columns
    at most, maxlines lines at most). Returns the number of lines. */

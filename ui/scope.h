@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
-#include "core/select.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
 
 enum scope_kind {
     SCOPE_OP,    /* stacks through an operator (Enter in Ops) */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fmt.h"
+#include "core/base/fmt.h"
 
 static int layout(view *v, const col **out, int *namew)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/select.h"
+#include "core/model/select.h"
 #include "ui/keys.h"
 
 bool search_edit(char *s, size_t size, int key)

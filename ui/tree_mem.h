@@ -1,7 +1,7 @@
-/* Memory columns in the Tree view (ui/view_memory.c): Enter on an operator
+/* Memory columns in the Tree view (ui/views/view_memory.c): Enter on an operator
    in the Memory view focuses the Tree on it, and while that focus holds,
    the Tree shows per node the allocations on that row's device (TensorBoard's
-   figures, core/memory.h: allocation size, count, size increase, own and
+   figures, core/analyses/memory.h: allocation size, count, size increase, own and
    including children) under the scope. */
 #ifndef T2P_TREE_MEM_H
 #define T2P_TREE_MEM_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "ui/cols.h"
 #include "ui/view.h"
 

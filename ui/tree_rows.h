@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 /* Puts ids[0..n) (siblings) in display order. */
 typedef void (*tree_rows_sort_fn)(void *ctx, uint32_t *ids, size_t n);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/shortname.h"
+#include "core/model/shortname.h"
 #include "ui/cmp.h"
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,

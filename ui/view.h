@@ -20,9 +20,9 @@
                   twin, put in place by view_new from view_opts.cmp
 
    How to add a view (say "steps"):
-     1. Write ui/view_steps.c: its columns (a col array), its sort keys, and
+     1. Write ui/views/view_steps.c: its columns (a col array), its sort keys, and
         the functions of struct view_ops (ui/view_impl.h documents each; copy
-        ui/view_threads.c for a flat table or ui/view_tree.c for a tree). It
+        ui/views/view_threads.c for a flat table or ui/views/view_tree.c for a tree). It
         ends with `const struct view_ops view_steps_ops = { ... };`. Keep
         the view's own state behind view_state(v) (ops.open allocates it).
      2. Add one line to VIEW_LIST below: X(STEPS, steps). Its key is the
@@ -48,8 +48,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
-#include "core/select.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
 #include "ui/keys.h"
 #include "ui/scope.h"
 
@@ -66,7 +66,7 @@
     X(MEMORY, memory)
 
 /* Panes: views without a tab or a digit, opened by a key from another
-   view, back to it with Esc or q (ui/view_source.c: v on a Python frame).
+   view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).
    Listed the same way; they come after the tabs. */
 #define VIEW_PANES(X) \
     X(SOURCE, source) \
@@ -222,7 +222,7 @@ typedef int (*view_export_progress_fn)(const char *path, uint64_t done, uint64_t
                                        void *ctx);
 void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
 
-/* The ranks of a job opened together (ui/view_ranks.c): the Ranks view lists
+/* The ranks of a job opened together (ui/views/view_ranks.c): the Ranks view lists
    them and Enter on one points every view at its model; the All ranks view
    shows their operators merged. j is not owned and outlives v; the view's
    model must be one of j's. Without it the Ranks view shows the one trace. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "ui/cols.h"
 #include "ui/keys.h"
 #include "ui/scope.h"
@@ -153,7 +153,7 @@ struct view {
     struct view_keyed *kbuf; /* sort keys */
     size_t kcap;
     const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
-    bool short_names;        /* s: op names as core/shortname.h cuts them */
+    bool short_names;        /* s: op names as core/model/shortname.h cuts them */
     struct shortnames *sn;   /* built on first use, per model */
 };
 
@@ -228,7 +228,7 @@ typedef struct view_fig {
     int64_t self_ns, total_ns, dev_self_ns, dev_total_ns;
 } view_fig;
 
-/* ui/view_tree.c: the tree shown (merged or per track), its rows, and a
+/* ui/views/view_tree.c: the tree shown (merged or per track), its rows, and a
    node's figures, for the tests and for views that show tree figures. */
 struct tree_rows;
 bool view_tree_merged(view *v);
@@ -259,7 +259,7 @@ int view_export_key(view *v, int key);
 void view_pane_open(view *v, enum view_tab pane);
 void view_pane_close(view *v);
 
-/* ui/view_source.c: the source pane on file[0, len) at line (a Python
+/* ui/views/view_source.c: the source pane on file[0, len) at line (a Python
    frame's), with the time per line of core/pylines. */
 void view_source_open(view *v, const char *file, size_t len, unsigned line);
 

@@ -30,17 +30,17 @@ fi
 # 2. every object of the programs depends on config.h: its dependency file
 # lists it, or (the generated protobuf code) the Makefile says so
 n=0
-for po in "$B"/core/.deps/*.Po "$B"/src/.deps/*.Po "$B"/ui/.deps/*.Po; do
+for po in "$B"/core/*/.deps/*.Po "$B"/src/.deps/*.Po "$B"/ui/.deps/*.Po "$B"/ui/views/.deps/*.Po; do
     [ -f "$po" ] || continue
     n=$((n + 1))
     case $po in *profile.pb-c.Po) continue ;; esac
     grep -q 'config\.h' "$po" || bad "$(basename "$po" .Po).o does not depend on config.h"
 done
-if make -C "$B" -s -p -q core/libt2pcore_a-profile.pb-c.o 2>/dev/null |
-    grep -q '^core/libt2pcore_a-profile\.pb-c\.o:.*config\.h'; then
+if make -C "$B" -s -p -q core/pprof/libt2pcore_a-profile.pb-c.o 2>/dev/null |
+    grep -q '^core/pprof/libt2pcore_a-profile\.pb-c\.o:.*config\.h'; then
     ok "the generated protobuf object depends on config.h"
 else
-    bad "core/libt2pcore_a-profile.pb-c.o does not depend on config.h"
+    bad "core/pprof/libt2pcore_a-profile.pb-c.o does not depend on config.h"
 fi
 [ "$n" -gt 30 ] && ok "$n objects depend on config.h" || bad "only $n dependency files found"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# convert's (and the explorer's e) output file (core/outfile.c, issue 16
+# convert's (and the explorer's e) output file (core/base/outfile.c, issue 16
 # defects 4, 9, 10, 11): nothing left behind on SIGTERM, SIGINT or SIGHUP;
 # an OUT that is a FIFO (or a symlink to one) written in place, never
 # replaced; "-" for standard output; OUT names up to NAME_MAX; a directory

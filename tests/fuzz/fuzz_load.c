@@ -17,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/memory.h"
-#include "core/pprof.h"
-#include "core/select.h"
-#include "core/textsafe.h"
-#include "core/trace.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/analyses/memory.h"
+#include "core/pprof/pprof.h"
+#include "core/model/select.h"
+#include "core/base/textsafe.h"
+#include "core/load/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "core/callers.h"
-#include "core/model.h"
-#include "core/select.h"
-#include "core/trace.h"
+#include "core/analyses/callers.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 static model *open_model(const char *path, trace **tr)

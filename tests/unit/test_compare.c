@@ -1,4 +1,4 @@
-/* Unit tests of core/compare.c and core/pair.c on two hand-made traces whose
+/* Unit tests of core/analyses/compare.c and core/analyses/pair.c on two hand-made traces whose
    differences are worked out by hand (times in us in the traces, ns below). */
 #include "config.h"
 
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "core/compare.h"
-#include "core/pair.h"
+#include "core/analyses/compare.h"
+#include "core/analyses/pair.h"
 #include "tests/unit/unit.h"
 
 #define X(name, tid, ts, dur) \

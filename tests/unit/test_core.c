@@ -13,12 +13,12 @@
 
 #include <cmocka.h>
 
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/num.h"
-#include "core/strtab.h"
-#include "core/trace.h"
-#include "core/vec.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/base/num.h"
+#include "core/base/strtab.h"
+#include "core/load/trace.h"
+#include "core/base/vec.h"
 #include "tests/unit/unit.h"
 
 static void test_num_exact(void **state)

@@ -1,4 +1,4 @@
-/* Unit tests of core/gpu.c: GPU attribution on hand-made traces whose device
+/* Unit tests of core/analyses/gpu.c: GPU attribution on hand-made traces whose device
    figures are worked out by hand (all times in us in the traces, ns below). */
 #include "config.h"
 
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 #define DEV(m, name, self, total)                                   \

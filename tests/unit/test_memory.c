@@ -1,4 +1,4 @@
-/* Unit tests of core/memory.c and the loader's [memory] records, on hand-made
+/* Unit tests of core/analyses/memory.c and the loader's [memory] records, on hand-made
    traces whose figures are worked out by hand below (times in us in the trace). */
 #include "config.h"
 
@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "core/memory.h"
-#include "core/model.h"
-#include "core/steps.h"
-#include "core/trace.h"
+#include "core/analyses/memory.h"
+#include "core/model/model.h"
+#include "core/analyses/steps.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 struct fix {

@@ -21,12 +21,12 @@
 
 #include <cmocka.h>
 
-#include "core/compare.h"
-#include "core/memory.h"
-#include "core/model.h"
-#include "core/pprof.h"
-#include "core/steps.h"
-#include "core/trace.h"
+#include "core/analyses/compare.h"
+#include "core/analyses/memory.h"
+#include "core/model/model.h"
+#include "core/pprof/pprof.h"
+#include "core/analyses/steps.h"
+#include "core/load/trace.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);

@@ -1,4 +1,4 @@
-/* The load on several threads (core/trace_par.c) gives the trace that one
+/* The load on several threads (core/load/trace_par.c) gives the trace that one
    thread gives, record for record and string id for string id: every
    fixture and every shared trace, with chunks so small that each holds a
    few events (B/E pairs, memory records and names then cross chunks), and
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "core/trace.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 #define ARR_EQ(a, b, field, n)                                                     \

@@ -21,11 +21,11 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/pprof.h"
-#include "core/profile.pb-c.h"
-#include "core/select.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/pprof/pprof.h"
+#include "core/pprof/profile.pb-c.h"
+#include "core/model/select.h"
+#include "core/load/trace.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 

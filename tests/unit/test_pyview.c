@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/pyframe.h"
-#include "core/pylines.h"
-#include "core/srcfile.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/load/pyframe.h"
+#include "core/analyses/pylines.h"
+#include "core/analyses/srcfile.h"
+#include "core/load/trace.h"
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"

@@ -1,4 +1,4 @@
-/* Unit tests of core/ranks.c: ranks from traces, names and positions, the
+/* Unit tests of core/analyses/ranks.c: ranks from traces, names and positions, the
    figures across ranks on hand-made traces worked out by hand (times in us in
    the traces, ns below), and the errors of a job's inputs. */
 #include "config.h"
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "core/ranks.h"
+#include "core/analyses/ranks.h"
 
 static char dir[64];
 

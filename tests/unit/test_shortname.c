@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/shortname.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/model/shortname.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 static bool readable(const char *s)

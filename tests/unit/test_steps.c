@@ -1,4 +1,4 @@
-/* Unit tests of core/steps.c on hand-made traces whose split is worked out by
+/* Unit tests of core/analyses/steps.c on hand-made traces whose split is worked out by
    hand from ../shared/docs/steps.md (times in us in the traces, ns below). */
 #include "config.h"
 
@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/steps.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/analyses/steps.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
 #define US 1000

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "core/fmt.h"
-#include "core/textsafe.h"
+#include "core/base/fmt.h"
+#include "core/base/textsafe.h"
 
 static size_t next_len(const char *s, size_t len)
 {

@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "core/fmt.h"
-#include "core/model.h"
-#include "core/pprof.h"
-#include "core/select.h"
-#include "core/trace.h"
+#include "core/base/fmt.h"
+#include "core/model/model.h"
+#include "core/pprof/pprof.h"
+#include "core/model/select.h"
+#include "core/load/trace.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
 #include "ui/tree_mem.h"

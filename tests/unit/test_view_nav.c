@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "core/model.h"
-#include "core/select.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/model/select.h"
+#include "core/load/trace.h"
 #include "ui/mouse.h"
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 /* Writes text to a new temp file; returns its path (caller unlinks, frees). */
 static inline char *unit_write_tmp(const char *text)

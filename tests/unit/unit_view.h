@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/model.h"
-#include "core/trace.h"
+#include "core/model/model.h"
+#include "core/load/trace.h"
 #include "tests/unit/unit.h"
 #include "ui/view.h"
 

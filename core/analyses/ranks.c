@@ -1,0 +1,810 @@
+#include "config.h"
+
+#include "core/analyses/ranks.h"
+#include "core/analyses/ranks_int.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/analyses/steps.h"
+#include "core/base/hmap.h"
+#include "core/base/vec.h"
+
+/* ---- names ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+bool ranks_is_trace_name(const char *name)
+{
+    /* .pt.trace.json[.gz] ends in .json[.gz] too */
+    return ends_with(name, ".json") || ends_with(name, ".json.gz");
+}
+
+bool ranks_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The number after word (and an optional '-' or '_') at s, or -1. */
+static int64_t number_after(const char *s, const char *word)
+{
+    size_t k = strlen(word);
+    if (strncasecmp(s, word, k) != 0)
+        return -1;
+    s += k;
+    if (*s == '-' || *s == '_')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    int64_t v = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+int64_t ranks_name_rank(const char *path)
+{
+    const char *name = base_name(path);
+    static const char *const words[] = { "rank", "worker" };
+    for (size_t w = 0; w < 2; w++)
+        for (const char *s = name; *s; s++) {
+            /* a word of its own: "rank3", "job_rank-3", not "frank3" */
+            if (s > name && isalpha((unsigned char)s[-1]))
+                continue;
+            int64_t r = number_after(s, words[w]);
+            if (r >= 0)
+                return r;
+        }
+    return -1;
+}
+
+int64_t ranks_trace_rank(const trace *tr)
+{
+    return tr->has_rank ? tr->rank : ranks_name_rank(tr->path);
+}
+
+/* The rank of f, once its trace_rank is known (or known to be absent). */
+void ranks_set_rank(ranks_file *f)
+{
+    int64_t r = ranks_name_rank(f->path);
+    if (f->trace_rank >= 0) {
+        f->rank = f->trace_rank;
+        f->from = RANKS_FROM_TRACE;
+    } else if (r >= 0) {
+        f->rank = r;
+        f->from = RANKS_FROM_NAME;
+    } else {
+        f->rank = (int64_t)f->position;
+        f->from = RANKS_FROM_POSITION;
+    }
+}
+
+/* ---- the list of files ---- */
+
+static int cmp_names(const void *pa, const void *pb)
+{
+    const ranks_file *a = pa, *b = pb;
+    int r = strverscmp(base_name(a->path), base_name(b->path));
+    return r ? r : strcmp(a->path, b->path);
+}
+
+static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len, bool listed)
+{
+    if (j->nfiles == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        ranks_file *nf = realloc(j->files, nc * sizeof *nf);
+        if (!nf)
+            return -1;
+        j->files = nf;
+        *cap = nc;
+    }
+    ranks_file *f = &j->files[j->nfiles];
+    memset(f, 0, sizeof *f);
+    f->path = strndup(path, len);
+    if (!f->path)
+        return -1;
+    f->listed = listed;
+    f->trace_rank = -1;
+    f->rank = -1;
+    j->nfiles++;
+    return 0;
+}
+
+/* Adds a note on path: "skipped..." as reason. Returns 0, or -1 when out of
+   memory. */
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int add_note(ranks_job *j, const char *path, enum t2p_errkind kind, const char *fmt, ...)
+{
+    /* a power of two: the count itself says when to grow */
+    if ((j->nnotes & (j->nnotes - 1)) == 0) {
+        t2p_error *nn = realloc(j->notes, (j->nnotes ? j->nnotes * 2 : 1) * sizeof *nn);
+        if (!nn)
+            return -1;
+        j->notes = nn;
+    }
+    char reason[sizeof j->notes->reason];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    error_set(&j->notes[j->nnotes++], kind, path, -1, "%s", reason);
+    return 0;
+}
+
+/* What a file that is not a regular one is, for its note. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return "not a regular file";
+}
+
+struct subdir {
+    char *name;
+    size_t traces;
+};
+
+static int cmp_subdir(const void *pa, const void *pb)
+{
+    const struct subdir *a = pa, *b = pb;
+    return strverscmp(a->name, b->name);
+}
+
+/* The regular files with trace names in dir (not recursive). */
+static size_t count_traces(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || !ranks_is_trace_name(de->d_name))
+            continue;
+        char p[4096];
+        struct stat st;
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, de->d_name) < sizeof p &&
+            stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Into buf: where dir's traces are when it holds none itself, its
+   subdirectories holding trace files ("; traces in subdirectories: D/run1
+   (8 traces), ..."; what does not fit is counted, "and 3 more"), else "". */
+static void where_traces(const char *dir, char *buf, size_t size)
+{
+    struct subdir *subs = NULL;
+    size_t n = 0, cap = 0;
+    size_t dlen = strlen(dir);
+    bool slash = dlen && dir[dlen - 1] == '/';
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[4096];
+        struct stat st;
+        int w = snprintf(p, sizeof p, "%s%s%s", dir, slash ? "" : "/", de->d_name);
+        if (w < 0 || (size_t)w >= sizeof p || stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        size_t k = count_traces(p);
+        if (!k)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            struct subdir *ns = realloc(subs, nc * sizeof *ns);
+            if (!ns)
+                break; /* out of memory: name the ones found so far */
+            subs = ns;
+            cap = nc;
+        }
+        if (!(subs[n].name = strdup(p)))
+            break;
+        subs[n++].traces = k;
+    }
+    if (d)
+        closedir(d);
+    if (size)
+        buf[0] = '\0';
+    if (n) {
+        qsort(subs, n, sizeof *subs, cmp_subdir);
+        size_t o = (size_t)snprintf(buf, size, "; traces in subdirectories:");
+        size_t i = 0;
+        for (; i < n && o < size; i++) {
+            char one[4200];
+            int w = snprintf(one, sizeof one, "%s %s (%zu trace%s)", i ? "," : "", subs[i].name,
+                             subs[i].traces, subs[i].traces == 1 ? "" : "s");
+            /* room for ", and N more" after it */
+            if (i && o + (size_t)w + 24 > size)
+                break;
+            o += (size_t)snprintf(buf + o, size - o, "%s", one);
+        }
+        if (i < n && o < size)
+            snprintf(buf + o, size - o, ", and %zu more", n - i);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(subs[i].name);
+    free(subs);
+}
+
+/* err for dir holding no trace: why, then where traces are instead (else,
+   when looked, the names looked for: tests/bad/run.sh pins that line). */
+static void no_trace_error(const char *dir, const char *why, bool looked, t2p_error *err)
+{
+    char where[sizeof err->reason];
+    where_traces(dir, where, sizeof where);
+    error_set(err, T2P_ERR_EMPTY, dir, -1, "%s%s", why,
+              where[0] ? where : looked ? " (.json, .json.gz, .pt.trace.json[.gz])" : "");
+}
+
+static int add_dir(ranks_job *j, size_t *cap, const char *dir, t2p_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        error_set(err, T2P_ERR_IO, dir, -1, "cannot read the directory: %s", strerror(errno));
+        return -1;
+    }
+    size_t before = j->nfiles, notes = j->nnotes, dlen = strlen(dir);
+    char odd[300] = ""; /* the first file that is not regular, for the error */
+    bool slash = dlen && dir[dlen - 1] == '/';
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d))) {
+        /* hidden files are editors' and our own temp files */
+        if (de->d_name[0] == '.' || !ranks_is_trace_name(de->d_name))
+            continue;
+        size_t n = dlen + 1 + strlen(de->d_name) + 1;
+        char *p = malloc(n);
+        if (!p)
+            goto nomem;
+        snprintf(p, n, "%s%s%s", dir, slash ? "" : "/", de->d_name);
+        struct stat st;
+        int a = 0;
+        bool known = stat(p, &st) == 0; /* else loading it says why */
+        if (known && S_ISDIR(st.st_mode))
+            ; /* not recursive */
+        else if (known && !S_ISREG(st.st_mode)) {
+            /* a FIFO's open() waits for a writer that never comes */
+            a = add_note(j, p, T2P_ERR_IO, "skipped: %s, not a regular file",
+                         file_kind(st.st_mode));
+            if (!odd[0])
+                snprintf(odd, sizeof odd, "%.200s: %s", de->d_name, file_kind(st.st_mode));
+        } else
+            a = add_file(j, cap, p, strlen(p), true);
+        free(p);
+        if (a < 0)
+            goto nomem;
+    }
+    if (j->nfiles == before) {
+        if (j->nnotes > notes) {
+            /* the job and its notes are dropped: the reason says it all */
+            char why[400];
+            snprintf(why, sizeof why, "no trace files in the directory: %zu with a trace name, "
+                     "none a regular file (%s)", j->nnotes - notes, odd);
+            no_trace_error(dir, why, false, err);
+        } else
+            no_trace_error(dir, "no trace files in the directory", true, err);
+        rc = -1;
+    }
+    closedir(d);
+    return rc;
+nomem:
+    closedir(d);
+    error_set(err, T2P_ERR_NOMEM, dir, -1, "out of memory listing the directory");
+    return -1;
+}
+
+ranks_job *ranks_open(const char *const *args, size_t nargs, t2p_error *err)
+{
+    ranks_job *j = calloc(1, sizeof *j);
+    size_t cap = 0;
+    if (!j)
+        goto nomem;
+    j->straggler = -1;
+    for (size_t i = 0; i < nargs; i++) {
+        if (ranks_is_dir(args[i])) {
+            if (add_dir(j, &cap, args[i], err) < 0)
+                goto fail;
+        } else if (add_file(j, &cap, args[i], strlen(args[i]), false) < 0) {
+            goto nomem;
+        }
+    }
+    if (!j->nfiles) {
+        error_set(err, T2P_ERR_ARG, NULL, -1, "no trace named");
+        goto fail;
+    }
+    qsort(j->files, j->nfiles, sizeof *j->files, cmp_names);
+    for (size_t i = 0; i < j->nfiles; i++)
+        j->files[i].position = i;
+    return j;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory listing the traces");
+fail:
+    ranks_free(j);
+    return NULL;
+}
+
+void ranks_free(ranks_job *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        ranks_file *f = &j->files[i];
+        free(f->path);
+        model_free(f->m);
+        trace_free(f->tr);
+        strtab_free(f->names);
+        free(f->ops);
+        free(f->out);
+    }
+    free(j->files);
+    free(j->notes);
+    strtab_free(j->strs);
+    free(j->ops);
+    free(j->self);
+    free(j);
+}
+
+unsigned ranks_default_jobs(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- ranks ---- */
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+    const ranks_file *a = pa, *b = pb;
+    if (a->loaded != b->loaded)
+        return a->loaded ? -1 : 1;
+    if (a->loaded && a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return cmp_names(pa, pb);
+}
+
+static const char *from_name(enum ranks_from from)
+{
+    switch (from) {
+    case RANKS_FROM_TRACE: return "distributedInfo.rank";
+    case RANKS_FROM_NAME: return "its file name";
+    case RANKS_FROM_POSITION: return "its position in name order";
+    }
+    return "?";
+}
+
+static int assign_ranks(ranks_job *j, t2p_error *err)
+{
+    for (size_t i = 0; i < j->nfiles; i++)
+        if (!j->files[i].loaded)
+            ranks_set_rank(&j->files[i]); /* a failed file still has a name to list it by */
+    qsort(j->files, j->nfiles, sizeof *j->files, cmp_rank);
+    for (size_t i = 0; i < j->nfiles; i++)
+        if (j->files[i].loaded)
+            j->nloaded++;
+    j->nfailed = j->nfiles - j->nloaded;
+    for (size_t i = 1; i < j->nloaded; i++) {
+        const ranks_file *a = &j->files[i - 1], *b = &j->files[i];
+        if (a->rank == b->rank) {
+            error_set(err, T2P_ERR_ARG, b->path, -1,
+                      "rank %lld (from %s) is also the rank of %s (from %s): "
+                      "one file per rank", (long long)b->rank, from_name(b->from), a->path,
+                      from_name(a->from));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- figures across ranks ---- */
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+int64_t ranks_median(int64_t *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_i64);
+    if (n % 2)
+        return v[n / 2];
+    int64_t a = v[n / 2 - 1], b = v[n / 2];
+    /* floor((a + b) / 2) without overflow */
+    return (a >> 1) + (b >> 1) + (a & b & 1);
+}
+
+static int merge_ops(ranks_job *j)
+{
+    hmap map;
+    uint32_t **fmap = calloc(j->nloaded ? j->nloaded : 1, sizeof *fmap);
+    size_t cap = 0;
+    int rc = -1;
+    int64_t *v = NULL;
+
+    j->strs = strtab_new();
+    if (!fmap || !j->strs || hmap_init(&map, 1024) < 0) {
+        free(fmap);
+        return -1;
+    }
+    for (size_t i = 0; i < j->nloaded; i++) {
+        const ranks_file *f = &j->files[i];
+        fmap[i] = malloc((f->nops ? f->nops : 1) * sizeof **fmap);
+        if (!fmap[i])
+            goto out;
+        for (size_t k = 0; k < f->nops; k++) {
+            const ranks_fop *p = &f->ops[k];
+            uint32_t name = strtab_intern(j->strs, strtab_str(f->names, p->name),
+                                          strtab_len(f->names, p->name));
+            uint32_t cat = strtab_intern(j->strs, strtab_str(f->names, p->cat),
+                                         strtab_len(f->names, p->cat));
+            if (name == STRTAB_NONE || cat == STRTAB_NONE)
+                goto out;
+            uint64_t key = (uint64_t)name << 32 | cat;
+            uint32_t op = hmap_get(&map, key);
+            if (op == UINT32_MAX) {
+                if (j->nops == cap) {
+                    size_t nc = cap ? cap * 2 : 256;
+                    ranks_op *no = realloc(j->ops, nc * sizeof *no);
+                    if (!no)
+                        goto out;
+                    j->ops = no;
+                    cap = nc;
+                }
+                op = (uint32_t)j->nops++;
+                j->ops[op] = (ranks_op){ .name = name, .cat = cat };
+                if (hmap_put(&map, key, op) < 0)
+                    goto out;
+            }
+            ranks_op *o = &j->ops[op];
+            o->calls += p->calls;
+            o->self_ns += p->self_ns;
+            o->total_ns += p->total_ns;
+            o->dev_self_ns += p->dev_self_ns;
+            o->dev_total_ns += p->dev_total_ns;
+            fmap[i][k] = op;
+        }
+    }
+    if (j->nops && j->nfiles > SIZE_MAX / sizeof *j->self / j->nops)
+        goto out;
+    j->self = calloc((j->nops ? j->nops : 1) * j->nfiles, sizeof *j->self);
+    v = malloc((j->nloaded ? j->nloaded : 1) * sizeof *v);
+    if (!j->self || !v)
+        goto out;
+    for (size_t i = 0; i < j->nloaded; i++)
+        for (size_t k = 0; k < j->files[i].nops; k++)
+            j->self[(size_t)fmap[i][k] * j->nfiles + i] += j->files[i].ops[k].self_ns;
+    for (size_t op = 0; op < j->nops; op++) {
+        ranks_op *o = &j->ops[op];
+        const int64_t *row = &j->self[op * j->nfiles];
+        o->min_ns = INT64_MAX;
+        o->max_ns = INT64_MIN;
+        for (size_t i = 0; i < j->nloaded; i++) {
+            v[i] = row[i];
+            if (row[i] < o->min_ns)
+                o->min_ns = row[i];
+            if (row[i] > o->max_ns) {
+                o->max_ns = row[i];
+                o->max_file = (uint32_t)i;
+            }
+        }
+        o->max_rank = j->files[o->max_file].rank;
+        o->median_ns = ranks_median(v, j->nloaded);
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; i < j->nloaded; i++)
+        free(fmap[i]);
+    free(fmap);
+    free(v);
+    hmap_done(&map);
+    return rc;
+}
+
+static int64_t rank_metric(const ranks_job *j, const ranks_file *f)
+{
+    return j->by_steps ? f->st.step_mean_ns : f->st.busy_ns;
+}
+
+static int find_straggler(ranks_job *j)
+{
+    if (!j->nloaded)
+        return 0;
+    int64_t *v = malloc(j->nloaded * sizeof *v);
+    if (!v)
+        return -1;
+    j->by_steps = true;
+    for (size_t i = 0; i < j->nloaded; i++)
+        if (!j->files[i].st.steps)
+            j->by_steps = false;
+    for (size_t i = 0; i < j->nloaded; i++)
+        v[i] = rank_metric(j, &j->files[i]);
+    j->median_ns = ranks_median(v, j->nloaded);
+    free(v);
+    j->straggler = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        ranks_file *f = &j->files[i];
+        int64_t x = rank_metric(j, f);
+        f->st.skew = j->median_ns ? (double)(x - j->median_ns) / (double)j->median_ns : 0.0;
+        if (x > rank_metric(j, &j->files[j->straggler]))
+            j->straggler = (int64_t)i;
+    }
+    j->flagged = j->files[j->straggler].st.skew > RANKS_SKEW_FLAG;
+    return 0;
+}
+
+/* f's load undone, to load it again. */
+static void file_reset(ranks_file *f)
+{
+    model_free(f->m);
+    trace_free(f->tr);
+    strtab_free(f->names);
+    free(f->ops);
+    free(f->out);
+    *f = (ranks_file){ .path = f->path, .position = f->position, .listed = f->listed,
+                       .rank = -1, .trace_rank = -1 };
+}
+
+/* Loads files[at[0..n)] of j again (a sub-job of them). Returns 0, or -1
+   when out of memory. */
+static int load_again(ranks_job *j, const size_t *at, size_t n, const ranks_load_opts *o)
+{
+    ranks_file *sub = malloc(n * sizeof *sub);
+    if (!sub)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        sub[i] = j->files[at[i]];
+    ranks_job sj = { .files = sub, .nfiles = n, .straggler = -1 };
+    int rc = ranks_load_files(&sj, o);
+    for (size_t i = 0; i < n; i++)
+        j->files[at[i]] = sub[i];
+    free(sub);
+    return rc;
+}
+
+/* Moves the files found to hold no trace to the notes, and numbers the
+   others in name order again: a non-trace must not take a position, or
+   shift the ranks of the traces after it. A loaded trace ranked by its
+   position takes the new one; when a ranks_model_fn saw the old one
+   (convert labels each sample with it), the trace is loaded again, which
+   only happens with a non-trace before traces that say no rank. Returns
+   0, or -1 with err set: out of memory, or no trace left. */
+static int drop_skipped(ranks_job *j, const ranks_load_opts *o, t2p_error *err)
+{
+    size_t nskip = 0, first = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        const ranks_file *f = &j->files[i];
+        if (!f->skipped)
+            continue;
+        if (!nskip++)
+            first = i;
+        if (add_note(j, f->path, f->err.kind, "skipped, not a trace: %s", f->err.reason) < 0)
+            goto nomem;
+    }
+    if (!nskip)
+        return 0;
+    if (nskip == j->nfiles) {
+        /* every file came from a directory: only those are skipped */
+        const char *path = j->files[first].path, *slash = strrchr(path, '/');
+        char dir[4096];
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        else
+            snprintf(dir, sizeof dir, ".");
+        no_trace_error(dir, "no trace files in the directory: none of its .json files holds a "
+                       "trace (see the notes)", false, err);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->skipped) {
+            free(f->path);
+            continue;
+        }
+        j->files[k++] = *f;
+    }
+    j->nfiles = k;
+    size_t *redo = malloc(k * sizeof *redo), nredo = 0;
+    if (!redo)
+        goto nomem;
+    for (size_t i = 0; i < k; i++) {
+        ranks_file *f = &j->files[i];
+        if (f->position == i)
+            continue;
+        f->position = i;
+        if (!f->loaded || f->from != RANKS_FROM_POSITION)
+            continue; /* a failed file is ranked by assign_ranks */
+        if (!o->on_model) {
+            f->rank = (int64_t)i;
+            continue;
+        }
+        file_reset(f);
+        redo[nredo++] = i;
+    }
+    int rc = nredo ? load_again(j, redo, nredo, o) : 0;
+    free(redo);
+    if (rc < 0)
+        goto nomem;
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory loading the ranks");
+    return -1;
+}
+
+int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
+{
+    ranks_load_opts none = { 0 };
+    if (!opts)
+        opts = &none;
+    if (ranks_load_files(j, opts) < 0)
+        goto nomem;
+    if (drop_skipped(j, opts, err) < 0)
+        return -1;
+    if (assign_ranks(j, err) < 0)
+        return -1;
+    if (merge_ops(j) < 0 || find_straggler(j) < 0)
+        goto nomem;
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory loading the ranks");
+    return -1;
+}
+
+/* ---- sorting merged ops ---- */
+
+struct sort_ctx {
+    const ranks_job *j;
+    enum model_sort s;
+    bool spread;
+};
+
+static int64_t sort_figure(const struct sort_ctx *c, const ranks_op *o)
+{
+    if (c->spread)
+        return o->max_ns - o->min_ns;
+    switch (c->s) {
+    case MODEL_SORT_TOTAL: return o->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)o->calls;
+    case MODEL_SORT_AVG: return o->calls ? o->total_ns / (int64_t)o->calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return o->dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return o->dev_total_ns;
+    default: return o->self_ns;
+    }
+}
+
+static int cmp_str(const strtab *t, uint32_t a, uint32_t b)
+{
+    size_t la = strtab_len(t, a), lb = strtab_len(t, b);
+    int r = memcmp(strtab_str(t, a), strtab_str(t, b), la < lb ? la : lb);
+    return r ? r : (la > lb) - (la < lb);
+}
+
+static int cmp_op(const void *pa, const void *pb, void *arg)
+{
+    const struct sort_ctx *c = arg;
+    const ranks_op *a = &c->j->ops[*(const uint32_t *)pa], *b = &c->j->ops[*(const uint32_t *)pb];
+    if (c->spread || c->s != MODEL_SORT_NAME) {
+        int64_t x = sort_figure(c, a), y = sort_figure(c, b);
+        if (x != y)
+            return x > y ? -1 : 1;
+    }
+    int r = cmp_str(c->j->strs, a->name, b->name);
+    return r ? r : cmp_str(c->j->strs, a->cat, b->cat);
+}
+
+void ranks_sort_ops(const ranks_job *j, enum model_sort s, bool spread, uint32_t *idx)
+{
+    struct sort_ctx c = { j, s, spread };
+    for (size_t i = 0; i < j->nops; i++)
+        idx[i] = (uint32_t)i;
+    qsort_r(idx, j->nops, sizeof *idx, cmp_op, &c);
+}
+
+ranks_cat *ranks_cats(const ranks_job *j, size_t *n)
+{
+    *n = 0;
+    ranks_cat *c = malloc((j->nops ? j->nops : 1) * sizeof *c);
+    uint32_t *of = malloc((j->nops ? j->nops : 1) * sizeof *of);
+    int64_t *per = NULL, *v = malloc((j->nloaded ? j->nloaded : 1) * sizeof *v);
+    hmap map;
+    if (!c || !of || !v || hmap_init(&map, 64) < 0) {
+        free(c);
+        free(of);
+        free(v);
+        return NULL;
+    }
+    for (size_t op = 0; op < j->nops; op++) {
+        const ranks_op *o = &j->ops[op];
+        uint32_t k = hmap_get(&map, o->cat);
+        if (k == UINT32_MAX) {
+            k = (uint32_t)(*n)++;
+            c[k] = (ranks_cat){ .name = o->cat };
+            if (hmap_put(&map, o->cat, k) < 0)
+                goto fail;
+        }
+        of[op] = k;
+        c[k].nops++;
+        c[k].calls += o->calls;
+        c[k].self_ns += o->self_ns;
+        c[k].dev_self_ns += o->dev_self_ns;
+    }
+    /* one rank's self time per category: its operators' */
+    per = calloc((*n ? *n : 1) * (j->nfiles ? j->nfiles : 1), sizeof *per);
+    if (!per)
+        goto fail;
+    for (size_t op = 0; op < j->nops; op++)
+        for (size_t i = 0; i < j->nloaded; i++)
+            per[(size_t)of[op] * j->nfiles + i] += j->self[op * j->nfiles + i];
+    for (size_t k = 0; k < *n; k++) {
+        ranks_cat *x = &c[k];
+        const int64_t *row = &per[k * j->nfiles];
+        x->min_ns = j->nloaded ? INT64_MAX : 0;
+        x->max_ns = j->nloaded ? INT64_MIN : 0;
+        for (size_t i = 0; i < j->nloaded; i++) {
+            v[i] = row[i];
+            if (row[i] < x->min_ns)
+                x->min_ns = row[i];
+            if (row[i] > x->max_ns) {
+                x->max_ns = row[i];
+                x->max_file = (uint32_t)i;
+            }
+        }
+        x->max_rank = j->nloaded ? j->files[x->max_file].rank : -1;
+        x->median_ns = ranks_median(v, j->nloaded);
+    }
+    free(per);
+    free(of);
+    free(v);
+    hmap_done(&map);
+    return c;
+fail:
+    free(per);
+    free(c);
+    free(of);
+    free(v);
+    hmap_done(&map);
+    *n = 0;
+    return NULL;
+}

@@ -1,0 +1,780 @@
+#include "config.h"
+
+#include "core/analyses/steps.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model/catkind.h"
+#include "core/base/vec.h"
+
+static const char *const role_keys[STEPS_NROLES] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_op", "other"
+};
+static const char *const role_titles[STEPS_NROLES] = {
+    "Kernel", "Memcpy", "Memset", "Communication", "Runtime", "DataLoader", "CPU Exec", "Other"
+};
+static const char role_letters[STEPS_NROLES] = { 'K', 'M', 'S', 'C', 'R', 'D', 'P', 'O' };
+
+const char *steps_role_key(enum steps_role r)
+{
+    return (unsigned)r < STEPS_NROLES ? role_keys[r] : "?";
+}
+
+const char *steps_role_title(enum steps_role r)
+{
+    return (unsigned)r < STEPS_NROLES ? role_titles[r] : "?";
+}
+
+char steps_role_letter(enum steps_role r)
+{
+    return (unsigned)r < STEPS_NROLES ? role_letters[r] : '?';
+}
+
+/* What a name says, per strtab id. */
+enum {
+    NAME_STEP = 1,       /* ProfilerStep#N */
+    NAME_DATALOADER = 2, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+    NAME_COMM = 4,       /* nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter */
+    NAME_DP = 8          /* DataParallel.forward */
+};
+
+static bool starts(const char *s, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && memcmp(s, p, k) == 0;
+}
+
+static unsigned name_class(const char *s, size_t n)
+{
+    static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
+                                        "reduce_scatter" };
+    unsigned c = 0;
+    if (starts(s, n, "ProfilerStep#"))
+        c |= NAME_STEP;
+    if ((starts(s, n, "enumerate(DataLoader)#") && n >= 9 && !memcmp(s + n - 9, ".__next__", 9)) ||
+        starts(s, n, "enumerate(DataPipe)#"))
+        c |= NAME_DATALOADER;
+    if (starts(s, n, "nccl:") || starts(s, n, "gloo:"))
+        for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++)
+            if (n - 5 == strlen(comm[i]) && !memcmp(s + 5, comm[i], n - 5))
+                c |= NAME_COMM;
+    if (n == 20 && !memcmp(s, "DataParallel.forward", 20))
+        c |= NAME_DP;
+    return c;
+}
+
+/* Interval lists: one per role, the union of all GPU work, and the windows. */
+enum { L_GPU = STEPS_OTHER, NLISTS = STEPS_OTHER + 1 };
+
+typedef struct span {
+    int64_t s, e;
+} span;
+
+struct lists {
+    span *l[NLISTS];
+    size_t n[NLISTS];   /* spans in use */
+    size_t cap[NLISTS]; /* spans allocated */
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return (x->e > y->e) - (x->e < y->e);
+}
+
+/* sorts and merges l[0..n) in place into disjoint spans; returns the count */
+static size_t merge_spans(span *l, size_t n)
+{
+    if (n == 0)
+        return 0;
+    size_t i = 1;
+    for (; i < n && cmp_span(&l[i - 1], &l[i]) <= 0; i++)
+        ;
+    if (i < n)
+        qsort(l, n, sizeof *l, cmp_span);
+    size_t k = 0;
+    for (size_t j = 1; j < n; j++) {
+        if (l[j].s <= l[k].e) {
+            if (l[j].e > l[k].e)
+                l[k].e = l[j].e;
+        } else {
+            l[++k] = l[j];
+        }
+    }
+    return k + 1;
+}
+
+/* The role of an event by TensorBoard's rules, or -1 for none. ProfilerStep
+   events are steps, not roles. */
+static int event_role(enum catkind k, unsigned nc)
+{
+    switch (k) {
+    case CATKIND_KERNEL: return STEPS_KERNEL; /* or communication: see comm_kernels */
+    case CATKIND_MEMCPY: return STEPS_MEMCPY;
+    case CATKIND_MEMSET: return STEPS_MEMSET;
+    case CATKIND_RUNTIME: return STEPS_RUNTIME;
+    case CATKIND_CPU_OP:
+    case CATKIND_USER_ANNOTATION:
+    case CATKIND_GPU_ANNOTATION:
+        if (nc & NAME_DATALOADER)
+            return STEPS_DATALOADER;
+        if (nc & NAME_STEP)
+            return -1;
+        /* fallthrough */
+    case CATKIND_PYTHON:
+        return nc & NAME_COMM ? STEPS_COMMUNICATION : STEPS_CPU_OP;
+    default:
+        return -1;
+    }
+}
+
+static bool is_step_event(enum catkind k, unsigned nc)
+{
+    return (nc & NAME_STEP) &&
+           (k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION || k == CATKIND_GPU_ANNOTATION);
+}
+
+/* GPU work as TensorBoard's plugin saw it: kernel, memcpy, memset (not other
+   accelerators' events) */
+static bool tb_device(enum catkind k)
+{
+    return k == CATKIND_KERNEL || k == CATKIND_MEMCPY || k == CATKIND_MEMSET;
+}
+
+struct ctx {
+    const model *m;
+    const trace *tr;
+    unsigned char *nclass; /* per strtab id */
+    uint32_t nstr;
+    int *oprole;           /* per op: the role of its calls, -1 none */
+    unsigned char *evr;    /* per event: EV_* bits and its role (EV_ROLE) */
+};
+
+/* what the first pass learns of each event */
+enum {
+    EV_ROLE = 0x0f,  /* its role, or EV_NOROLE */
+    EV_NOROLE = 0x0f,
+    EV_GPU = 0x10,   /* a GPU event: GPU work, or anything on a GPU row (annotations there) */
+    EV_WORK = 0x20,  /* GPU work */
+    EV_TB = 0x40     /* GPU work as TensorBoard counted it (kernel, memcpy, memset) */
+};
+
+static enum catkind ev_kind(const struct ctx *c, uint32_t e)
+{
+    uint32_t cat = c->tr->events[e].cat;
+    return cat < c->m->ncatkind ? (enum catkind)c->m->catkind[cat] : CATKIND_NONE;
+}
+
+static unsigned ev_class(const struct ctx *c, uint32_t e)
+{
+    uint32_t name = c->tr->events[e].name;
+    return name < c->nstr ? c->nclass[name] : 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kernels that ran for a communication operator: their External id is one
+   of a communication operator's (TensorBoard's rule). On the shared traces
+   none is: their NCCL kernels carry the id of the operator around the
+   collective, not the collective's own. Returns 0 or -1 (no memory). */
+static int comm_kernels(struct ctx *c)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    size_t n = 0, cap = 0;
+    uint32_t *ids = NULL;
+    bool any = false;
+    for (uint32_t i = 0; i < c->nstr && !any; i++)
+        any = c->nclass[i] & NAME_COMM;
+    if (!any)
+        return 0; /* no collective in the trace: no event to look at */
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        enum catkind k = ev_kind(c, (uint32_t)e);
+        if (!x->ext || !(ev_class(c, (uint32_t)e) & NAME_COMM) ||
+            (k != CATKIND_CPU_OP && k != CATKIND_USER_ANNOTATION &&
+             k != CATKIND_GPU_ANNOTATION && k != CATKIND_PYTHON))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            uint32_t *ni = realloc(ids, nc * sizeof *ni);
+            if (!ni) {
+                free(ids);
+                return -1;
+            }
+            ids = ni;
+            cap = nc;
+        }
+        ids[n++] = x->ext;
+    }
+    if (n == 0)
+        return 0;
+    qsort(ids, n, sizeof *ids, cmp_u32);
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        if ((c->evr[e] & EV_ROLE) != STEPS_KERNEL || !x->ext ||
+            !bsearch(&x->ext, ids, n, sizeof *ids, cmp_u32))
+            continue;
+        c->evr[e] = (unsigned char)((c->evr[e] & ~EV_ROLE) | STEPS_COMMUNICATION);
+        c->oprole[m->nodes[m->ev_node[e]].op] = -1; /* its op's calls now differ */
+    }
+    free(ids);
+    return 0;
+}
+
+struct dev_entry {
+    int64_t launch_ts, launch_end;
+    int64_t ts, end;
+    uint32_t event;
+    uint32_t pad;
+};
+
+static int cmp_dev(const void *a, const void *b)
+{
+    const struct dev_entry *x = a, *y = b;
+    if (x->launch_ts != y->launch_ts)
+        return x->launch_ts < y->launch_ts ? -1 : 1;
+    return (x->event > y->event) - (x->event < y->event);
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+    const steps_step *x = a, *y = b;
+    if (x->host_start != y->host_start)
+        return x->host_start < y->host_start ? -1 : 1;
+    return (x->event > y->event) - (x->event < y->event);
+}
+
+/* The step windows on the device side (steps.md "Step windows") and the
+   tail steps to drop. Returns 0 or -1 when out of memory. */
+static int device_windows(struct ctx *c, steps *s)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    size_t n = 0;
+    for (size_t i = 0; i < tr->ncorrs; i++) {
+        uint32_t l = m->corr_launch ? m->corr_launch[i] : MODEL_NONE;
+        if (l != MODEL_NONE && (c->evr[tr->corrs[i].event] & EV_TB) &&
+            ev_kind(c, l) == CATKIND_RUNTIME)
+            n++;
+    }
+    struct dev_entry *d = vec_alloc(n, sizeof *d);
+    int64_t *dmin = malloc(s->nsteps * sizeof *dmin), *dmax = malloc(s->nsteps * sizeof *dmax);
+    uint64_t *matched = calloc(tr->nevents / 64 + 1, sizeof *matched);
+    if (!d || !dmin || !dmax || !matched) {
+        vec_free(d, n, sizeof *d);
+        free(dmin);
+        free(dmax);
+        free(matched);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < tr->ncorrs; i++) {
+        uint32_t l = m->corr_launch ? m->corr_launch[i] : MODEL_NONE;
+        uint32_t g = tr->corrs[i].event;
+        if (l == MODEL_NONE || !(c->evr[g] & EV_TB) || ev_kind(c, l) != CATKIND_RUNTIME)
+            continue;
+        const trace_event *L = &tr->events[l], *G = &tr->events[g];
+        d[k++] = (struct dev_entry){ L->ts, L->ts + L->dur, G->ts, G->ts + G->dur, g, 0 };
+    }
+    size_t sorted = 1;
+    while (sorted < n && cmp_dev(&d[sorted - 1], &d[sorted]) <= 0)
+        sorted++;
+    if (sorted < n)
+        qsort(d, n, sizeof *d, cmp_dev);
+
+    /* the launches that lie entirely inside each host window, walking both
+       in time order as the plugin did */
+    size_t is = 0, ir = 0;
+    uint64_t any = 0;
+    for (size_t i = 0; i < s->nsteps; i++) {
+        dmin[i] = INT64_MAX;
+        dmax[i] = INT64_MIN;
+    }
+    while (is < s->nsteps && ir < n) {
+        steps_step *st = &s->steps[is];
+        const struct dev_entry *r = &d[ir];
+        if (r->launch_ts < st->host_start) {
+            ir++;
+        } else if (r->launch_end <= st->host_end) {
+            if (r->ts < dmin[is])
+                dmin[is] = r->ts;
+            if (r->end > dmax[is])
+                dmax[is] = r->end;
+            matched[r->event / 64] |= 1ull << (r->event % 64);
+            st->gpu_launched++;
+            any++;
+            ir++;
+        } else if (r->launch_ts < st->host_end) {
+            ir++;
+        } else {
+            is++;
+        }
+    }
+
+    if (any) {
+        s->device_windows = true;
+        int64_t prev = s->steps[0].host_start;
+        if (dmin[0] != INT64_MAX)
+            for (size_t e = 0; e < tr->nevents; e++) {
+                const trace_event *x = &tr->events[e];
+                if (!(c->evr[e] & EV_TB) || (matched[e / 64] >> (e % 64) & 1))
+                    continue;
+                if (x->ts + x->dur < dmin[0] && x->ts + x->dur > prev)
+                    prev = x->ts + x->dur;
+            }
+        for (size_t i = 0; i < s->nsteps; i++) {
+            steps_step *st = &s->steps[i];
+            int64_t start = prev > st->host_start ? prev : st->host_start;
+            int64_t end = st->host_end;
+            if (dmin[i] != INT64_MAX && dmax[i] > end)
+                end = dmax[i];
+            if (end < start)
+                end = start;
+            st->start = start;
+            st->end = end;
+            prev = end;
+        }
+        /* tail steps: trailing steps that launched nothing, and the last
+           one left when it launched under 80 % of the one before (the
+           profiler stopped before its GPU work ran) */
+        if (s->nsteps > 1) {
+            size_t i = s->nsteps;
+            while (i > 0 && s->steps[i - 1].gpu_launched == 0)
+                i--;
+            if (i > 0) {
+                size_t keep = i;
+                if (i > 1 && s->steps[i - 2].gpu_launched * 4 > s->steps[i - 1].gpu_launched * 5)
+                    keep = i - 1;
+                for (size_t j = keep; j < s->nsteps; j++)
+                    s->steps[j].kept = false;
+            }
+        }
+    }
+    vec_free(d, n, sizeof *d);
+    free(dmin);
+    free(dmax);
+    free(matched);
+    return 0;
+}
+
+/* Role lists: each event's [ts, ts+dur) into its role's list, and GPU work
+   into L_GPU. An event nested in a call of the same role adds nothing to
+   the role's union, so it is left out: the lists stay short. */
+static int collect(struct ctx *c, struct lists *L)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        unsigned char v = c->evr[e];
+        int r = v & EV_ROLE;
+        if (r == EV_NOROLE && !(v & EV_WORK))
+            continue;
+        const trace_event *x = &tr->events[e];
+        span sp = { x->ts, x->ts + x->dur };
+        if (r != EV_NOROLE) {
+            uint32_t p = m->nodes[m->ev_node[e]].parent;
+            if (p == MODEL_NONE || m->nodes[p].op == MODEL_NONE || c->oprole[m->nodes[p].op] != r) {
+                if (vec_grow((void **)&L->l[r], &L->cap[r], L->n[r], sizeof(span)) < 0)
+                    return -1;
+                L->l[r][L->n[r]++] = sp;
+            }
+        }
+        if (v & EV_WORK) {
+            if (vec_grow((void **)&L->l[L_GPU], &L->cap[L_GPU], L->n[L_GPU], sizeof(span)) < 0)
+                return -1;
+            L->l[L_GPU][L->n[L_GPU]++] = sp;
+        }
+    }
+    for (int i = 0; i < NLISTS; i++)
+        L->n[i] = merge_spans(L->l[i], L->n[i]);
+    return 0;
+}
+
+/* Splits every step's window: walk the boundaries of all lists in time
+   order; each stretch goes to the first role active in it. */
+static void split(steps *s, struct lists *L)
+{
+    size_t cur[NLISTS] = { 0 };
+    bool in[NLISTS] = { false };
+    bool monotone = true;
+    for (size_t i = 1; i < s->nsteps; i++)
+        if (s->steps[i].start < s->steps[i - 1].end || s->steps[i].end < s->steps[i - 1].end)
+            monotone = false;
+    int64_t t = INT64_MIN;
+    size_t lo = 0;
+    for (;;) {
+        /* the next boundary */
+        int64_t next = INT64_MAX;
+        for (int i = 0; i < NLISTS; i++) {
+            if (cur[i] >= L->n[i])
+                continue;
+            int64_t b = in[i] ? L->l[i][cur[i]].e : L->l[i][cur[i]].s;
+            if (b < next)
+                next = b;
+        }
+        if (next == INT64_MAX)
+            break;
+        if (t != INT64_MIN && next > t) {
+            int role = -1;
+            for (int i = 0; i < STEPS_OTHER && role < 0; i++)
+                if (in[i])
+                    role = i;
+            bool comp = s->has_kernel ? in[STEPS_KERNEL] : in[STEPS_CPU_OP];
+            bool comm = in[STEPS_COMMUNICATION];
+            if (role >= 0 || in[L_GPU]) {
+                if (monotone)
+                    while (lo < s->nsteps && s->steps[lo].end <= t)
+                        lo++;
+                for (size_t j = monotone ? lo : 0; j < s->nsteps && s->steps[j].start < next; j++) {
+                    steps_step *st = &s->steps[j];
+                    int64_t a = t > st->start ? t : st->start;
+                    int64_t b = next < st->end ? next : st->end;
+                    if (b <= a)
+                        continue;
+                    if (role >= 0)
+                        st->role_ns[role] += b - a;
+                    if (in[L_GPU])
+                        st->gpu_busy_ns += b - a;
+                    if (comp)
+                        st->overlap.computation_ns += b - a;
+                    if (comm)
+                        st->overlap.communication_ns += b - a;
+                    if (comp && comm)
+                        st->overlap.overlap_ns += b - a;
+                }
+            }
+        }
+        t = next;
+        for (int i = 0; i < NLISTS; i++) {
+            if (cur[i] >= L->n[i])
+                continue;
+            if (in[i] && L->l[i][cur[i]].e == t) {
+                in[i] = false;
+                cur[i]++;
+            }
+            if (!in[i] && cur[i] < L->n[i] && L->l[i][cur[i]].s == t) {
+                if (L->l[i][cur[i]].e > t)
+                    in[i] = true;
+                else
+                    cur[i]++; /* an empty span covers nothing */
+            }
+        }
+    }
+    for (size_t j = 0; j < s->nsteps; j++) {
+        steps_step *st = &s->steps[j];
+        int64_t used = 0;
+        for (int r = 0; r < STEPS_OTHER; r++)
+            used += st->role_ns[r];
+        st->role_ns[STEPS_OTHER] = (st->end - st->start) - used;
+        st->overlap.other_ns = (st->end - st->start) + st->overlap.overlap_ns -
+                               st->overlap.computation_ns - st->overlap.communication_ns;
+    }
+}
+
+/* The number of steps whose window (host: host window) starts at or before
+   t, steps being sorted by that start. */
+static size_t steps_starting_by(const steps *s, int64_t t, bool host)
+{
+    size_t lo = 0, hi = s->nsteps;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if ((host ? s->steps[mid].host_start : s->steps[mid].start) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The step whose window (host: host window) holds t, or STEPS_NONE. Windows
+   rarely overlap (a GPU-row ProfilerStep): look back a little. */
+static uint32_t step_at(const steps *s, int64_t t, bool host)
+{
+    size_t lo = steps_starting_by(s, t, host);
+    for (size_t i = lo, k = 0; i > 0 && k < 4; i--, k++)
+        if (t < (host ? s->steps[i - 1].host_end : s->steps[i - 1].end))
+            return (uint32_t)(i - 1);
+    return STEPS_NONE;
+}
+
+/* a step index from which on the windows that may hold t begin */
+static size_t first_step_near(const steps *s, int64_t t)
+{
+    size_t lo = steps_starting_by(s, t, false);
+    return lo > 4 ? lo - 4 : 0;
+}
+
+/* ev_step (the scoping rule) and each step's CPU time, in one pass */
+static void assign_events(struct ctx *c, steps *s)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    size_t ci = 0;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        uint32_t st = STEPS_NONE;
+        if (c->evr[e] & EV_GPU) {
+            /* the step of its launch, else by its start */
+            while (ci < tr->ncorrs && tr->corrs[ci].event < e)
+                ci++;
+            uint32_t l = MODEL_NONE;
+            if (ci < tr->ncorrs && tr->corrs[ci].event == e && m->corr_launch)
+                l = m->corr_launch[ci];
+            if (s->whole_trace)
+                st = STEPS_NONE;
+            else if (l != MODEL_NONE && !(c->evr[l] & EV_GPU))
+                st = step_at(s, tr->events[l].ts, true);
+            else
+                st = step_at(s, x->ts, false);
+            s->ev_step[e] = st;
+            continue;
+        }
+        s->ev_step[e] = s->whole_trace ? STEPS_NONE : step_at(s, x->ts, true);
+        /* CPU time: each CPU thread's outermost events, clipped to the windows */
+        if (m->nodes[m->ev_node[e]].depth != 1)
+            continue;
+        int64_t end = x->ts + x->dur;
+        for (size_t j = first_step_near(s, x->ts); j < s->nsteps; j++) {
+            steps_step *w = &s->steps[j];
+            int64_t a = x->ts > w->start ? x->ts : w->start;
+            int64_t b = end < w->end ? end : w->end;
+            if (b > a)
+                w->cpu_ns += b - a;
+            if (w->start >= end)
+                break;
+        }
+    }
+}
+
+static void add_rec(steps *s, const char *id, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+
+static void add_rec(steps *s, const char *id, const char *fmt, ...)
+{
+    if (s->nrecs == STEPS_MAX_RECS)
+        return;
+    steps_rec *r = &s->recs[s->nrecs++];
+    r->id = id;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->text, sizeof r->text, fmt, ap);
+    va_end(ap);
+}
+
+static void recommend(struct ctx *c, steps *s)
+{
+    const trace *tr = c->tr;
+    int64_t d = s->avg_duration_ns;
+    if (d > 0) {
+        double dl = (double)s->avg_role_ns[STEPS_DATALOADER] / (double)d;
+        if (dl > STEPS_REC_DATALOADER)
+            add_rec(s, "dataloader",
+                    "%.1f%% of the average step is spent in the DataLoader (over %.0f%%): set "
+                    "num_workers on the DataLoader so that batches load in worker processes "
+                    "while the model runs.",
+                    dl * 100, STEPS_REC_DATALOADER * 100);
+        double cm = (double)s->avg_role_ns[STEPS_COMMUNICATION] / (double)d;
+        if (cm > STEPS_REC_COMMUNICATION)
+            add_rec(s, "communication",
+                    "%.1f%% of the average step is spent in communication (over %.0f%%): try "
+                    "gradient compression (DDP communication hooks), gradient accumulation or a "
+                    "larger batch (both change the effective batch size).",
+                    cm * 100, STEPS_REC_COMMUNICATION * 100);
+    }
+    /* DataParallel on several devices */
+    bool dp = false;
+    for (size_t i = 0; i < c->m->nops && !dp; i++) {
+        const model_op *o = &c->m->ops[i];
+        dp = o->calls && o->name < c->nstr && (c->nclass[o->name] & NAME_DP);
+    }
+    if (dp) {
+        size_t ndev = 0;
+        uint32_t seen[16];
+        for (size_t k = 0; k < c->m->nstreams && ndev < 16; k++) {
+            uint32_t p = tr->tracks[c->m->streams[k].track].process;
+            size_t j = 0;
+            while (j < ndev && seen[j] != p)
+                j++;
+            if (j == ndev)
+                seen[ndev++] = p;
+        }
+        if (ndev > 1)
+            add_rec(s, "dataparallel",
+                    "DataParallel runs on %zu devices: DistributedDataParallel (one process per "
+                    "GPU) is faster for multi-GPU training.",
+                    ndev);
+    }
+    /* our own: a GPU that idles through much of the step */
+    if (s->device_windows && d > 0) {
+        double u = (double)s->avg_gpu_busy_ns / (double)d;
+        if (u < STEPS_REC_GPU_UTIL)
+            add_rec(s, "gpu_util",
+                    "The GPU is busy %.1f%% of the average step (under %.0f%%): the CPU side "
+                    "(data loading, Python, launches) leaves it waiting; a larger batch, more "
+                    "DataLoader workers or CUDA graphs keep it fed.",
+                    u * 100, STEPS_REC_GPU_UTIL * 100);
+    }
+}
+
+bool steps_recommend_memory(steps *s, int device, int64_t peak_bytes, int64_t total_bytes)
+{
+    if (!s || total_bytes <= 0 || (double)peak_bytes <= (double)total_bytes * STEPS_REC_MEMORY)
+        return false;
+    size_t before = s->nrecs;
+    add_rec(s, "memory",
+            "Peak memory on GPU %d is %.1f%% of its %.1f GB (over %.0f%%): gradient "
+            "checkpointing or automatic mixed precision (AMP) make room for the model and "
+            "larger batches.",
+            device, (double)peak_bytes * 100 / (double)total_bytes,
+            (double)total_bytes / (1024.0 * 1024 * 1024), STEPS_REC_MEMORY * 100);
+    return s->nrecs > before;
+}
+
+steps *steps_build(const model *m, t2p_error *err)
+{
+    const trace *tr = m->tr;
+    struct ctx c = { .m = m, .tr = tr };
+    struct lists L;
+    memset(&L, 0, sizeof L);
+    steps *s = calloc(1, sizeof *s);
+    if (!s)
+        goto nomem;
+    if (m->scoped) {
+        error_set(err, T2P_ERR_ARG, tr->path, -1, "steps need the model of the whole trace");
+        free(s);
+        return NULL;
+    }
+    s->m = m;
+    s->nevents = tr->nevents;
+    s->ev_step = vec_alloc(tr->nevents, sizeof *s->ev_step);
+    c.nstr = strtab_count(tr->strs);
+    c.nclass = malloc(c.nstr ? c.nstr : 1);
+    c.oprole = malloc((m->nops ? m->nops : 1) * sizeof *c.oprole);
+    c.evr = vec_alloc(tr->nevents, 1);
+    if (!s->ev_step || !c.nclass || !c.oprole || !c.evr)
+        goto nomem;
+    for (uint32_t i = 0; i < c.nstr; i++)
+        c.nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+
+    /* one pass: each event's role and kind, the steps, the CPU extent, and
+       per op the role all its calls share (-1 when none or they differ): a
+       call nested in one of the same role adds nothing to its union */
+    for (size_t i = 0; i < m->nops; i++)
+        c.oprole[i] = -2;
+    size_t stepcap = 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        const trace_event *x = &tr->events[e];
+        enum catkind k = ev_kind(&c, (uint32_t)e);
+        unsigned nc = ev_class(&c, (uint32_t)e);
+        int r = event_role(k, nc);
+        int *o = &c.oprole[m->nodes[m->ev_node[e]].op];
+        *o = *o == -2 || *o == r ? r : -1;
+        unsigned char v = r < 0 ? EV_NOROLE : (unsigned char)r;
+        if (catkind_is_gpu_work(k))
+            v |= EV_WORK | EV_GPU;
+        if (tb_device(k))
+            v |= EV_TB;
+        if (tr->tracks[x->track].is_gpu || m->tracks[x->track].stream != MODEL_NONE)
+            v |= EV_GPU;
+        c.evr[e] = v;
+        if (k == CATKIND_CPU_OP || k == CATKIND_PYTHON) {
+            if (x->ts < lo)
+                lo = x->ts;
+            if (x->ts + x->dur > hi)
+                hi = x->ts + x->dur;
+        }
+        if (!is_step_event(k, nc))
+            continue;
+        if (s->nsteps == stepcap) {
+            size_t nc2 = stepcap ? stepcap * 2 : 64;
+            steps_step *ns = realloc(s->steps, nc2 * sizeof *ns);
+            if (!ns)
+                goto nomem;
+            s->steps = ns;
+            stepcap = nc2;
+        }
+        s->steps[s->nsteps++] = (steps_step){ .event = (uint32_t)e, .name = x->name,
+                                              .host_start = x->ts, .host_end = x->ts + x->dur,
+                                              .kept = true };
+    }
+    if (comm_kernels(&c) < 0)
+        goto nomem;
+    /* in time order (no steps: s->steps is NULL, which qsort must not get) */
+    if (s->nsteps > 1)
+        qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
+    if (s->nsteps == 0) {
+        /* one step over the CPU events (operators, Python), as TensorBoard did */
+        if (!s->steps && !(s->steps = calloc(1, sizeof *s->steps)))
+            goto nomem;
+        if (lo > hi) {
+            lo = m->window_start;
+            hi = m->window_end;
+        }
+        s->whole_trace = true;
+        s->nsteps = 1;
+        s->steps[0] = (steps_step){ .event = STEPS_NONE, .name = STEPS_NONE, .host_start = lo,
+                                    .host_end = hi, .kept = true };
+    }
+    for (size_t i = 0; i < s->nsteps; i++) {
+        s->steps[i].start = s->steps[i].host_start;
+        s->steps[i].end = s->steps[i].host_end;
+    }
+    if (device_windows(&c, s) < 0 || collect(&c, &L) < 0)
+        goto nomem;
+    s->has_kernel = L.n[STEPS_KERNEL] > 0;
+    split(s, &L);
+    assign_events(&c, s);
+
+    for (size_t i = 0; i < s->nsteps; i++) {
+        const steps_step *st = &s->steps[i];
+        if (!st->kept)
+            continue;
+        s->nkept++;
+        s->avg_duration_ns += st->end - st->start;
+        s->avg_gpu_busy_ns += st->gpu_busy_ns;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            s->avg_role_ns[r] += st->role_ns[r];
+    }
+    if (s->nkept) {
+        int64_t k = (int64_t)s->nkept;
+        s->avg_duration_ns /= k;
+        s->avg_gpu_busy_ns /= k;
+        for (int r = 0; r < STEPS_NROLES; r++)
+            s->avg_role_ns[r] /= k;
+    }
+    recommend(&c, s);
+    goto done;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory computing the steps");
+    steps_free(s);
+    s = NULL;
+done:
+    for (int i = 0; i < NLISTS; i++)
+        vec_free(L.l[i], L.cap[i], sizeof(span));
+    free(c.nclass);
+    free(c.oprole);
+    vec_free(c.evr, tr->nevents, 1);
+    return s;
+}
+
+void steps_free(steps *s)
+{
+    if (!s)
+        return;
+    free(s->steps);
+    vec_free(s->ev_step, s->nevents, sizeof *s->ev_step);
+    free(s);
+}

@@ -1,0 +1,140 @@
+#include "config.h"
+
+#include "core/base/vec.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#ifndef T2P_GROW_FIRST_BYTES /* the fuzz build starts small: each run is tiny */
+#define T2P_GROW_FIRST_BYTES (512u * 1024u)
+#endif
+
+/* the bytes of a mapping of n elements; at least one page, so that an empty
+   array still has a mapping that vec_free can release */
+static size_t map_bytes(size_t n, size_t elem)
+{
+    size_t bytes = (n ? n : 1) * elem;
+    return (bytes + 4095) & ~(size_t)4095;
+}
+
+/* huge pages spare most of the page faults of filling 50+ MB */
+static void *advise(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (p != MAP_FAILED && bytes >= (8u << 20))
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* The mappings a thread released while reusing (vec_reuse_begin), its pages
+   still faulted in: a worker that loads file after file takes them back
+   instead of mapping, faulting and zeroing some 80 MB afresh for each file
+   (about a tenth of a load's CPU time, in the kernel). */
+#define VEC_KEPT 16
+struct kept {
+    void *p;
+    size_t bytes;
+};
+static _Thread_local struct kept kept[VEC_KEPT];
+static _Thread_local int nkept;
+static _Thread_local bool reusing;
+
+void vec_reuse_begin(void)
+{
+    reusing = true;
+}
+
+void vec_reuse_end(void)
+{
+    for (int i = 0; i < nkept; i++)
+        munmap(kept[i].p, kept[i].bytes);
+    nkept = 0;
+    reusing = false;
+}
+
+/* A kept mapping of at least want bytes (the largest when largest, else the
+   smallest that fits), removed from the list; NULL when none. */
+static void *take(size_t want, bool largest, size_t *bytes)
+{
+    int best = -1;
+    for (int i = 0; i < nkept; i++) {
+        if (kept[i].bytes < want)
+            continue;
+        if (best < 0 || (largest ? kept[i].bytes > kept[best].bytes
+                                 : kept[i].bytes < kept[best].bytes))
+            best = i;
+    }
+    if (best < 0)
+        return NULL;
+    void *p = kept[best].p;
+    *bytes = kept[best].bytes;
+    kept[best] = kept[--nkept];
+    return p;
+}
+
+int vec_grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : ((size_t)T2P_GROW_FIRST_BYTES + elem - 1) / elem;
+    if (ncap > SIZE_MAX / 2 / elem)
+        return -1;
+    size_t bytes = map_bytes(ncap, elem);
+    void *np = NULL;
+    if (!*p && (np = take(bytes, true, &bytes))) {
+        /* the largest: the first array grown is the events', the biggest */
+        *p = np;
+        *cap = bytes / elem;
+        return 0;
+    }
+    np = *p ? mremap(*p, map_bytes(*cap, elem), bytes, MREMAP_MAYMOVE)
+            : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (advise(np, bytes) == MAP_FAILED)
+        return -1;
+    *p = np;
+    *cap = bytes / elem;
+    return 0;
+}
+
+void *vec_alloc(size_t n, size_t elem)
+{
+    if (n > SIZE_MAX / 2 / elem)
+        return NULL;
+    size_t bytes = map_bytes(n, elem), had;
+    unsigned char *k = take(bytes, false, &had);
+    if (k) {
+        if (had > bytes) /* vec_free will release bytes: give the rest back now */
+            munmap(k + bytes, had - bytes);
+        memset(k, 0, bytes);
+        return k;
+    }
+    void *p = advise(mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                     bytes);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void vec_free(void *p, size_t cap, size_t elem)
+{
+    if (!p)
+        return;
+    size_t bytes = map_bytes(cap, elem);
+    if (reusing && nkept == VEC_KEPT) {
+        /* full: this one replaces the smallest kept, if bigger */
+        int small = 0;
+        for (int i = 1; i < nkept; i++)
+            if (kept[i].bytes < kept[small].bytes)
+                small = i;
+        if (kept[small].bytes < bytes) {
+            munmap(kept[small].p, kept[small].bytes);
+            kept[small] = kept[--nkept];
+        }
+    }
+    if (reusing && nkept < VEC_KEPT) {
+        kept[nkept++] = (struct kept){ p, bytes };
+        return;
+    }
+    munmap(p, bytes);
+}

@@ -1,0 +1,845 @@
+/* The yajl callbacks: they turn the token stream into the trace's compact
+   records (events, processes, tracks, correlations), matching B/E
+   pairs on the way, and keep nothing of the JSON text. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/num.h"
+#include "core/load/trace_int.h"
+#include "core/base/vec.h"
+
+#define BEGIN_NONE (UINT32_MAX - 1) /* hmap cannot hold UINT32_MAX as a value */
+
+static int fail_nomem(trace_parser *L)
+{
+    error_set(L->err, T2P_ERR_NOMEM, L->path, -1, "out of memory");
+    L->failed = true;
+    return 0;
+}
+
+/* The small arrays (processes, tracks, open B events), from 8 doubling (the
+   explorer keeps thousands of tiny ranks); the big ones are vec_grow's. */
+static int grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    if (ncap > SIZE_MAX / elem)
+        return -1;
+    void *np = realloc(*p, ncap * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = ncap;
+    return 0;
+}
+
+static uint32_t intern(trace_parser *L, const char *s, size_t len)
+{
+    uint32_t id = strtab_intern(L->t->strs, s, len);
+    if (id == STRTAB_NONE)
+        fail_nomem(L);
+    return id;
+}
+
+/* intern through a one-entry memo: pid, tid and cat repeat from event to event */
+static uint32_t intern_memo(trace_parser *L, int slot, const char *s, size_t len)
+{
+    uint32_t id = L->memo[slot];
+    if (id != STRTAB_NONE && L->memo_len[slot] == len && memcmp(L->memo_str[slot], s, len) == 0)
+        return id;
+    id = intern(L, s, len);
+    if (id != STRTAB_NONE) {
+        L->memo[slot] = id;
+        L->memo_str[slot] = strtab_str(L->t->strs, id); /* stable until strtab_free */
+        L->memo_len[slot] = len;
+    }
+    return id;
+}
+
+static uint32_t process_get(trace_parser *L, uint32_t pid)
+{
+    uint32_t p = hmap_get(&L->procs, pid);
+    if (p != UINT32_MAX)
+        return p;
+    trace *t = L->t;
+    if (grow((void **)&t->processes, &L->proccap, t->nprocesses, sizeof *t->processes) < 0)
+        return UINT32_MAX;
+    p = (uint32_t)t->nprocesses++;
+    t->processes[p] = (trace_process){ pid, STRTAB_NONE, STRTAB_NONE, INT64_MIN };
+    if (hmap_put(&L->procs, pid, p) < 0)
+        return UINT32_MAX;
+    return p;
+}
+
+static uint32_t track_get(trace_parser *L, uint32_t pid, uint32_t tid)
+{
+    if (pid == L->last_pid && tid == L->last_tid)
+        return L->last_track;
+    uint64_t key = (uint64_t)pid << 32 | tid;
+    uint32_t k = hmap_get(&L->tracks, key);
+    if (k == UINT32_MAX) {
+        trace *t = L->t;
+        uint32_t p = process_get(L, pid);
+        if (p == UINT32_MAX ||
+            grow((void **)&t->tracks, &L->trackcap, t->ntracks, sizeof *t->tracks) < 0)
+            return UINT32_MAX;
+        k = (uint32_t)t->ntracks++;
+        t->tracks[k] = (trace_track){ p, tid, STRTAB_NONE, INT64_MIN, false };
+        if (hmap_put(&L->tracks, key, k) < 0)
+            return UINT32_MAX;
+    }
+    L->last_pid = pid;
+    L->last_tid = tid;
+    L->last_track = k;
+    return k;
+}
+
+/* Times are kept in [TIME_MIN, TIME_MAX] and the durations of all the events
+   add up to at most TIME_SUM_MAX (see trace.h), so that no difference of two
+   times and no sum of durations formed later overflows an int64. Real traces
+   are nowhere near: 2^62 ns is 146 years. */
+#define TIME_MIN (-(INT64_C(1) << 61))
+#define TIME_MAX (INT64_C(1) << 62)
+#define TIME_SUM_MAX (INT64_C(1) << 62)
+/* The same for the [memory] records' |Bytes| (4 EiB: no allocator is near) */
+#define MEM_SUM_MAX (UINT64_C(1) << 62)
+
+static bool time_ok(int64_t ts)
+{
+    return ts >= TIME_MIN && ts <= TIME_MAX;
+}
+
+static void skip(trace_parser *L, enum trace_skip r);
+
+static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, uint32_t cat,
+                     uint32_t track, bool has_corr, uint64_t corr, uint32_t ext)
+{
+    trace *t = L->t;
+    if (dur > TIME_SUM_MAX - L->dur_sum) {
+        skip(L, TRACE_SKIP_BAD_NUMBER);
+        return 1;
+    }
+    L->dur_sum += dur;
+    if (vec_grow((void **)&t->events, &t->cap_events, t->nevents, sizeof *t->events) < 0)
+        return fail_nomem(L);
+    uint32_t idx = (uint32_t)t->nevents++;
+    t->events[idx] = (trace_event){ ts, dur, name, cat, track, ext };
+    t->complete_events++;
+    if (has_corr) {
+        if (vec_grow((void **)&t->corrs, &t->cap_corrs, t->ncorrs, sizeof *t->corrs) < 0)
+            return fail_nomem(L);
+        t->corrs[t->ncorrs++] = (trace_corr){ idx, 0, corr };
+    }
+    return 1;
+}
+
+static void skip(trace_parser *L, enum trace_skip r)
+{
+    L->t->skipped[r]++;
+}
+
+/* A [memory] instant: kept when it has a time, a size and a CPU or CUDA
+   device (what TensorBoard's memory view can name); skipped as an instant
+   otherwise. Early Kineto writes neither cat nor Addr nor the totals. */
+static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
+{
+    struct trace_cur *c = &L->c;
+    trace *t = L->t;
+    if (!c->has_ts || !c->has_bytes || !c->has_dev_type || (c->dev_type != 0 && c->dev_type != 1)) {
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
+    }
+    if (!c->ts_ok || !time_ok(c->ts)) {
+        skip(L, TRACE_SKIP_BAD_NUMBER);
+        return 1;
+    }
+    int16_t dev = TRACE_MEM_CPU;
+    if (c->dev_type == 1) {
+        if (c->dev_id < 0 || c->dev_id > INT16_MAX) {
+            skip(L, TRACE_SKIP_INSTANT);
+            return 1;
+        }
+        dev = (int16_t)c->dev_id;
+    }
+    /* refused rather than saturated: a value this size is no allocation,
+       and one such record would make every sum over the device wrong */
+    uint64_t mag = c->bytes < 0 ? 0 - (uint64_t)c->bytes : (uint64_t)c->bytes;
+    if (mag > MEM_SUM_MAX - L->mem_bytes_sum) {
+        skip(L, TRACE_SKIP_BAD_BYTES);
+        return 1;
+    }
+    L->mem_bytes_sum += mag;
+    uint32_t track = track_get(L, pid, tid);
+    if (track == UINT32_MAX)
+        return fail_nomem(L);
+    trace_mem_in in = { .ts = c->ts, .bytes = c->bytes, .track = track, .device = dev,
+                        .has_addr = c->has_addr, .addr = c->addr,
+                        .has_alloc = c->has_total_alloc, .allocated = c->total_alloc,
+                        .has_res = c->has_total_res, .reserved = c->total_res };
+    if (trace_mem_append(t, &L->mem, &in) < 0)
+        return fail_nomem(L);
+    return 1;
+}
+
+static int finish_event(trace_parser *L)
+{
+    struct trace_cur *c = &L->c;
+    trace *t = L->t;
+    t->events_read++;
+    L->any_object = true;
+    if (!c->has_ph) {
+        skip(L, TRACE_SKIP_UNKNOWN_PHASE);
+        return 1;
+    }
+    uint32_t pid = c->pid == STRTAB_NONE ? L->s_empty : c->pid;
+    uint32_t tid = c->tid == STRTAB_NONE ? L->s_empty : c->tid;
+    uint32_t name = c->name == STRTAB_NONE ? L->s_empty : c->name;
+    uint32_t cat = c->cat == STRTAB_NONE ? L->s_empty : c->cat;
+
+    switch (c->ph) {
+    case 'X':
+    case 'B':
+    case 'E': {
+        if (!c->has_ts) {
+            skip(L, TRACE_SKIP_MISSING_TS);
+            return 1;
+        }
+        if (!c->ts_ok || !time_ok(c->ts)) {
+            skip(L, TRACE_SKIP_BAD_NUMBER);
+            return 1;
+        }
+        uint32_t track = track_get(L, pid, tid);
+        if (track == UINT32_MAX)
+            return fail_nomem(L);
+        /* per-track stacks: an E closes its track's innermost open B in O(1)
+           (a scan of every open B made B/E traces quadratic) */
+        uint32_t top = hmap_get(&L->open_top, track);
+        if (top == UINT32_MAX)
+            top = BEGIN_NONE;
+        if (c->ph == 'B') {
+            uint32_t slot = L->free_begin;
+            if (slot != BEGIN_NONE) {
+                L->free_begin = L->begins[slot].prev;
+            } else {
+                if (L->nbegins >= BEGIN_NONE ||
+                    grow((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
+                    return fail_nomem(L);
+                slot = (uint32_t)L->nbegins++;
+            }
+            L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr,
+                                                    c->ext };
+            if (hmap_put(&L->open_top, track, slot) < 0) {
+                L->begins[slot].prev = L->free_begin;
+                L->free_begin = slot;
+                return fail_nomem(L);
+            }
+            L->open_begins++;
+            return 1;
+        }
+        int64_t dur = c->dur;
+        if (c->ph == 'E') {
+            if (top == BEGIN_NONE) {
+                skip(L, TRACE_SKIP_UNMATCHED_END);
+                return 1;
+            }
+            struct trace_begin b = L->begins[top];
+            if (hmap_put(&L->open_top, track, b.prev) < 0)
+                return fail_nomem(L);
+            L->begins[top].prev = L->free_begin;
+            L->free_begin = top;
+            L->open_begins--;
+            if (c->ts < b.ts) {
+                skip(L, TRACE_SKIP_NEGATIVE_DUR);
+                return 1;
+            }
+            return add_event(L, b.ts, c->ts - b.ts, b.name, b.cat, track, b.has_corr, b.corr,
+                             b.ext);
+        }
+        if (!c->has_dur) {
+            skip(L, TRACE_SKIP_MISSING_DUR);
+            return 1;
+        }
+        if (!c->dur_ok || (dur > 0 && dur > TIME_MAX - c->ts)) {
+            skip(L, TRACE_SKIP_BAD_NUMBER);
+            return 1;
+        }
+        if (dur < 0) {
+            skip(L, TRACE_SKIP_NEGATIVE_DUR);
+            return 1;
+        }
+        if (cat == L->s_trace) {
+            /* the profiler's own span over the whole window: not an operation */
+            if (!t->has_window || c->ts < t->window_start)
+                t->window_start = c->ts;
+            if (!t->has_window || c->ts + dur > t->window_end)
+                t->window_end = c->ts + dur;
+            t->has_window = true;
+            skip(L, TRACE_SKIP_WINDOW);
+            return 1;
+        }
+        size_t before = t->nevents;
+        if (add_event(L, c->ts, dur, name, cat, track, c->has_corr, c->corr, c->ext) == 0)
+            return 0;
+        if (c->stack != STRTAB_NONE && t->nevents > before) {
+            if (vec_grow((void **)&t->stacks, &t->cap_stacks, t->nstacks, sizeof *t->stacks) < 0)
+                return fail_nomem(L);
+            t->stacks[t->nstacks++] = (trace_stack){ (uint32_t)(t->nevents - 1), c->stack };
+        }
+        return 1;
+    }
+    case 'M': {
+        skip(L, TRACE_SKIP_METADATA);
+        if (name == L->s_process_name || name == L->s_process_labels ||
+            name == L->s_process_sort) {
+            uint32_t p = process_get(L, pid);
+            if (p == UINT32_MAX)
+                return fail_nomem(L);
+            if (name == L->s_process_name && c->arg_name != STRTAB_NONE)
+                t->processes[p].name = c->arg_name;
+            else if (name == L->s_process_labels && c->arg_labels != STRTAB_NONE)
+                t->processes[p].labels = c->arg_labels;
+            else if (name == L->s_process_sort && c->has_sort)
+                t->processes[p].sort_index = c->sort_index;
+        } else if (name == L->s_thread_name || name == L->s_thread_sort) {
+            uint32_t k = track_get(L, pid, tid);
+            if (k == UINT32_MAX)
+                return fail_nomem(L);
+            if (name == L->s_thread_name && c->arg_name != STRTAB_NONE)
+                t->tracks[k].name = c->arg_name;
+            else if (name == L->s_thread_sort && c->has_sort)
+                t->tracks[k].sort_index = c->sort_index;
+        }
+        return 1;
+    }
+    case 's':
+    case 'f':
+    case 't':
+        /* not kept: the GPU links come from args.correlation, which every
+           launch and its GPU work carry (trace-format.md); a flow with an
+           id and a time still names its track, as it always did */
+        skip(L, TRACE_SKIP_FLOW);
+        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts) &&
+            track_get(L, pid, tid) == UINT32_MAX)
+            return fail_nomem(L);
+        return 1;
+    case 'i':
+    case 'I':
+        if (name == L->s_memory)
+            return add_mem(L, pid, tid);
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
+    case 'R':
+        skip(L, TRACE_SKIP_INSTANT);
+        return 1;
+    case 'C':
+        skip(L, TRACE_SKIP_COUNTER);
+        return 1;
+    case 'b': case 'e': case 'n': case 'S': case 'T': case 'p': case 'F':
+    case 'N': case 'O': case 'D': case 'P': case 'c': case '(': case ')':
+        skip(L, TRACE_SKIP_OTHER_PHASE);
+        return 1;
+    default:
+        skip(L, TRACE_SKIP_UNKNOWN_PHASE);
+        return 1;
+    }
+}
+
+static enum trace_key classify_event_key(const unsigned char *k, size_t n)
+{
+    switch (n) {
+    case 2:
+        if (k[0] == 'p' && k[1] == 'h') return K_PH;
+        if (k[0] == 't' && k[1] == 's') return K_TS;
+        if (k[0] == 'i' && k[1] == 'd') return K_ID;
+        break;
+    case 3:
+        if (!memcmp(k, "cat", 3)) return K_CAT;
+        if (!memcmp(k, "pid", 3)) return K_PID;
+        if (!memcmp(k, "tid", 3)) return K_TID;
+        if (!memcmp(k, "dur", 3)) return K_DUR;
+        break;
+    case 4:
+        if (!memcmp(k, "name", 4)) return K_NAME;
+        if (!memcmp(k, "args", 4)) return K_ARGS;
+        break;
+    }
+    return K_OTHER;
+}
+
+static enum trace_key classify_args_key(const unsigned char *k, size_t n)
+{
+    switch (n) {
+    case 4:
+        if (!memcmp(k, "name", 4)) return K_NAME;
+        if (!memcmp(k, "Addr", 4)) return K_ADDR;
+        break;
+    case 5:
+        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
+        break;
+    case 6:
+        if (!memcmp(k, "labels", 6)) return K_LABELS;
+        break;
+    case 9:
+        if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
+        break;
+    case 10:
+        if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
+        if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
+        break;
+    case 11:
+        if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
+        if (!memcmp(k, "External id", 11) || !memcmp(k, "external id", 11)) return K_EXTERNAL_ID;
+        if (!memcmp(k, "Device Type", 11)) return K_DEV_TYPE;
+        break;
+    case 14:
+        if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
+        break;
+    case 15:
+        if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
+        break;
+    }
+    return K_OTHER;
+}
+
+/* Record mode: keeps the element just read (see trace_parser.recs). */
+static int record(trace_parser *L, bool not_event)
+{
+    trace_recs *r = L->recs;
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 4096;
+        trace_rec *nv = realloc(r->v, ncap * sizeof *nv);
+        if (!nv)
+            return fail_nomem(L);
+        r->v = nv;
+        r->cap = ncap;
+    }
+    trace_rec *e = &r->v[r->n++];
+    e->not_event = not_event;
+    if (!not_event)
+        e->c = L->c;
+    return 1;
+}
+
+/* A scalar value (number or string text). is_str tells which. */
+static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
+{
+    L->any_token = true;
+    int d = L->depth;
+    if (d == 0) {
+        L->top = 's';
+        return 1;
+    }
+    if (L->ev_depth && d == L->ev_depth) {
+        if (L->recs)
+            return record(L, true);
+        L->t->events_read++;
+        skip(L, TRACE_SKIP_NOT_EVENT);
+        return 1;
+    }
+    if (L->in_event && d == L->ev_depth + 1) {
+        struct trace_cur *c = &L->c;
+        switch (L->key) {
+        case K_PH:
+            if (is_str && n == 1) {
+                c->ph = s[0];
+                c->has_ph = true;
+            } else {
+                c->ph = '?';
+                c->has_ph = true;
+            }
+            break;
+        case K_NAME:
+            if ((c->name = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_CAT:
+            if ((c->cat = intern_memo(L, 2, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_PID:
+            if ((c->pid = intern_memo(L, 0, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_TID:
+            if ((c->tid = intern_memo(L, 1, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_TS:
+            c->has_ts = true;
+            c->ts_ok = num_parse_us_to_ns(s, n, &c->ts);
+            break;
+        case K_DUR:
+            c->has_dur = true;
+            c->dur_ok = num_parse_us_to_ns(s, n, &c->dur);
+            break;
+        case K_ID: {
+            uint64_t id;
+            c->has_id = is_str || num_parse_id(s, n, &id);
+            break;
+        }
+        default:
+            break;
+        }
+        return 1;
+    }
+    if (L->in_args && d == L->ev_depth + 2) {
+        struct trace_cur *c = &L->c;
+        switch (L->args_key) {
+        case K_CORRELATION:
+            c->has_corr = num_parse_id(s, n, &c->corr);
+            break;
+        case K_EXTERNAL_ID: {
+            /* kept as id + 1 in 32 bits (0: none); larger ids are not linked */
+            uint64_t x;
+            c->ext = num_parse_id(s, n, &x) && x < UINT32_MAX ? (uint32_t)x + 1 : 0;
+            break;
+        }
+        case K_NAME:
+            if (is_str && (c->arg_name = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_LABELS:
+            if (is_str && (c->arg_labels = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_CALL_STACK:
+            /* many operators share a stack: interned, one id per event */
+            if (is_str && n && (c->stack = intern_memo(L, 3, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_SORT_INDEX:
+            c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
+            break;
+        case K_BYTES:
+            c->has_bytes = num_parse_scaled(s, n, 0, &c->bytes);
+            break;
+        case K_ADDR:
+            c->has_addr = num_parse_id(s, n, &c->addr);
+            break;
+        case K_DEV_TYPE:
+            c->has_dev_type = num_parse_scaled(s, n, 0, &c->dev_type);
+            break;
+        case K_DEV_ID:
+            if (!num_parse_scaled(s, n, 0, &c->dev_id))
+                c->dev_id = -1;
+            break;
+        case K_TOTAL_ALLOC:
+            c->has_total_alloc = num_parse_scaled(s, n, 0, &c->total_alloc) && c->total_alloc >= 0;
+            break;
+        case K_TOTAL_RES:
+            c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
+            break;
+        default:
+            break;
+        }
+        return 1;
+    }
+    if (L->in_props && d == 3) {
+        int64_t x;
+        if (L->prop_key != K_OTHER && num_parse_scaled(s, n, 0, &x)) {
+            if (L->prop_key == K_PROP_ID)
+                L->prop_id = x;
+            else
+                L->prop_mem = x;
+        }
+        return 1;
+    }
+    if (L->in_dist && d == 2) {
+        int64_t r;
+        if (L->dist_key == K_RANK && num_parse_scaled(s, n, 0, &r) && r >= 0) {
+            L->t->rank = r;
+            L->t->has_rank = true;
+        }
+        return 1;
+    }
+    if (d == 1 && L->top == 'm') {
+        if (L->top_key == K_BASE_NS) {
+            int64_t b;
+            if (num_parse_scaled(s, n, 0, &b) && b >= TIME_MIN && b < TIME_MAX) {
+                L->t->base_ns = b;
+                L->t->has_base = true;
+            }
+        } else if (L->top_key == K_TRACE_EVENTS) {
+            error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                      "\"traceEvents\" is a %s, not an array of events", is_str ? "string" : "scalar");
+            L->failed = true;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int cb_null(void *ctx)
+{
+    return on_value(ctx, "null", 4, false);
+}
+
+static int cb_bool(void *ctx, int b)
+{
+    return on_value(ctx, b ? "true" : "false", b ? 4 : 5, false);
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+    return on_value(ctx, s, n, false);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t n)
+{
+    return on_value(ctx, (const char *)s, n, true);
+}
+
+/* Opens an object or array: refused past TRACE_MAX_DEPTH levels, at once
+   (2.2 billion '[' overflowed an int after 2 GB of input). Returns 0 then. */
+static int open_level(trace_parser *L)
+{
+    L->any_token = true;
+    if (L->depth >= TRACE_MAX_DEPTH) {
+        error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                  "JSON nested deeper than %d levels (the limit; a trace nests a few)",
+                  TRACE_MAX_DEPTH);
+        L->failed = true;
+        return 0;
+    }
+    L->depth++;
+    return 1;
+}
+
+static int cb_start_map(void *ctx)
+{
+    trace_parser *L = ctx;
+    if (!open_level(L))
+        return 0;
+    int d = L->depth;
+    if (d == 1) {
+        L->top = 'm';
+    } else if (L->ev_depth && d == L->ev_depth + 1) {
+        L->in_event = true;
+        L->key = K_OTHER;
+        L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
+                             .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
+                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE };
+    } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
+        L->in_args = true;
+        L->args_key = K_OTHER;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_TRACE_EVENTS) {
+        error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                  "\"traceEvents\" is an object, not an array of events");
+        L->failed = true;
+        return 0;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DIST_INFO) {
+        L->in_dist = true;
+        L->dist_key = K_OTHER;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = K_OTHER;
+        L->prop_id = -1;
+        L->prop_mem = 0;
+    }
+    return 1;
+}
+
+static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
+{
+    trace_parser *L = ctx;
+    int d = L->depth;
+    L->last_key_len = n < sizeof L->last_key ? n : sizeof L->last_key;
+    memcpy(L->last_key, k, L->last_key_len);
+    if (L->in_event && d == L->ev_depth + 1) {
+        L->key = classify_event_key(k, n);
+    } else if (L->in_args && d == L->ev_depth + 2) {
+        L->args_key = classify_args_key(k, n);
+    } else if (L->in_dist && d == 2) {
+        L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
+    } else if (L->in_props && d == 3) {
+        L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
+                      : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
+                                                                   : K_OTHER;
+    } else if (d == 1 && L->top == 'm') {
+        L->top_key = K_OTHER;
+        if (n == 11 && !memcmp(k, "traceEvents", 11))
+            L->top_key = K_TRACE_EVENTS;
+        else if (n == 19 && !memcmp(k, "baseTimeNanoseconds", 19))
+            L->top_key = K_BASE_NS;
+        else if (n == 15 && !memcmp(k, "distributedInfo", 15))
+            L->top_key = K_DIST_INFO;
+        else if (n == 16 && !memcmp(k, "deviceProperties", 16))
+            L->top_key = K_DEV_PROPS;
+        else if ((n == 5 && !memcmp(k, "nodes", 5)) || (n == 6 && !memcmp(k, "schema", 6)))
+            L->saw_exec_graph = true;
+    }
+    return 1;
+}
+
+static int cb_end_map(void *ctx)
+{
+    trace_parser *L = ctx;
+    int d = L->depth;
+    int r = 1;
+    if (L->in_args && d == L->ev_depth + 2) {
+        L->in_args = false;
+    } else if (L->in_event && d == L->ev_depth + 1) {
+        L->in_event = false;
+        r = L->recs ? record(L, false) : finish_event(L);
+    } else if (L->in_dist && d == 2) {
+        L->in_dist = false;
+    } else if (L->in_props && d == 3) {
+        /* a device's memory, for the steps' memory recommendation */
+        if (L->prop_id >= 0 && L->prop_id < 16 && L->prop_mem > 0)
+            L->t->gpu_total_mem[L->prop_id] = L->prop_mem;
+    }
+    L->depth--;
+    return r;
+}
+
+static int cb_start_array(void *ctx)
+{
+    trace_parser *L = ctx;
+    if (!open_level(L))
+        return 0;
+    int d = L->depth;
+    if (d == 1) {
+        L->top = 'a';
+        L->t->format = TRACE_FORMAT_ARRAY;
+        L->ev_depth = 1;
+        L->saw_events = true;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_TRACE_EVENTS) {
+        L->ev_depth = 2;
+        L->saw_events = true;
+        L->t->format = TRACE_FORMAT_KINETO;
+    } else if (d == 2 && L->top == 'm' && L->top_key == K_DEV_PROPS) {
+        L->in_props = true;
+    } else if (L->ev_depth && d == L->ev_depth + 1) {
+        if (L->recs)
+            return record(L, true);
+        L->t->events_read++;
+        skip(L, TRACE_SKIP_NOT_EVENT);
+    }
+    return 1;
+}
+
+static int cb_end_array(void *ctx)
+{
+    trace_parser *L = ctx;
+    if (L->recs && L->ev_depth && L->depth == L->ev_depth) {
+        /* a worker's chunk holds no more events: stop where the array ends */
+        L->ended = true;
+        L->depth--;
+        return 0;
+    }
+    if (L->ev_depth && L->depth == L->ev_depth)
+        L->ev_depth = 0;
+    if (L->in_props && L->depth == 2)
+        L->in_props = false;
+    L->depth--;
+    return 1;
+}
+
+const yajl_callbacks trace_parse_callbacks = {
+    cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+    cb_start_map, cb_map_key, cb_end_map, cb_start_array, cb_end_array
+};
+
+int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err)
+{
+    memset(L, 0, sizeof *L);
+    L->t = t;
+    L->err = err;
+    L->path = path;
+    L->last_pid = L->last_tid = UINT32_MAX;
+    L->free_begin = BEGIN_NONE;
+    L->memo[0] = L->memo[1] = L->memo[2] = L->memo[3] = STRTAB_NONE;
+    if (hmap_init(&L->tracks, 64) < 0 || hmap_init(&L->procs, 16) < 0) {
+        error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
+        return -1;
+    }
+    L->s_empty = t->str_empty = strtab_intern(t->strs, "", 0);
+    L->s_trace = strtab_intern(t->strs, "Trace", 5);
+    L->s_process_name = strtab_intern(t->strs, "process_name", 12);
+    L->s_process_labels = strtab_intern(t->strs, "process_labels", 14);
+    L->s_process_sort = strtab_intern(t->strs, "process_sort_index", 18);
+    L->s_thread_name = strtab_intern(t->strs, "thread_name", 11);
+    L->s_thread_sort = strtab_intern(t->strs, "thread_sort_index", 17);
+    L->s_memory = strtab_intern(t->strs, "[memory]", 8);
+    if (L->s_memory == STRTAB_NONE ||
+        L->s_empty == STRTAB_NONE || L->s_trace == STRTAB_NONE || L->s_process_name == STRTAB_NONE ||
+        L->s_process_labels == STRTAB_NONE || L->s_process_sort == STRTAB_NONE ||
+        L->s_thread_name == STRTAB_NONE || L->s_thread_sort == STRTAB_NONE) {
+        error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int trace_parse_finish(trace_parser *L)
+{
+    trace *t = L->t;
+    if (L->top == 's') {
+        error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                  "a single JSON value, not a trace; expected an object with \"traceEvents\" or an array of events");
+        return -1;
+    }
+    if (L->top == 'm' && !L->saw_events) {
+        if (L->saw_exec_graph)
+            error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                      "a PyTorch execution trace (nodes/schema), not a timing trace; "
+                      "expected a profiler trace with \"traceEvents\" (torch.profiler export_chrome_trace)");
+        else
+            error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                      "a JSON object without \"traceEvents\"; expected a PyTorch profiler trace");
+        return -1;
+    }
+    if (t->events_read > 0 && !L->any_object) {
+        error_set(L->err, T2P_ERR_NOT_TRACE, L->path, -1,
+                  "a JSON array with no event objects; expected an array of trace events");
+        return -1;
+    }
+    t->skipped[TRACE_SKIP_UNMATCHED_BEGIN] += L->open_begins;
+    return 0;
+}
+
+int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
+{
+    if (r->not_event) {
+        L->t->events_read++;
+        skip(L, TRACE_SKIP_NOT_EVENT);
+        return 0;
+    }
+    L->c = r->c;
+    struct trace_cur *c = &L->c;
+    uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
+                        &c->stack };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (*ids[i] != STRTAB_NONE)
+            *ids[i] = map[*ids[i]];
+    return finish_event(L) ? 0 : -1;
+}
+
+void trace_parse_where(const trace_parser *L, char *buf, size_t size)
+{
+    int k = (int)L->last_key_len;
+    const char *more = L->last_key_len == sizeof L->last_key ? "..." : "";
+    if (L->in_event && L->last_key_len)
+        snprintf(buf, size, "in event %llu after the key \"%.*s%s\"",
+                 (unsigned long long)L->t->events_read + 1, k, L->last_key, more);
+    else if (L->in_event)
+        snprintf(buf, size, "in event %llu", (unsigned long long)L->t->events_read + 1);
+    else if (L->last_key_len)
+        snprintf(buf, size, "after the key \"%.*s%s\"", k, L->last_key, more);
+    else
+        snprintf(buf, size, "%s", "");
+}
+
+void trace_parse_done(trace_parser *L)
+{
+    hmap_done(&L->tracks);
+    hmap_done(&L->procs);
+    hmap_done(&L->open_top);
+    trace_mem_load_done(L->mem);
+    L->mem = NULL;
+    free(L->begins);
+    L->begins = NULL;
+}

@@ -1,0 +1,819 @@
+#include "config.h"
+
+#include "core/model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model/catkind.h"
+#include "core/analyses/gpu.h"
+#include "core/base/hmap.h"
+#include "core/base/vec.h"
+
+struct frame {
+    uint32_t ev;
+    uint32_t node;
+    int64_t end;
+    int64_t cover;     /* union of direct children so far */
+    int64_t cover_end; /* end of the last covered stretch */
+    int64_t sub;       /* self time of the event and everything under it */
+    bool kept;         /* in the scope (model_opts.keep); else node stays MODEL_NONE
+                          until a counted event under it needs its stack */
+};
+
+struct builder {
+    model *m;
+    const trace *tr;
+    hmap opmap;    /* (name, cat) -> op */
+    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id);
+                      with a Call stack (parent, variant | 1 << 31) */
+    hmap opgroup;  /* with groups: (op, 1 + group) -> its op-and-group id */
+    hmap variants; /* (op or op-and-group id, Call stack) -> variant: as called from one Python stack */
+    uint32_t nvariants;
+    uint32_t *ev_stack; /* per event: its Call stack or STRTAB_NONE; NULL when none has one */
+    size_t opcap, nodecap;
+    uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
+    uint32_t *name_op;  /* op name id -> the op last found for it */
+    uint32_t *cat_map;  /* strtab id -> the category used for ops (modern spelling) */
+    uint32_t *onstack;  /* per op: its open calls on the current track's stack */
+    struct frame *stack;
+    size_t stackcap;
+    size_t mat;         /* stack[0..mat) have their nodes */
+};
+
+/* Node and op arrays start small and double: the explorer keeps a model
+   per rank, and thousands of tiny ranks each held 2 x 1024 nodes. */
+#define MODEL_FIRST_CAP 16
+
+static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : MODEL_FIRST_CAP;
+        model_node *nn = realloc(*nodes, nc * sizeof *nn);
+        if (!nn)
+            return -1;
+        *nodes = nn;
+        *cap = nc;
+    }
+    (*nodes)[(*n)++] = v;
+    return 0;
+}
+
+static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
+{
+    /* a name nearly always comes with one category: try its last op first */
+    uint32_t last = b->name_op[name];
+    if (last != MODEL_NONE && b->m->ops[last].cat == cat)
+        return last;
+    uint64_t key = (uint64_t)name << 32 | cat;
+    uint32_t op = hmap_get(&b->opmap, key);
+    if (op != UINT32_MAX) {
+        b->name_op[name] = op;
+        return op;
+    }
+    model *m = b->m;
+    if (m->nops == b->opcap) {
+        size_t nc = b->opcap ? b->opcap * 2 : MODEL_FIRST_CAP;
+        model_op *no = realloc(m->ops, nc * sizeof *no);
+        if (!no)
+            return MODEL_NONE;
+        m->ops = no;
+        uint32_t *os = realloc(b->onstack, nc * sizeof *os);
+        if (!os)
+            return MODEL_NONE;
+        b->onstack = os;
+        b->opcap = nc;
+    }
+    op = (uint32_t)m->nops++;
+    m->ops[op] = (model_op){ .name = name, .cat = cat, .min_ns = INT64_MAX };
+    b->onstack[op] = 0;
+    if (hmap_put(&b->opmap, key, op) < 0)
+        return MODEL_NONE;
+    b->name_op[name] = op;
+    return op;
+}
+
+/* The node of op under parent for a call of group g (1 + group, 0 none)
+   from Python stack (STRTAB_NONE: none): with groups, the child key holds a
+   small id of the (op, g) pair; with a stack, one of (that, stack). */
+static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track,
+                          uint32_t g, uint32_t stack)
+{
+    uint32_t kop = op;
+    if (b->m->opts.group) {
+        uint64_t ok = (uint64_t)op << 32 | g;
+        kop = hmap_get(&b->opgroup, ok);
+        if (kop == UINT32_MAX) {
+            kop = (uint32_t)b->opgroup.n;
+            if (hmap_put(&b->opgroup, ok, kop) < 0)
+                return MODEL_NONE;
+        }
+    }
+    if (stack != STRTAB_NONE) {
+        /* calls of op from another Python stack are another node */
+        uint64_t vk = (uint64_t)kop << 32 | stack;
+        uint32_t v = hmap_get(&b->variants, vk);
+        if (v == UINT32_MAX) {
+            v = b->nvariants++;
+            if (v >= 1u << 31 || hmap_put(&b->variants, vk, v) < 0)
+                return MODEL_NONE;
+        }
+        kop = v | 1u << 31;
+    }
+    uint64_t key = (uint64_t)parent << 32 | kop;
+    uint32_t node = hmap_get(&b->childmap, key);
+    if (node != UINT32_MAX)
+        return node;
+    model *m = b->m;
+    node = (uint32_t)m->nnodes;
+    model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
+                     .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = track,
+                     .depth = m->nodes[parent].depth + 1, .group = g };
+    if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
+        hmap_put(&b->childmap, key, node) < 0)
+        return MODEL_NONE;
+    return node;
+}
+
+/* 1 + event e's group, 0 when none */
+static uint32_t group_of(const struct builder *b, uint32_t e)
+{
+    const uint32_t *g = b->m->opts.group;
+    return g && g[e] != MODEL_NONE ? g[e] + 1 : 0;
+}
+
+/* Sorts idx[0..n) by (ts asc, dur desc, index asc): a natural merge sort,
+   since traces are mostly in order already. */
+static int cmp_ev(const trace_event *ev, uint32_t a, uint32_t b)
+{
+    if (ev[a].ts != ev[b].ts)
+        return ev[a].ts < ev[b].ts ? -1 : 1;
+    if (ev[a].dur != ev[b].dur)
+        return ev[a].dur > ev[b].dur ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+static void sort_track(const trace_event *ev, uint32_t *idx, uint32_t *tmp, size_t n)
+{
+    size_t i;
+    for (i = 1; i < n; i++)
+        if (cmp_ev(ev, idx[i - 1], idx[i]) > 0)
+            break;
+    if (i >= n)
+        return;
+    /* bottom-up merge sort, ping-ponging between idx and tmp */
+    uint32_t *src = idx, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t a = lo, c = mid, k = lo;
+            if (mid < hi && cmp_ev(ev, src[mid - 1], src[mid]) <= 0) {
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+                continue;
+            }
+            while (a < mid && c < hi)
+                dst[k++] = cmp_ev(ev, src[a], src[c]) <= 0 ? src[a++] : src[c++];
+            while (a < mid)
+                dst[k++] = src[a++];
+            while (c < hi)
+                dst[k++] = src[c++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != idx)
+        memcpy(idx, src, n * sizeof *idx);
+}
+
+/* Closes the innermost open event. Its subtree's self time goes to its
+   parent's, and to its op's cum when it is the op's outermost open call:
+   then every stack through it holds the op, and no stack is counted twice. */
+static void pop_frame(struct builder *b, size_t depth)
+{
+    model *m = b->m;
+    struct frame *f = &b->stack[depth];
+    const trace_event *e = &b->tr->events[f->ev];
+    int64_t self = e->dur - f->cover;
+    m->ev_self[f->ev] = self;
+    if (b->mat > depth)
+        b->mat = depth;
+    if (!f->kept) {
+        /* outside the scope: only what was counted under it goes up */
+        if (depth > 0)
+            b->stack[depth - 1].sub += f->sub;
+        return;
+    }
+    model_node *nd = &m->nodes[f->node];
+    nd->self_ns += self;
+    m->ops[nd->op].self_ns += self;
+    m->tracks[e->track].self_ns += self;
+    m->busy_ns += self;
+    f->sub += self;
+    if (depth > 0)
+        b->stack[depth - 1].sub += f->sub;
+    if (--b->onstack[nd->op] == 0)
+        m->ops[nd->op].cum_ns += f->sub;
+}
+
+/* Opens f, as the innermost call on the stack (room made by the caller).
+   A zero-length event contains nothing: never a parent, or events at one
+   instant would nest in each other (a chain millions deep): it closes at
+   once. */
+static void push_frame(struct builder *b, size_t *depth, struct frame f)
+{
+    b->stack[(*depth)++] = f;
+    if (f.kept) {
+        b->mat = *depth;
+        b->onstack[b->m->nodes[f.node].op]++;
+    }
+    if (b->tr->events[f.ev].dur == 0)
+        pop_frame(b, --*depth);
+}
+
+static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, size_t n)
+{
+    model *m = b->m;
+    const trace_event *ev = b->tr->events;
+    model_track *mt = &m->tracks[track];
+    size_t depth = 0;
+    int64_t cover_end = INT64_MIN;
+
+    b->mat = 0;
+    mt->last_ns = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = order[i];
+        const trace_event *x = &ev[e];
+        int64_t end = x->ts + x->dur;
+        bool kept = !m->opts.keep || m->opts.keep[e];
+
+        while (depth > 0 && b->stack[depth - 1].end < end) {
+            /* x ends after it: when x also starts inside it, they overlap
+               partly (counted, see model.h); the first such x is the one */
+            const struct frame *f = &b->stack[depth - 1];
+            if (f->kept && kept && x->ts < f->end) {
+                m->partial_overlap_events++;
+                m->partial_overlap_ns += f->end - x->ts;
+            }
+            pop_frame(b, --depth);
+        }
+        if (depth > 0) {
+            struct frame *p = &b->stack[depth - 1];
+            if (p->kept && x->ts < p->cover_end)
+                m->ops[m->nodes[p->node].op].overlap = true;
+            int64_t from = x->ts > p->cover_end ? x->ts : p->cover_end;
+            if (end > from)
+                p->cover += end - from;
+            if (end > p->cover_end)
+                p->cover_end = end;
+        }
+        if (depth == b->stackcap) {
+            size_t nc = b->stackcap ? b->stackcap * 2 : 64;
+            struct frame *ns = realloc(b->stack, nc * sizeof *ns);
+            if (!ns)
+                return -1;
+            b->stack = ns;
+            b->stackcap = nc;
+        }
+        if (!kept) {
+            m->ev_node[e] = MODEL_NONE;
+            push_frame(b, &depth, (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false });
+            continue;
+        }
+        /* the callers outside the scope get their nodes now: a stack runs
+           through them */
+        for (; b->mat < depth; b->mat++) {
+            struct frame *a = &b->stack[b->mat];
+            const trace_event *ax = &ev[a->ev];
+            uint32_t aop = op_get(b, b->name_map[ax->name], b->cat_map[ax->cat]);
+            if (aop == MODEL_NONE)
+                return -1;
+            a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
+                                group_of(b, a->ev),
+                                b->ev_stack ? b->ev_stack[a->ev] : STRTAB_NONE);
+            if (a->node == MODEL_NONE)
+                return -1;
+            m->ev_node[a->ev] = a->node;
+        }
+        mt->events++;
+
+        /* track coverage and gaps, for the threads and streams views */
+        if (mt->events == 1)
+            mt->first_ns = x->ts;
+        if (end > mt->last_ns)
+            mt->last_ns = end;
+        if (cover_end == INT64_MIN) {
+            mt->union_ns += x->dur;
+            cover_end = end;
+        } else if (x->ts >= cover_end) {
+            if (x->ts - cover_end > mt->max_gap_ns)
+                mt->max_gap_ns = x->ts - cover_end;
+            mt->union_ns += x->dur;
+            cover_end = end;
+        } else if (end > cover_end) {
+            mt->union_ns += end - cover_end;
+            cover_end = end;
+        }
+
+        uint32_t parent_node = depth > 0 ? b->stack[depth - 1].node : mt->root;
+        uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
+        if (op == MODEL_NONE)
+            return -1;
+        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e),
+                                  b->ev_stack ? b->ev_stack[e] : STRTAB_NONE);
+        if (node == MODEL_NONE)
+            return -1;
+        m->ev_node[e] = node;
+
+        model_node *nd = &m->nodes[node];
+        nd->calls++;
+        nd->total_ns += x->dur;
+        model_op *o = &m->ops[op];
+        o->calls++;
+        o->total_ns += x->dur;
+        if (x->dur < o->min_ns)
+            o->min_ns = x->dur;
+        if (x->dur > o->max_ns)
+            o->max_ns = x->dur;
+
+        push_frame(b, &depth, (struct frame){ e, node, end, 0, x->ts, 0, true });
+    }
+    while (depth > 0)
+        pop_frame(b, --depth);
+    if (!mt->events)
+        mt->last_ns = 0;
+    /* a thread is busy once at a time, whatever overlaps on it */
+    mt->busy_ns = mt->union_ns;
+    return 0;
+}
+
+static int build_name_map(struct builder *b)
+{
+    const trace *tr = b->tr;
+    uint32_t n = strtab_count(tr->strs);
+    b->name_map = malloc((size_t)(n ? n : 1) * sizeof *b->name_map);
+    if (!b->name_map)
+        return -1;
+    uint32_t star = STRTAB_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        b->name_map[i] = i;
+        if (b->m->opts.keep_steps)
+            continue;
+        const char *s = strtab_str(tr->strs, i);
+        if (strncmp(s, "ProfilerStep#", 13) == 0) {
+            if (star == STRTAB_NONE) {
+                star = strtab_intern(tr->strs, "ProfilerStep*", 13);
+                if (star == STRTAB_NONE)
+                    return -1;
+            }
+            b->name_map[i] = star;
+        }
+    }
+    /* early Kineto's category spellings become their modern names in every
+       table: "Operator" and "cpu_op" are one category */
+    b->cat_map = malloc((size_t)(n ? n : 1) * sizeof *b->cat_map);
+    if (!b->cat_map)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        b->cat_map[i] = i;
+        const char *mod = catkind_modern(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        if (mod && (b->cat_map[i] = strtab_intern(tr->strs, mod, strlen(mod))) == STRTAB_NONE)
+            return -1;
+    }
+    /* sized after "ProfilerStep*" and modern names may have been added */
+    uint32_t all = strtab_count(tr->strs);
+    b->m->catkind = malloc(all ? all : 1);
+    if (!b->m->catkind)
+        return -1;
+    b->m->ncatkind = all;
+    for (uint32_t i = 0; i < all; i++)
+        b->m->catkind[i] = (unsigned char)catkind_of(strtab_str(tr->strs, i),
+                                                     strtab_len(tr->strs, i));
+    b->name_op = malloc((size_t)(all ? all : 1) * sizeof *b->name_op);
+    if (!b->name_op)
+        return -1;
+    for (uint32_t i = 0; i < all; i++)
+        b->name_op[i] = MODEL_NONE;
+    return 0;
+}
+
+static int build_cats(model *m)
+{
+    hmap cm;
+    size_t cap = 0;
+    if (hmap_init(&cm, 32) < 0)
+        return -1;
+    for (size_t i = 0; i < m->nops; i++) {
+        const model_op *o = &m->ops[i];
+        uint32_t c = hmap_get(&cm, o->cat);
+        if (c == UINT32_MAX) {
+            if (m->ncats == cap) {
+                size_t nc = cap ? cap * 2 : 16;
+                model_cat *n = realloc(m->cats, nc * sizeof *n);
+                if (!n)
+                    goto fail;
+                m->cats = n;
+                cap = nc;
+            }
+            c = (uint32_t)m->ncats++;
+            m->cats[c] = (model_cat){ .name = o->cat };
+            if (hmap_put(&cm, o->cat, c) < 0)
+                goto fail;
+        }
+        m->cats[c].calls += o->calls;
+        m->cats[c].self_ns += o->self_ns;
+        m->cats[c].total_ns += o->total_ns;
+        m->cats[c].dev_self_ns += o->dev_self_ns;
+    }
+    hmap_done(&cm);
+    return 0;
+fail:
+    hmap_done(&cm);
+    return -1;
+}
+
+/* Merges the per-track trees into one; parents come before children. */
+static int build_merged(model *m)
+{
+    hmap mm;
+    size_t cap = 0;
+    if (hmap_init(&mm, m->nnodes / 2 + 16) < 0)
+        return -1;
+    m->node_merged = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_merged);
+    if (!m->node_merged)
+        goto fail;
+    model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                        .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = MODEL_NONE };
+    if (push_node(&m->mnodes, &m->nmnodes, &cap, root) < 0)
+        goto fail;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        uint32_t mi;
+        if (nd->parent == MODEL_NONE) {
+            mi = 0;
+        } else {
+            uint32_t mp = m->node_merged[nd->parent];
+            uint64_t key = (uint64_t)mp << 32 | nd->op;
+            mi = hmap_get(&mm, key);
+            if (mi == UINT32_MAX) {
+                mi = (uint32_t)m->nmnodes;
+                model_node v = { .op = nd->op, .parent = mp, .first_child = MODEL_NONE,
+                                 .next_sibling = MODEL_NONE, .stream = MODEL_NONE,
+                                 .track = MODEL_NONE, .depth = nd->depth, .gpu = nd->gpu };
+                if (push_node(&m->mnodes, &m->nmnodes, &cap, v) < 0 || hmap_put(&mm, key, mi) < 0)
+                    goto fail;
+            }
+        }
+        m->node_merged[i] = mi;
+        model_node *mn = &m->mnodes[mi];
+        mn->calls += nd->calls;
+        mn->self_ns += nd->self_ns;
+        mn->total_ns += nd->total_ns;
+        mn->dev_events += nd->dev_events;
+        mn->dev_leaf_ns += nd->dev_leaf_ns;
+        mn->dev_self_ns += nd->dev_self_ns;
+        mn->dev_total_ns += nd->dev_total_ns;
+    }
+    hmap_done(&mm);
+    return 0;
+fail:
+    hmap_done(&mm);
+    return -1;
+}
+
+/* first_child / next_sibling, children in creation order */
+static void link_children(model_node *nodes, size_t n)
+{
+    for (size_t i = n; i-- > 0;) {
+        uint32_t p = nodes[i].parent;
+        if (p != MODEL_NONE) {
+            nodes[i].next_sibling = nodes[p].first_child;
+            nodes[p].first_child = (uint32_t)i;
+        }
+    }
+}
+
+/* whether event i goes into the sorted tracks: every event, or in a scope
+   the counted ones and those overlapping their track's counted stretch */
+static bool in_scope(const model *m, const int64_t *lo, const int64_t *hi, size_t i)
+{
+    if (!m->opts.keep || m->opts.keep[i])
+        return true;
+    const trace_event *x = &m->tr->events[i];
+    return x->ts < hi[x->track] && x->ts + x->dur > lo[x->track];
+}
+
+model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
+{
+    int64_t *span_lo = NULL, *span_hi = NULL;
+    struct builder b;
+    uint32_t *order = NULL, *tmp = NULL;
+    size_t maxn = 0;
+    size_t *start = NULL;
+
+    memset(&b, 0, sizeof b);
+    model *m = calloc(1, sizeof *m);
+    if (!m)
+        goto nomem;
+    b.m = m;
+    b.tr = tr;
+    m->tr = tr;
+    if (opts)
+        m->opts = *opts;
+    m->ntracks = tr->ntracks;
+    m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
+    m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
+    order = vec_alloc(tr->nevents, sizeof *order);
+    start = calloc(tr->ntracks + 1, sizeof *start);
+    if (!m->tracks || !m->ev_node || !m->ev_self || !order || !start)
+        goto nomem;
+    if (hmap_init(&b.opmap, 1024) < 0 || hmap_init(&b.childmap, 4096) < 0 ||
+        hmap_init(&b.opgroup, 64) < 0 || hmap_init(&b.variants, 64) < 0 ||
+        build_name_map(&b) < 0)
+        goto nomem;
+    if (tr->nstacks && !m->opts.no_python) {
+        b.ev_stack = malloc(tr->nevents * sizeof *b.ev_stack);
+        if (!b.ev_stack)
+            goto nomem;
+        for (size_t i = 0; i < tr->nevents; i++)
+            b.ev_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++)
+            b.ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
+    }
+
+    /* a scope: only the events that may nest with a counted one on its
+       track (those overlapping the track's counted stretch) are sorted */
+    if (m->opts.keep) {
+        memset(m->ev_node, 0xff, (tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+        span_lo = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *span_lo);
+        span_hi = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *span_hi);
+        if (!span_lo || !span_hi)
+            goto nomem;
+        for (size_t k = 0; k < tr->ntracks; k++) {
+            span_lo[k] = INT64_MAX;
+            span_hi[k] = INT64_MIN;
+        }
+        for (size_t i = 0; i < tr->nevents; i++) {
+            const trace_event *x = &tr->events[i];
+            if (!m->opts.keep[i])
+                continue;
+            if (x->ts < span_lo[x->track])
+                span_lo[x->track] = x->ts;
+            if (x->ts + x->dur > span_hi[x->track])
+                span_hi[x->track] = x->ts + x->dur;
+        }
+    }
+    /* group events by track (a stable counting sort), then sort each track */
+    for (size_t i = 0; i < tr->nevents; i++)
+        if (in_scope(m, span_lo, span_hi, i))
+            start[tr->events[i].track + 1]++;
+    for (size_t k = 0; k < tr->ntracks; k++)
+        start[k + 1] += start[k];
+    {
+        size_t *fill = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *fill);
+        if (!fill)
+            goto nomem;
+        memcpy(fill, start, tr->ntracks * sizeof *fill);
+        for (size_t i = 0; i < tr->nevents; i++)
+            if (in_scope(m, span_lo, span_hi, i))
+                order[fill[tr->events[i].track]++] = (uint32_t)i;
+        free(fill);
+    }
+    maxn = 0;
+    for (size_t k = 0; k < tr->ntracks; k++)
+        if (start[k + 1] - start[k] > maxn)
+            maxn = start[k + 1] - start[k];
+    tmp = vec_alloc(maxn, sizeof *tmp);
+    if (!tmp)
+        goto nomem;
+
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                            .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
+        m->tracks[k].root = (uint32_t)m->nnodes;
+        m->tracks[k].stream = MODEL_NONE;
+        if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
+            goto nomem;
+    }
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        size_t n = start[k + 1] - start[k];
+        sort_track(tr->events, order + start[k], tmp, n);
+        if (nest_track(&b, (uint32_t)k, order + start[k], n) < 0)
+            goto nomem;
+        if (m->tracks[k].events) {
+            m->tracks_with_events++;
+            m->complete_events += m->tracks[k].events;
+            model_node *root = &m->nodes[m->tracks[k].root];
+            root->calls = m->tracks[k].events; /* a root is no call, so no self time */
+        }
+    }
+    vec_free(tmp, maxn, sizeof *tmp);
+    tmp = NULL;
+    /* a caller outside a scope has no calls: no shortest one either */
+    for (size_t i = 0; i < m->nops; i++)
+        if (!m->ops[i].calls)
+            m->ops[i].min_ns = 0;
+
+    /* a root's total is what its direct children cover, summed */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent != MODEL_NONE && m->nodes[nd->parent].parent == MODEL_NONE)
+            m->nodes[nd->parent].total_ns += nd->total_ns;
+    }
+
+    /* the profiler's Trace span, widened to every counted event: a step can
+       start before the span or end after it (triton_example), and a window
+       that leaves out counted time would make every percentage of it lie */
+    m->window_start = INT64_MAX;
+    m->window_end = INT64_MIN;
+    if (tr->has_window && !m->opts.keep) {
+        m->window_start = tr->window_start;
+        m->window_end = tr->window_end;
+    }
+    for (size_t k = 0; k < m->ntracks; k++) {
+        if (!m->tracks[k].events)
+            continue;
+        if (m->tracks[k].first_ns < m->window_start)
+            m->window_start = m->tracks[k].first_ns;
+        if (m->tracks[k].last_ns > m->window_end)
+            m->window_end = m->tracks[k].last_ns;
+    }
+    if (m->window_start > m->window_end)
+        m->window_start = m->window_end = 0; /* nothing timed */
+    m->window_ns = m->window_end - m->window_start;
+
+    if (gpu_attribute(m, order, start) < 0)
+        goto nomem;
+    if (b.ev_stack) {
+        /* GPU nodes, added last, have none */
+        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
+        if (!m->node_stack)
+            goto nomem;
+        for (size_t i = 0; i < m->nnodes; i++)
+            m->node_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++) {
+            uint32_t n = m->ev_node[tr->stacks[i].event];
+            if (n < m->nnodes) /* an event outside the scope has none */
+                m->node_stack[n] = tr->stacks[i].stack;
+        }
+    }
+    for (size_t k = 0; k < m->ntracks; k++)
+        if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
+            m->cpu_ns += m->tracks[k].busy_ns;
+    link_children(m->nodes, m->nnodes);
+    if (build_merged(m) < 0)
+        goto nomem;
+    link_children(m->mnodes, m->nmnodes);
+    if (build_cats(m) < 0)
+        goto nomem;
+    m->scoped = m->opts.keep != NULL;
+    m->opts.keep = NULL; /* the caller's, read only while building */
+    m->opts.group = NULL;
+    goto done;
+
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
+    model_free(m);
+    m = NULL;
+done:
+    vec_free(order, tr->nevents, sizeof *order);
+    vec_free(tmp, maxn, sizeof *tmp);
+    free(start);
+    free(span_lo);
+    free(span_hi);
+    free(b.stack);
+    free(b.name_map);
+    free(b.name_op);
+    free(b.cat_map);
+    free(b.onstack);
+    hmap_done(&b.opmap);
+    hmap_done(&b.childmap);
+    hmap_done(&b.opgroup);
+    hmap_done(&b.variants);
+    free(b.ev_stack);
+    return m;
+}
+
+void model_free(model *m)
+{
+    if (!m)
+        return;
+    free(m->ops);
+    free(m->cats);
+    free(m->tracks);
+    free(m->nodes);
+    free(m->mnodes);
+    free(m->node_merged);
+    free(m->ev_node);
+    free(m->node_stack);
+    vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
+    free(m->corr_launch);
+    free(m->streams);
+    free(m->catkind);
+    free(m);
+}
+
+/* ---- sorting ---- */
+
+static const char *const sort_names[MODEL_SORT_N] = {
+    "self", "total", "calls", "name", "avg", "device_self", "device_total"
+};
+
+const char *model_sort_name(enum model_sort s)
+{
+    return (unsigned)s < MODEL_SORT_N ? sort_names[s] : "?";
+}
+
+int model_sort_parse(const char *s)
+{
+    for (int i = 0; i < MODEL_SORT_N; i++)
+        if (strcmp(s, sort_names[i]) == 0)
+            return i;
+    if (strcmp(s, "device") == 0)
+        return MODEL_SORT_DEVICE_TOTAL;
+    return -1;
+}
+
+struct sort_ctx {
+    const model *m;
+    enum model_sort s;
+    bool reverse;
+    bool cats;
+};
+
+/* qsort has no context argument in C11; the sort runs on one thread at a time */
+static _Thread_local struct sort_ctx sctx;
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return a < b ? -1 : (a > b);
+}
+
+static void figures(const struct sort_ctx *c, uint32_t i, int64_t *v, uint32_t *name)
+{
+    if (c->cats) {
+        const model_cat *k = &c->m->cats[i];
+        *name = k->name;
+        switch (c->s) {
+        case MODEL_SORT_TOTAL: *v = k->total_ns; break;
+        case MODEL_SORT_CALLS: *v = (int64_t)k->calls; break;
+        case MODEL_SORT_AVG: *v = k->calls ? k->total_ns / (int64_t)k->calls : 0; break;
+        case MODEL_SORT_DEVICE_SELF:
+        case MODEL_SORT_DEVICE_TOTAL: *v = k->dev_self_ns; break;
+        default: *v = k->self_ns; break;
+        }
+        return;
+    }
+    const model_op *o = &c->m->ops[i];
+    *name = o->name;
+    switch (c->s) {
+    case MODEL_SORT_TOTAL: *v = o->total_ns; break;
+    case MODEL_SORT_CALLS: *v = (int64_t)o->calls; break;
+    case MODEL_SORT_AVG: *v = o->calls ? o->total_ns / (int64_t)o->calls : 0; break;
+    case MODEL_SORT_DEVICE_SELF: *v = o->dev_self_ns; break;
+    case MODEL_SORT_DEVICE_TOTAL: *v = o->dev_total_ns; break;
+    default: *v = o->self_ns; break;
+    }
+}
+
+static int cmp_sort(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int64_t va, vb;
+    uint32_t na, nb;
+    figures(&sctx, a, &va, &na);
+    figures(&sctx, b, &vb, &nb);
+    const strtab *st = sctx.m->tr->strs;
+    int r;
+    if (sctx.s == MODEL_SORT_NAME) {
+        r = strcmp(strtab_str(st, na), strtab_str(st, nb));
+    } else {
+        r = -cmp_i64(va, vb);
+        if (r == 0)
+            r = strcmp(strtab_str(st, na), strtab_str(st, nb));
+    }
+    if (r == 0)
+        r = a < b ? -1 : (a > b);
+    return sctx.reverse ? -r : r;
+}
+
+static void sort_idx(const model *m, enum model_sort s, bool reverse, bool cats, uint32_t *idx,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    sctx = (struct sort_ctx){ m, s, reverse, cats };
+    qsort(idx, n, sizeof *idx, cmp_sort);
+}
+
+void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
+{
+    sort_idx(m, s, reverse, false, idx, m->nops);
+}
+
+void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
+{
+    sort_idx(m, s, reverse, true, idx, m->ncats);
+}

@@ -1,0 +1,83 @@
+/* pprof export: the model (or a selection of its stacks) as a gzipped
+   profile.proto, in memory linear in the call tree (samples are packed as the
+   tree is walked). One sample per per-track call-tree node:
+   samples/count = calls ending at that stack, time/nanoseconds = their self
+   time, device_time/nanoseconds = GPU time whose stack ends there. */
+#ifndef T2P_PPROF_H
+#define T2P_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/error.h"
+#include "core/analyses/memory.h"
+#include "core/model/model.h"
+#include "core/model/shortname.h"
+
+typedef struct pprof_summary {
+    size_t samples, locations, functions, strings;
+    uint64_t calls;    /* sum of samples/count */
+    int64_t total_ns;  /* sum of time */
+    int64_t device_ns; /* sum of device_time */
+    uint64_t alloc_objects, inuse_objects; /* sums of the memory sample types */
+    int64_t alloc_bytes, inuse_bytes;
+} pprof_summary;
+
+/* Called every few million stack entries while the profile is written (done
+   of total); return non-zero to cancel: pprof_write then fails with
+   T2P_ERR_CANCELLED and leaves nothing behind. */
+typedef int (*pprof_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
+typedef struct pprof_opts {
+    const uint8_t *keep;      /* mask over model->nodes from select_nodes; NULL: every stack */
+    const char *tool_version; /* for the profile's comments */
+    bool no_overwrite;        /* fail with T2P_ERR_IO (EEXIST) rather than replace out_path */
+    const char *const *comments; /* more lines for the profile's comments (the selection) */
+    size_t ncomments;
+    pprof_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+    bool has_rank;            /* a numeric "rank" label on every sample (-tagfocus rank=3) */
+    int64_t rank;
+    const shortnames *short_names; /* function names shortened (core/model/shortname.h), the
+                                      full name kept as system_name; NULL: full names */
+    /* A "step" label (-tagfocus step=1011) on the samples of nodes that hold
+       one step's calls: a model built with model_opts.group = steps->ev_step;
+       step_labels[i] names step i (steps_label). NULL: no step label. */
+    const char *const *step_labels;
+    size_t nsteps;
+    /* Memory figures of m (memory_build(m)): four more sample types, as Go
+       heap profiles have them: alloc_objects/count, alloc_space/bytes (the
+       allocations made at a stack), inuse_objects/count, inuse_space/bytes
+       (those still allocated at the end of the window), on samples of their
+       own carrying a "device" label ("CPU", "GPU0"). Records outside any
+       operator are samples with an empty stack. NULL: no memory types. */
+    const memory *mem;
+} pprof_opts;
+
+/* Writes the profile to out_path through a temp file in the same directory,
+   renamed into place; on failure neither remains. Refuses out_path equal to
+   the trace file. Returns 0, or -1 with err set. sum may be NULL. */
+int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
+                pprof_summary *sum, t2p_error *err);
+
+/* The profile of new minus base: what `go tool pprof -proto -diff_base
+   BASE.pb.gz NEW.pb.gz` writes from the two profiles pprof_write writes
+   (core/pprof/pprof_merge.c, a merge with the base negated): new's samples, then base's with every value negated
+   and the label pprof::base=true (pprof's mark of a base sample), over one
+   set of functions (matched by name and file) and the mappings of both.
+   base_opts and new_opts select each side's stacks (keep) and add comments;
+   new_opts also gives no_overwrite and progress. sum: the net figures. */
+int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
+                     const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
+                     t2p_error *err);
+
+/* Whether out names the file at path (same inode, or same resolved path). */
+bool pprof_same_file(const char *path, const char *out);
+
+/* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
+   NAME being the trace's file name without .json/.gz/.pt.trace endings.
+   Returns a new string (caller frees) or NULL when out of memory. */
+char *pprof_free_path(const char *dir, const char *trace_path);
+
+#endif

@@ -1,0 +1,272 @@
+/* Comparing, the Callers pane (i in the Tree Δ or the Ops Δ): core/callers'
+   inverted trees of both traces matched by the path of operators
+   (compare_pair_trees), each node with the figures b shows and the deltas;
+   + a caller only in the new trace, - only in the base. From the Ops Δ it
+   opens on the operator under the cursor alone, expanded; from the Tree Δ
+   on every operator, the cursor on the node's. i, Esc or q go back. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analyses/callers.h"
+#include "ui/cmp.h"
+#include "ui/tree_rows.h"
+
+struct ccallers {
+    view *v;
+    compare_node *nodes; /* the paired inverted trees, node 0 the root */
+    size_t n;
+    model_node *shadow;  /* their shape for tree_rows */
+    tree_rows rows;
+    bool has_rows;
+    uint32_t row;        /* the operator (compare row) alone on top, or MODEL_NONE */
+    uint32_t order_gen;
+    enum model_sort sort; /* its own sort: by time from the start, as the Callers' */
+    bool reverse;
+};
+
+static struct ccallers *st(view *v)
+{
+    return view_state(v, VIEW_CALLERS);
+}
+
+static int cc_open(view *v)
+{
+    struct ccallers *s = view_state_new(v, VIEW_CALLERS, sizeof *s);
+    if (!s)
+        return -1;
+    s->v = v;
+    s->row = MODEL_NONE;
+    s->sort = MODEL_SORT_TOTAL;
+    return 0;
+}
+
+static void drop(struct ccallers *s)
+{
+    if (s->has_rows)
+        tree_rows_done(&s->rows);
+    s->has_rows = false;
+    free(s->nodes);
+    free(s->shadow);
+    s->nodes = NULL;
+    s->shadow = NULL;
+    s->n = 0;
+}
+
+static void cc_close(view *v)
+{
+    struct ccallers *s = st(v);
+    if (!s)
+        return;
+    drop(s);
+    free(s);
+}
+
+static void sort_kids(void *ctx, uint32_t *ids, size_t n)
+{
+    struct ccallers *s = ctx;
+    view *v = s->v;
+    view_keyed *k = view_keyed_buf(v, n);
+    if (!k)
+        return; /* creation order is still an order */
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        k[i].key = cmp_node_key(&s->nodes[ids[i]], s->sort);
+        k[i].name = cmp_node_name(v, &s->nodes[ids[i]], &len);
+        k[i].id = ids[i];
+    }
+    view_keyed_sort(k, n, s->sort == MODEL_SORT_NAME, s->reverse);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = k[i].id;
+}
+
+/* Both traces' callers, paired; the rows from the operators on top. */
+static int build(view *v)
+{
+    struct ccallers *s = st(v);
+    const compare *c = v->cmp;
+    t2p_error err;
+    drop(s);
+    callers *cb = callers_build(c->base, NULL, NULL, false, &err);
+    callers *cn = cb ? callers_build(c->new, NULL, NULL, false, &err) : NULL;
+    if (cn)
+        s->nodes = compare_pair_trees(c, cb->nodes, cb->nnodes, cn->nodes, cn->nnodes, &s->n);
+    callers_free(cb);
+    callers_free(cn);
+    if (!s->nodes || !(s->shadow = calloc(s->n ? s->n : 1, sizeof *s->shadow)))
+        return -1;
+    uint32_t *tops = malloc((s->n ? s->n : 1) * sizeof *tops);
+    if (!tops)
+        return -1;
+    size_t nt = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const compare_node *x = &s->nodes[i];
+        s->shadow[i] = (model_node){ .op = x->row, .parent = x->parent,
+                                     .first_child = x->first_child,
+                                     .next_sibling = x->next_sibling, .track = MODEL_NONE,
+                                     .depth = x->depth, .gpu = x->gpu, .stream = MODEL_NONE };
+        if (x->parent == 0 && (s->row == MODEL_NONE || x->row == s->row))
+            tops[nt++] = (uint32_t)i;
+    }
+    int rc = tree_rows_init(&s->rows, s->shadow, s->n, tops, nt);
+    free(tops);
+    s->has_rows = true;
+    if (rc < 0)
+        return -1;
+    tree_rows_set_sort(&s->rows, sort_kids, s);
+    s->order_gen = v->order_gen;
+    /* all operators: folded, a list of them; one: its callers shown */
+    if (s->row == MODEL_NONE)
+        for (size_t i = 0; i < s->rows.ntops; i++)
+            tree_rows_expand(&s->rows, s->rows.tops[i], false);
+    return 0;
+}
+
+static void sync(view *v)
+{
+    struct ccallers *s = st(v);
+    if (s->has_rows && s->order_gen != v->order_gen) {
+        tree_rows_resort(&s->rows);
+        s->order_gen = v->order_gen;
+    }
+}
+
+static size_t cc_count(view *v)
+{
+    struct ccallers *s = st(v);
+    sync(v);
+    return s->has_rows ? tree_rows_count(&s->rows) : 0;
+}
+
+static uint32_t cc_row(view *v, size_t i)
+{
+    struct ccallers *s = st(v);
+    sync(v);
+    uint32_t u = s->has_rows ? tree_rows_at(&s->rows, i) : MODEL_NONE;
+    return u == MODEL_NONE ? UINT32_MAX : u;
+}
+
+static size_t cc_refresh(view *v)
+{
+    sync(v);
+    return 0; /* a new order shows from its top */
+}
+
+static const char *cc_name(view *v, uint32_t u, char *buf, size_t size, size_t *len)
+{
+    (void)buf;
+    (void)size;
+    return cmp_node_name(v, &st(v)->nodes[u], len);
+}
+
+static void cc_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
+{
+    struct ccallers *s = st(v);
+    cmp_node_cell(v, &s->nodes[u], &s->rows, u, 1, c, namew, l);
+}
+
+static enum view_style cc_style(view *v, uint32_t u)
+{
+    const compare_node *n = &st(v)->nodes[u];
+    return cmp_style(n->n.total_ns - n->b.total_ns);
+}
+
+/* i from the Tree Δ or the Ops Δ: the pane, on the operator under the cursor */
+static int cc_global(view *v, enum key_act act, int arg)
+{
+    (void)arg;
+    enum view_tab tab = view_current(v);
+    if (act != ACT_CALLERS || (tab != VIEW_TREE && tab != VIEW_OPS))
+        return -1;
+    struct ccallers *s = st(v);
+    uint32_t row = MODEL_NONE;
+    if (view_nrows(v) > 0) {
+        uint32_t id = view_row(v, view_cursor(v));
+        if (tab == VIEW_OPS)
+            row = id;
+        else if (id != UINT32_MAX)
+            row = v->cmp->nodes[id].row;
+    }
+    s->row = tab == VIEW_OPS ? row : MODEL_NONE;
+    view_pane_open(v, VIEW_CALLERS);
+    if (build(v) < 0) {
+        drop(s);
+        view_status_set(v, "out of memory");
+    }
+    v->cur[VIEW_CALLERS] = v->top[VIEW_CALLERS] = 0;
+    for (size_t i = 0; s->has_rows && row != MODEL_NONE && i < s->rows.ntops; i++)
+        if (s->nodes[s->rows.tops[i]].row == row) {
+            size_t r = tree_rows_index_of(&s->rows, s->rows.tops[i]);
+            v->cur[VIEW_CALLERS] = r == SIZE_MAX ? 0 : r;
+            break;
+        }
+    if (s->has_rows && s->rows.ntops == 0)
+        view_status_set(v, "no stack of either trace ends at this operator");
+    view_clamp(v);
+    return VIEW_DRAW_ALL;
+}
+
+static int cc_action(view *v, enum key_act act, int arg)
+{
+    (void)arg;
+    struct ccallers *s = st(v);
+    switch (act) {
+    case ACT_BACK: case ACT_QUIT: case ACT_CALLERS:
+        view_pane_close(v);
+        return VIEW_DRAW_ALL;
+    case ACT_CMP_FIGS:
+        return cmp_action(v, act);
+    case ACT_DRILL: case ACT_FOCUS: case ACT_MERGE: case ACT_SOURCE: case ACT_EXPORT:
+        view_status_set(v, "the Callers pane only shows: i or Esc goes back");
+        return VIEW_DRAW_FOOTER;
+    case ACT_OPEN: case ACT_CLOSE: case ACT_EXPAND: case ACT_COLLAPSE:
+    case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL: case ACT_TOGGLE:
+        break;
+    default:
+        return -1;
+    }
+    if (cc_count(v) == 0)
+        return VIEW_DRAW_FOOTER;
+    uint32_t u = cc_row(v, v->cur[VIEW_CALLERS]);
+    return view_tree_move(v, &s->rows, act, u, s->nodes[u].depth > 1);
+}
+
+static void cc_own_sort(view *v, enum model_sort **sort, bool **reverse)
+{
+    *sort = &st(v)->sort;
+    *reverse = &st(v)->reverse;
+}
+
+static void cc_tabinfo(view *v, char *buf, size_t size)
+{
+    struct ccallers *s = st(v);
+    size_t len = 0;
+    const char *name = s->row != MODEL_NONE ? compare_str(v->cmp, v->cmp->ops[s->row].name) : NULL;
+    if (name)
+        len = compare_strlen(v->cmp, v->cmp->ops[s->row].name);
+    int o = snprintf(buf, size, "  callers of %.*s, tracks merged", name ? (int)len : 13,
+                     name ? name : "each operator");
+    if (o > 0 && (size_t)o < size)
+        cmp_tabinfo(v, buf + o, size - (size_t)o);
+}
+
+const struct view_ops view_cmp_callers_ops = {
+    .name = "callers",
+    .label = "Callers Δ",
+    .cols = cmp_node_cols,
+    .sorts = cmp_node_sorts,
+    .open = cc_open,
+    .close = cc_close,
+    .count = cc_count,
+    .row = cc_row,
+    .refresh = cc_refresh,
+    .name_of = cc_name,
+    .cell = cc_cell,
+    .style = cc_style,
+    .action = cc_action,
+    .global = cc_global,
+    .own_sort = cc_own_sort,
+    .tabinfo = cc_tabinfo,
+};
