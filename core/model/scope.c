@@ -484,3 +484,134 @@ uint32_t scope_op_cat(scope *s, uint32_t op)
         return 0;
     return s->op_cat[op];
 }
+
+/* ------------------------------------------- the scope on a command line */
+
+/* The path of merged node u from the merged root, names joined by '>';
+   a path of one starts with '>' so that it is not read as an operator
+   anywhere. -1 when it does not fit. */
+static int mnode_path(const model *m, uint32_t u, char *buf, size_t size)
+{
+    uint32_t chain[256];
+    size_t n = 0;
+    for (uint32_t p = u; p != MODEL_NONE && m->mnodes[p].parent != MODEL_NONE;
+         p = m->mnodes[p].parent) {
+        if (n == sizeof chain / sizeof chain[0])
+            return -1;
+        chain[n++] = p;
+    }
+    size_t len = 0;
+    if (n == 1)
+        buf[len++] = '>';
+    for (size_t i = n; i-- > 0;) {
+        int w = snprintf(buf + len, size - len, "%s%s", i + 1 < n ? ">" : "",
+                         model_op_name(m, m->mnodes[chain[i]].op));
+        if (w < 0 || (size_t)w >= size - len)
+            return -1;
+        len += (size_t)w;
+    }
+    if (n == 1 && len >= size)
+        return -1;
+    buf[len] = '\0';
+    return 0;
+}
+
+int scope_entry_arg(const scope *s, const scope_entry *e, const char **opt, char *val,
+                    size_t size, const char **opt2, char *val2, size_t size2)
+{
+    const model *m = s->m;
+    int w = 0;
+    *opt2 = "";
+    if (size2)
+        val2[0] = '\0';
+    switch (e->kind) {
+    case SCOPE_OP:
+        *opt = "focus";
+        w = snprintf(val, size, "%s", model_op_name(m, e->id));
+        break;
+    case SCOPE_CAT:
+        *opt = "category";
+        w = snprintf(val, size, "%s", trace_str(m->tr, m->cats[e->id].name));
+        break;
+    case SCOPE_MNODE:
+        *opt = "focus";
+        return mnode_path(m, e->id, val, size);
+    case SCOPE_TRACK:
+        *opt = "track";
+        trace_track_fullname(m->tr, e->id, val, size);
+        return strlen(val) + 1 < size ? 0 : -1;
+    case SCOPE_NODE:
+        *opt = "track";
+        trace_track_fullname(m->tr, m->nodes[e->id].track, val, size);
+        *opt2 = "focus";
+        return m->node_merged ? mnode_path(m, m->node_merged[e->id], val2, size2) : -1;
+    }
+    return w < 0 || (size_t)w >= size ? -1 : 0;
+}
+
+/* The merged node at path text ("A>B>C" from the root; a leading '>'
+   allowed), names matched whole: an operator name may hold '>' itself
+   (C++ templates), so each child is tried as a prefix. MODEL_NONE when
+   there is none. */
+static uint32_t mnode_at(const model *m, uint32_t from, const char *text)
+{
+    if (!*text)
+        return from;
+    for (uint32_t c = m->mnodes[from].first_child; c != MODEL_NONE; c = m->mnodes[c].next_sibling) {
+        const char *name = model_op_name(m, m->mnodes[c].op);
+        size_t n = strlen(name);
+        if (strncmp(text, name, n) != 0 || (text[n] != '\0' && text[n] != '>'))
+            continue;
+        uint32_t r = mnode_at(m, c, text[n] ? text + n + 1 : text + n);
+        if (r != MODEL_NONE)
+            return r;
+    }
+    return MODEL_NONE;
+}
+
+int scope_push_arg(scope *s, const char *opt, const char *val)
+{
+    const model *m = s->m;
+    uint32_t id = MODEL_NONE;
+    enum scope_kind kind = SCOPE_OP;
+    char lab[512];
+    if (!strcmp(opt, "focus")) {
+        if (val[0] != '>')
+            for (size_t i = 0; i < m->nops && id == MODEL_NONE; i++)
+                if (!strcmp(model_op_name(m, (uint32_t)i), val))
+                    id = (uint32_t)i;
+        if (id == MODEL_NONE && m->nmnodes) {
+            kind = SCOPE_MNODE;
+            id = mnode_at(m, 0, val[0] == '>' ? val + 1 : val);
+            if (id == 0)
+                id = MODEL_NONE; /* the root is no path */
+        }
+        /* a per-track node: --track LABEL then --focus PATH, said back as
+           one entry (the node on that track) when the track has it */
+        if (id != MODEL_NONE && kind == SCOPE_MNODE && s->n > 0 &&
+            s->e[s->n - 1].kind == SCOPE_TRACK) {
+            uint32_t t = s->e[s->n - 1].id;
+            for (size_t i = 0; i < m->nnodes; i++)
+                if (m->nodes[i].track == t && m->node_merged && m->node_merged[i] == id &&
+                    m->nodes[i].parent != MODEL_NONE) {
+                    s->n--; /* the track entry becomes the node entry */
+                    kind = SCOPE_NODE;
+                    id = (uint32_t)i;
+                    break;
+                }
+        }
+    } else if (!strcmp(opt, "category")) {
+        kind = SCOPE_CAT;
+        for (size_t c = 0; c < m->ncats && id == MODEL_NONE; c++)
+            if (!strcmp(trace_str(m->tr, m->cats[c].name), val))
+                id = (uint32_t)c;
+    } else if (!strcmp(opt, "track")) {
+        kind = SCOPE_TRACK;
+        for (size_t t = 0; t < m->ntracks && id == MODEL_NONE; t++)
+            if (!strcmp(trace_track_fullname(m->tr, (uint32_t)t, lab, sizeof lab), val))
+                id = (uint32_t)t;
+    }
+    if (id == MODEL_NONE)
+        return 1;
+    return scope_push(s, kind, id);
+}

@@ -123,4 +123,28 @@ bool scope_spec(const scope *s, select_spec *spec);
    selected stack, roots 0. NULL when out of memory. Caller frees. */
 uint8_t *scope_keep(scope *s);
 
+/* ---- the scope on a command line: one spelling for analyze, convert and
+   the explorer (#23). Each entry is one option:
+     --focus OP          stacks through operator OP (Enter in Ops)
+     --focus A>B>C       stacks at or below the call path A>B>C from the top
+                         of a stack (f in the Tree); ">A" is a path of one
+     --category CAT      stacks through any operator of category CAT
+     --track LABEL       stacks on one thread or stream, as the Threads view
+                         names it (a per-track node is --track + its path)
+   and --filter TEXT is the name filter. Entries stack (every one must pass),
+   in the order given. */
+
+/* The option (without "--") and the value that say entry e: "focus" and
+   "aten::mm". Entry NODE needs two options: *opt2/val2 get the second
+   (--focus PATH after --track LABEL), "" when there is none. Returns 0, or
+   -1 when a buffer is too small. */
+int scope_entry_arg(const scope *s, const scope_entry *e, const char **opt, char *val,
+                    size_t size, const char **opt2, char *val2, size_t size2);
+
+/* Pushes the entry that option opt ("focus", "category", "track") with
+   value val names in s's model. Returns 0; 1 when val names nothing in the
+   model (the caller decides: --focus then falls back to a regular
+   expression); -1 when the scope is full. */
+int scope_push_arg(scope *s, const char *opt, const char *val);
+
 #endif
