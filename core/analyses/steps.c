@@ -225,7 +225,8 @@ static int comm_kernels(struct ctx *c)
             !bsearch(&x->ext, ids, n, sizeof *ids, cmp_u32))
             continue;
         c->evr[e] = (unsigned char)((c->evr[e] & ~EV_ROLE) | STEPS_COMMUNICATION);
-        c->oprole[m->nodes[m->ev_node[e]].op] = -1; /* its op's calls now differ */
+        if (m->ev_node[e] != MODEL_NONE) /* none: a Python frame left out (--no-python) */
+            c->oprole[m->nodes[m->ev_node[e]].op] = -1; /* its op's calls now differ */
     }
     free(ids);
     return 0;
@@ -382,7 +383,7 @@ static int collect(struct ctx *c, struct lists *L)
         const trace_event *x = &tr->events[e];
         span sp = { x->ts, x->ts + x->dur };
         if (r != EV_NOROLE) {
-            uint32_t p = m->nodes[m->ev_node[e]].parent;
+            uint32_t p = m->ev_node[e] == MODEL_NONE ? MODEL_NONE : m->nodes[m->ev_node[e]].parent;
             if (p == MODEL_NONE || m->nodes[p].op == MODEL_NONE || c->oprole[m->nodes[p].op] != r) {
                 if (vec_grow((void **)&L->l[r], &L->cap[r], L->n[r], sizeof(span)) < 0)
                     return -1;
@@ -541,7 +542,7 @@ static void assign_events(struct ctx *c, steps *s)
         }
         s->ev_step[e] = s->whole_trace ? STEPS_NONE : step_at(s, x->ts, true);
         /* CPU time: each CPU thread's outermost events, clipped to the windows */
-        if (m->nodes[m->ev_node[e]].depth != 1)
+        if (m->ev_node[e] == MODEL_NONE || m->nodes[m->ev_node[e]].depth != 1)
             continue;
         int64_t end = x->ts + x->dur;
         for (size_t j = first_step_near(s, x->ts); j < s->nsteps; j++) {
@@ -680,8 +681,10 @@ steps *steps_build(const model *m, t2p_error *err)
         enum catkind k = ev_kind(&c, (uint32_t)e);
         unsigned nc = ev_class(&c, (uint32_t)e);
         int r = event_role(k, nc);
-        int *o = &c.oprole[m->nodes[m->ev_node[e]].op];
-        *o = *o == -2 || *o == r ? r : -1;
+        /* no node: a Python frame left out (--no-python) */
+        int *o = m->ev_node[e] == MODEL_NONE ? NULL : &c.oprole[m->nodes[m->ev_node[e]].op];
+        if (o)
+            *o = *o == -2 || *o == r ? r : -1;
         unsigned char v = r < 0 ? EV_NOROLE : (unsigned char)r;
         if (catkind_is_gpu_work(k))
             v |= EV_WORK | EV_GPU;

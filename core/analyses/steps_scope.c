@@ -151,7 +151,7 @@ size_t steps_top_ops(const steps *s, size_t i, uint32_t *out_op, int64_t *out_ns
     if (!acc)
         return 0;
     for (size_t e = 0; e < s->nevents; e++)
-        if (s->whole_trace || s->ev_step[e] == i)
+        if ((s->whole_trace || s->ev_step[e] == i) && m->ev_node[e] != MODEL_NONE)
             acc[m->nodes[m->ev_node[e]].op] += m->ev_self[e];
     size_t got = 0;
     for (size_t o = 0; o < m->nops; o++) {

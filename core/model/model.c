@@ -247,6 +247,13 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         const trace_event *x = &ev[e];
         int64_t end = x->ts + x->dur;
         bool kept = !m->opts.keep || m->opts.keep[e];
+        if (m->opts.no_python && x->cat < m->ncatkind &&
+            (m->catkind[x->cat] == CATKIND_PYTHON_FUNCTION || m->catkind[x->cat] == CATKIND_PYTHON)) {
+            /* no Python frames: the event is not there at all, its time
+               is its caller's (as go tool pprof -hide leaves it) */
+            m->ev_node[e] = MODEL_NONE;
+            continue;
+        }
 
         while (depth > 0 && b->stack[depth - 1].end < end) {
             /* x ends after it: when x also starts inside it, they overlap

@@ -20,8 +20,9 @@
 
 typedef struct model_opts {
     bool keep_steps; /* keep ProfilerStep#N apart instead of merging them as ProfilerStep* */
-    bool no_python;  /* ignore args["Call stack"]: calls of one operator under one parent
-                        are one node whatever Python code made them */
+    bool no_python;  /* no Python frames: args["Call stack"] ignored (calls of one operator
+                        under one parent are one node whatever Python code made them),
+                        python_function events left out (their time is their caller's) */
     /* A scope: per trace event, non-zero to count it (NULL: every event),
        e.g. steps_mask() for one step. Events outside the scope count for
        nothing (calls, self, total, device time, tracks, window) but still

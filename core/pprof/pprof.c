@@ -26,6 +26,7 @@
 
 #include "core/base/hmap.h"
 #include "core/pprof/profile.pb-c.h"
+#include "core/load/pyframe.h"
 #include "core/pprof/pprof_loc.h"
 #include "core/pprof/pprof_out.h"
 #include "core/base/strtab.h"
@@ -57,6 +58,7 @@ struct build {
     const model *m;
     const uint8_t *keep;
     const shortnames *short_names; /* NULL: full function names */
+    bool hide_python;              /* pprof_opts.hide_python */
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
@@ -108,6 +110,19 @@ static bool node_sampled(const model *m, const uint8_t *keep, size_t i)
     /* a zero-duration call still counts as a call: only stacks with nothing
        at all (inner nodes whose time all went to their children) drop out */
     return nd->calls || nd->self_ns || nd->dev_leaf_ns;
+}
+
+/* With Python frames hidden, a Python frame's node is no call: its time
+   goes to the stack of its caller, and a frame with no operator above it
+   leaves nothing (as the model of --no-python has no such event). */
+static bool py_hidden(const struct build *b, size_t i)
+{
+    return b->hide_python && pyframe_is_cat(model_op_cat(b->m, b->m->nodes[i].op));
+}
+
+static bool sample_kept(const struct build *b, size_t i)
+{
+    return node_sampled(b->m, b->keep, i) && !(py_hidden(b, i) && b->locs.ld[i] == 0);
 }
 
 /* "GPU 0" from process_labels, else the process name, else "pid N". */
@@ -285,6 +300,7 @@ static int mark_stacks(struct build *b)
     b->needed = calloc(m->nnodes ? m->nnodes : 1, 1);
     if (!b->needed || pprof_locs_init(L, m, b->strs, b->short_names) < 0)
         return -1;
+    L->hide_python = b->hide_python;
     for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
         if (node_sampled(m, b->keep, i))
@@ -298,7 +314,7 @@ static int mark_stacks(struct build *b)
             continue;
         if (pprof_locs_node(L, (uint32_t)i) < 0)
             return -1;
-        if (node_sampled(m, b->keep, i)) {
+        if (sample_kept(b, i)) {
             b->nsamples++;
             b->nstack += L->ld[i];
             if (L->ld[i] > b->maxdepth)
@@ -362,6 +378,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->has_rank = opts && opts->has_rank;
     b->rank = opts ? opts->rank : 0;
     b->short_names = opts ? opts->short_names : NULL;
+    b->hide_python = opts && opts->hide_python;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     b->step_labels = opts ? opts->step_labels : NULL;
@@ -464,7 +481,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
 
     /* the label sets before the string table: they intern their strings */
     for (size_t i = 0; i < m->nnodes; i++) {
-        if (!b->needed[i] || !node_sampled(m, b->keep, i))
+        if (!b->needed[i] || !sample_kept(b, i))
             continue;
         const model_node *nd = &m->nodes[i];
         uint32_t stream = nd->gpu ? nd->stream
@@ -568,8 +585,9 @@ static int emit_samples(struct build *b, struct pprof_sink *s)
         while (n != MODEL_NONE) {
             const model_node *nd = &m->nodes[n];
             pprof_locs_fill(L, n, &path[cap - L->ld[n]]);
-            if (node_sampled(m, b->keep, n)) {
-                int64_t v[NVALUES] = { (int64_t)nd->calls, nd->self_ns, nd->dev_leaf_ns };
+            if (sample_kept(b, n)) {
+                int64_t v[NVALUES] = { py_hidden(b, n) ? 0 : (int64_t)nd->calls, nd->self_ns,
+                                       nd->dev_leaf_ns };
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
                 uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
@@ -594,7 +612,7 @@ static int emit_samples(struct build *b, struct pprof_sink *s)
                 perftools__profiles__sample__pack(&sm, buf);
                 pprof_sink_tag_len(s, 2, len); /* Profile.sample */
                 pprof_sink_append(&s->base, len, buf);
-                b->calls += nd->calls;
+                b->calls += (uint64_t)v[0];
                 b->total_ns += nd->self_ns;
                 b->device_ns += nd->dev_leaf_ns;
                 if (b->mem && mem_samples(b, s, n, &path[cap - L->ld[n]], L->ld[n], set,

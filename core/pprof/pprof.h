@@ -53,6 +53,10 @@ typedef struct pprof_opts {
        own carrying a "device" label ("CPU", "GPU0"). Records outside any
        operator are samples with an empty stack. NULL: no memory types. */
     const memory *mem;
+    /* Python frames (python_function events and Call stack frames) left out
+       of every stack, as go tool pprof -hide does: their time goes to their
+       caller (the explorer's p, convert --no-python). */
+    bool hide_python;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

@@ -197,6 +197,15 @@ int pprof_locs_node(pprof_locs *L, uint32_t node)
     }
     const char *text;
     size_t len;
+    if (L->hide_python) {
+        /* a python_function frame adds nothing; an operator adds itself
+           without its Call stack */
+        bool py = pyframe_is_cat(model_op_cat(m, nd->op));
+        L->ld[node] = L->ld[nd->parent] + (py ? 0 : 1);
+        if (!py && !L->oploc[nd->op] && !(L->oploc[nd->op] = op_location(L, nd->op)))
+            return -1;
+        return 0;
+    }
     size_t nf = pyframe_added(m, m->node_stack ? m->node_stack[node] : STRTAB_NONE,
                               L->outer[node], &text, &len);
     L->ld[node] = L->ld[nd->parent] + 1 + (uint32_t)nf;
@@ -213,6 +222,11 @@ size_t pprof_locs_fill(const pprof_locs *L, uint32_t node, uint64_t *at)
 {
     const model *m = L->m;
     size_t n = 0;
+    if (L->hide_python) {
+        if (!pyframe_is_cat(model_op_cat(m, m->nodes[node].op)))
+            at[n++] = L->oploc[m->nodes[node].op];
+        return n;
+    }
     at[n++] = L->oploc[m->nodes[node].op];
     if (m->node_stack && m->node_stack[node] != STRTAB_NONE) {
         const char *text;

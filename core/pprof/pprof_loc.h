@@ -19,6 +19,8 @@ typedef struct pprof_locs {
     const model *m;
     strtab *strs;                  /* the profile's string table (not owned) */
     const shortnames *short_names; /* NULL: full operator names */
+    bool hide_python; /* Python frames left out of every stack, as go tool pprof -hide does:
+                         a frame's time goes to its caller (set after init) */
     Perftools__Profiles__Location *locs;  /* id = index + 1 */
     Perftools__Profiles__Location **loc_ptrs;
     Perftools__Profiles__Line *lines;     /* one per location */
