@@ -155,34 +155,6 @@ void cli_json_string(FILE *f, const char *s, size_t len)
     fputc('"', f);
 }
 
-void cli_shell_word(char *buf, size_t size, size_t *at, const char *s)
-{
-    char vis[1200];
-    cli_shown(s, vis, sizeof vis);
-    bool plain = vis[0] != '\0';
-    for (const char *p = vis; *p; p++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                    "_-+./:=@%,^", *p))
-            plain = false;
-    if (*at + 1 >= size)
-        return;
-    buf[(*at)++] = ' ';
-    if (!plain && *at + 1 < size)
-        buf[(*at)++] = '\'';
-    for (const char *p = vis; *p && *at + 5 < size; p++) {
-        if (!plain && *p == '\'') {
-            /* a quote inside: closed, escaped and reopened */
-            memcpy(buf + *at, "'\\''", 4);
-            *at += 4;
-        } else {
-            buf[(*at)++] = *p;
-        }
-    }
-    if (!plain && *at + 1 < size)
-        buf[(*at)++] = '\'';
-    buf[*at] = '\0';
-}
-
 char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size_t ninputs,
                           const char *out)
 {
@@ -202,14 +174,14 @@ char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size
         /* --jobs changes how fast, never what: the profile is the same */
         if (h->id == OPT_OUTPUT || h->id == OPT_HELP || h->id == OPT_VERSION || h->id == OPT_JOBS)
             continue;
-        cli_shell_word(buf, size, &at, h->spelled);
+        fmt_shell_word(buf, size, &at, h->spelled);
         if (h->value)
-            cli_shell_word(buf, size, &at, h->value);
+            fmt_shell_word(buf, size, &at, h->value);
     }
     for (size_t i = 0; i < ninputs; i++)
-        cli_shell_word(buf, size, &at, inputs[i]);
-    cli_shell_word(buf, size, &at, "-o");
-    cli_shell_word(buf, size, &at, out);
+        fmt_shell_word(buf, size, &at, inputs[i]);
+    fmt_shell_word(buf, size, &at, "-o");
+    fmt_shell_word(buf, size, &at, out);
     return buf;
 }
 

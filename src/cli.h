@@ -58,10 +58,6 @@ void cli_put_cell(FILE *f, const char *s, size_t len, size_t cols);
    in buf. Returns buf. */
 const char *cli_shown(const char *s, char *buf, size_t size);
 
-/* Appends " WORD" to buf (at *at, size bytes in all), quoted as a POSIX
-   shell needs it ('...' unless only safe characters); the visible form of
-   s. Stops at the end of buf. */
-void cli_shell_word(char *buf, size_t size, size_t *at, const char *s);
 
 /* The command that reproduces a convert: "torch2pprof convert", each option
    given in its long spelling (-o last), the inputs as given, then "-o OUT";

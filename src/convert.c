@@ -8,8 +8,10 @@
 
 #include "core/base/fmt.h"
 #include "core/model/model.h"
+#include "core/pprof/export.h"
 #include "core/pprof/pprof.h"
 #include "core/analyses/ranks.h"
+#include "core/model/scope.h"
 #include "core/model/select.h"
 #include "core/model/shortname.h"
 #include "src/cli.h"
@@ -19,81 +21,54 @@
 #include "src/convert_steps.h"
 #include "src/opts.h"
 
-/* TRACE alone into OUT: the profile of its scope. Returns the exit code. */
+/* TRACE alone into OUT: the profile of its scope (core/pprof/export.c,
+   the explorer's e writes through it too). Returns the exit code. */
 static int convert_one(const char *in, const char *out, const model_opts *mo, bool partial,
-                       const char *step, const select_spec *sel, const char **comments,
-                       size_t ncomments, bool short_names, bool no_memory)
+                       const export_args *ea)
 {
     char vis[1200];
     t2p_error err;
-    bool selecting = sel != NULL;
     trace *tr = NULL;
     model *m = cli_open(in, partial, mo, &tr);
     if (!m)
         return EXIT_INPUT;
-    int rc = EXIT_INPUT;
-    uint8_t *keep = NULL;
-    shortnames *sn = NULL;
-    memory *mem = NULL;
-    convert_steps cs;
-    bool usage_error;
-    if (convert_steps_prepare(&cs, &m, mo, step, &usage_error) < 0) {
-        rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
-        goto out;
-    }
-    if (cs.comment[0])
-        comments[ncomments++] = cs.comment;
-    if (selecting) {
-        keep = select_nodes(m, sel, &err);
-        if (!keep) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-    }
-    if (short_names && !(sn = shortname_new(m))) {
-        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(in, vis, sizeof vis));
-        goto out;
-    }
-    /* a trace with [memory] records gets the heap sample types too */
-    if (tr->nmems && !no_memory && !(mem = memory_build(m, &err))) {
-        rc = cli_fail(&err);
-        goto out;
-    }
+    int rc;
+    export_args a = *ea;
     int64_t rank = ranks_trace_rank(tr);
-    pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
-                      .ncomments = ncomments, .short_names = sn,
-                      .has_rank = rank >= 0, .rank = rank,
-                      .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem };
-    pprof_summary sum;
-    if (pprof_write(m, &po, out, &sum, &err) < 0) {
-        rc = cli_fail(&err);
+    a.has_rank = rank >= 0;
+    a.rank = rank;
+    export_result res;
+    if (export_trace(m, tr, mo, &a, out, &res, &err) < 0) {
+        if (err.kind == T2P_ERR_ARG || err.kind == T2P_ERR_MISSING) {
+            fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
+            rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT; /* a step it lacks: 2 */
+        } else {
+            rc = cli_fail(&err);
+        }
         goto out;
     }
+    const pprof_summary *sum = &res.sum;
     FILE *so = cli_summary_stream(out);
-    char a[64], b[64], d[64];
+    char x[64], b[64], d[64];
     fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
-            cli_shown(out, vis, sizeof vis), sum.samples, sum.locations, sum.functions,
-            sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
-    if (selecting)
-        fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(m->busy_ns, b, sizeof b));
+            cli_shown(out, vis, sizeof vis), sum->samples, sum->locations, sum->functions,
+            sum->strings, fmt_ms(sum->total_ns, x, sizeof x));
+    if (res.selecting)
+        fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(res.busy_ns, b, sizeof b));
     else
         fputs(" (self time over all tracks)", so);
-    if (m->gpu_events)
-        fprintf(so, ", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
-    if (mem)
+    if (res.gpu)
+        fprintf(so, ", device %s ms", fmt_ms(sum->device_ns, d, sizeof d));
+    if (res.memory)
         fprintf(so, ", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
-                (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
-                (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
+                (long long)sum->alloc_bytes, (unsigned long long)sum->alloc_objects,
+                (long long)sum->inuse_bytes, (unsigned long long)sum->inuse_objects);
     fputc('\n', so);
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "converted");
     rc = cli_summary_done(so, out);
 out:
-    memory_free(mem);
-    shortname_free(sn);
-    free(keep);
     model_free(m);
-    convert_steps_done(&cs);
     trace_free(tr);
     return rc;
 }
@@ -102,11 +77,15 @@ int cli_convert(int argc, char **argv)
 {
     const opts_cmd *c = &opts_convert;
     select_spec sel;
+    export_entry *entries = NULL;
+    size_t nentries = 0;
+    const char *filter = NULL;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
     bool selecting = false, no_memory = false;
-    const char *comments[7];
-    char cbuf[3][600], vis[1200], *command = NULL;
+    /* the command, a line per selection, two notes */
+    const char *comments[4 + 2 * SCOPE_MAX + 4];
+    char cbuf[3 + SCOPE_MAX][600], vis[1200], *command = NULL;
     size_t ncomments = 0;
     t2p_error err;
     opts_parsed p;
@@ -115,27 +94,38 @@ int cli_convert(int argc, char **argv)
     select_init(&sel);
     if (opts_parse(c, argc, argv, &p, &rc) < 0)
         return rc;
+    if (!(entries = calloc(p.nhits ? p.nhits : 1, sizeof *entries))) {
+        fprintf(stderr, "torch2pprof convert: out of memory\n");
+        opts_parsed_done(&p);
+        return EXIT_INPUT;
+    }
     for (size_t i = 0; i < p.nhits; i++) {
         const opt_hit *h = &p.hits[i];
         int k = opts_common(c, h, &cv);
         if (k < 0) {
+            free(entries);
             opts_parsed_done(&p);
             return EXIT_USAGE;
         }
         if (k > 0)
             continue;
         switch (h->id) {
-        case OPT_FOCUS: sel.focus_re = h->value; break;
+        case OPT_FOCUS: entries[nentries++] = (export_entry){ "focus", h->value }; break;
+        case OPT_CATEGORY: entries[nentries++] = (export_entry){ "category", h->value }; break;
+        case OPT_TRACK: entries[nentries++] = (export_entry){ "track", h->value }; break;
+        case OPT_FILTER: filter = h->value; break;
         case OPT_IGNORE: sel.ignore_re = h->value; break;
         case OPT_THREAD: sel.thread_re = h->value; break;
         case OPT_NO_MEMORY: no_memory = true; break;
         case OPT_OUTPUT: out_opt = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
+            free(entries);
             opts_parsed_done(&p);
             return EXIT_OK;
         case OPT_VERSION:
             printf("torch2pprof %s\n", PACKAGE_VERSION);
+            free(entries);
             opts_parsed_done(&p);
             return EXIT_OK;
         default: break;
@@ -165,9 +155,9 @@ int cli_convert(int argc, char **argv)
         opts_usage_error(c, "%s", error_format(&err, vis, sizeof vis));
         goto done;
     }
-    const char *what[3] = { "focus", "ignore", "thread" };
-    const char *pats[3] = { sel.focus_re, sel.ignore_re, sel.thread_re };
-    for (int i = 0; i < 3; i++) {
+    const char *what[2] = { "ignore", "thread" };
+    const char *pats[2] = { sel.ignore_re, sel.thread_re };
+    for (int i = 0; i < 2; i++) {
         if (!pats[i])
             continue;
         /* cbuf has a line per pattern; comments[0] is the command */
@@ -175,6 +165,25 @@ int cli_convert(int argc, char **argv)
         comments[ncomments++] = cbuf[i];
         selecting = true;
     }
+    if (nentries > SCOPE_MAX - 1) {
+        opts_usage_error(c, "at most %d of --focus, --category and --track", SCOPE_MAX - 1);
+        goto done;
+    }
+    for (size_t i = 0; i < nentries; i++) {
+        snprintf(cbuf[2 + i], sizeof cbuf[2 + i], "selection: --%s %s", entries[i].opt,
+                 entries[i].val);
+        comments[ncomments++] = cbuf[2 + i];
+        selecting = true;
+    }
+    if (filter) {
+        snprintf(cbuf[2 + nentries], sizeof cbuf[2 + nentries], "selection: --filter %s", filter);
+        comments[ncomments++] = cbuf[2 + nentries];
+        selecting = true;
+    }
+    export_args ea = { .step = step, .entries = entries, .nentries = nentries, .filter = filter,
+                       .ignore_re = sel.ignore_re, .thread_re = sel.thread_re,
+                       .short_names = short_names, .hide_python = mo.no_python,
+                       .no_memory = no_memory, .comments = comments, .tool_version = PACKAGE_VERSION };
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
     if (mo.no_python)
@@ -194,7 +203,8 @@ int cli_convert(int argc, char **argv)
             opts_usage_error(c, "--base takes one TRACE, not several or a directory");
             goto done;
         }
-        convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
+        ea.ncomments = ncomments;
+        convert_ranks_opts ro = { .sel = selecting ? &ea : NULL, .comments = comments,
                                   .ncomments = ncomments, .partial = partial,
                                   .jobs = (unsigned)cv.jobs, .mo = mo,
                                   .short_names = short_names, .step = step };
@@ -207,15 +217,16 @@ int cli_convert(int argc, char **argv)
     }
     if (base) {
         convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
-                                    .partial = partial, .mo = mo, .sel = selecting ? &sel : NULL,
+                                    .partial = partial, .mo = mo, .sel = selecting ? &ea : NULL,
                                     .comments = comments, .ncomments = ncomments,
                                     .no_memory = no_memory };
         rc = convert_compare(&co);
         goto done;
     }
-    rc = convert_one(in, out, &mo, partial, step, selecting ? &sel : NULL, comments, ncomments,
-                     short_names, no_memory);
+    ea.ncomments = ncomments;
+    rc = convert_one(in, out, &mo, partial, &ea);
 done:
+    free(entries);
     free(command);
     opts_parsed_done(&p);
     return rc;

@@ -27,7 +27,7 @@ int convert_compare(const convert_compare_opts *o)
     memory *mem[2] = { NULL, NULL };
     t2p_error err;
     int rc = EXIT_INPUT;
-    bool usage_error;
+    bool usage_error, selecting;
 
     memset(cs, 0, sizeof cs);
     if (pair_load(paths, &lo, side, &err) < 0)
@@ -38,7 +38,7 @@ int convert_compare(const convert_compare_opts *o)
         if (convert_steps_prepare(&cs[s], &side[s].m, &o->mo, NULL, &usage_error) < 0)
             goto out;
     for (int s = 0; s < 2 && o->sel; s++)
-        if (!(keep[s] = select_nodes(side[s].m, o->sel, &err))) {
+        if (export_select(side[s].m, o->sel, &keep[s], &selecting, &err) < 0) {
             cli_fail(&err);
             goto out;
         }
@@ -58,6 +58,7 @@ int convert_compare(const convert_compare_opts *o)
                               .comments = o->comments, .ncomments = o->ncomments,
                               .has_rank = rank >= 0, .rank = rank,
                               .step_labels = cs[s].labels, .nsteps = cs[s].nlabels,
+                              .hide_python = o->mo.no_python,
                               .mem = mem[s] };
     }
     pprof_summary sum;

@@ -6,13 +6,13 @@
 #include <stddef.h>
 
 #include "core/model/model.h"
-#include "core/model/select.h"
+#include "core/pprof/export.h"
 
 typedef struct convert_compare_opts {
     const char *base_path, *new_path, *out_path;
     bool partial;
     model_opts mo;
-    const select_spec *sel;      /* applied to both traces; NULL: every stack */
+    const export_args *sel;  /* its entries, filter and patterns select (export_select) */      /* applied to both traces; NULL: every stack */
     const char *const *comments; /* the profile's extra comments (the selection) */
     size_t ncomments;
     bool no_memory;              /* leave out the memory sample types */

@@ -13,6 +13,7 @@
 #include "core/base/outfile.h"
 #include "core/pprof/pprof.h"
 #include "core/base/sniff.h"
+#include "core/base/fmt.h"
 #include "src/cli.h"
 
 /* "torch2pprof convert -o NAME.pb.gz IN...": the command that names OUT. */
@@ -24,7 +25,7 @@ static const char *suggest(char **inputs, size_t n, char *buf, size_t size)
     struct stat st;
     if (n == 1 && strcmp(inputs[0], "-") && stat(inputs[0], &st) == 0 && S_ISREG(st.st_mode))
         name = pprof_free_path(".", inputs[0]);
-    cli_shell_word(buf, size, &at, name ? name + 2 : "job.pb.gz"); /* less the "./" */
+    fmt_shell_word(buf, size, &at, name ? name + 2 : "job.pb.gz"); /* less the "./" */
     free(name);
     for (size_t i = 0; i < n && at < size - 8; i++) {
         if (i == 6 && n > 8) {
@@ -33,7 +34,7 @@ static const char *suggest(char **inputs, size_t n, char *buf, size_t size)
                 at += (size_t)k;
             break;
         }
-        cli_shell_word(buf, size, &at, inputs[i]);
+        fmt_shell_word(buf, size, &at, inputs[i]);
     }
     return buf;
 }

@@ -56,7 +56,8 @@ static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *c
         error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
         goto out;
     }
-    if (o->sel && !(keep = select_nodes(m, o->sel, err)))
+    bool selecting;
+    if (o->sel && export_select(m, o->sel, &keep, &selecting, err) < 0)
         goto out;
     if (o->short_names && !(sn = shortname_new(m))) {
         error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
@@ -64,7 +65,8 @@ static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *c
     }
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
                       .rank = f->rank, .short_names = sn,
-                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0 };
+                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
+                      .hide_python = o->mo.no_python };
     uint8_t *buf;
     size_t len;
     if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)

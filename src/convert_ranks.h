@@ -7,10 +7,10 @@
 #include <stddef.h>
 
 #include "core/model/model.h"
-#include "core/model/select.h"
+#include "core/pprof/export.h"
 
 typedef struct convert_ranks_opts {
-    const select_spec *sel;      /* NULL: every stack */
+    const export_args *sel;  /* its entries, filter and patterns select (export_select) */      /* NULL: every stack */
     const char *const *comments; /* the selection, for the profile's comments */
     size_t ncomments;
     bool partial;

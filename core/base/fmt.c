@@ -138,3 +138,31 @@ const char *fmt_category(const char *cat, size_t len_in, size_t *len)
     *len = len_in;
     return cat;
 }
+
+void fmt_shell_word(char *buf, size_t size, size_t *at, const char *s)
+{
+    char vis[1200];
+    fmt_visible(s, strlen(s), vis, sizeof vis);
+    bool plain = vis[0] != '\0';
+    for (const char *p = vis; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                    "_-+./:=@%,^", *p))
+            plain = false;
+    if (*at + 1 >= size)
+        return;
+    buf[(*at)++] = ' ';
+    if (!plain && *at + 1 < size)
+        buf[(*at)++] = '\'';
+    for (const char *p = vis; *p && *at + 5 < size; p++) {
+        if (!plain && *p == '\'') {
+            /* a quote inside: closed, escaped and reopened */
+            memcpy(buf + *at, "'\\''", 4);
+            *at += 4;
+        } else {
+            buf[(*at)++] = *p;
+        }
+    }
+    if (!plain && *at + 1 < size)
+        buf[(*at)++] = '\'';
+    buf[*at] = '\0';
+}

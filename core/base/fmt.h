@@ -50,4 +50,9 @@ const char *fmt_visible(const char *s, size_t len, char *buf, size_t size);
    cat itself. *len gets its length; cat is len_in bytes. */
 const char *fmt_category(const char *cat, size_t len_in, size_t *len);
 
+/* Appends ' ' and s as one shell word (quoted with '...' unless plain,
+   control bytes in their visible form) to buf at *at, advancing *at; what
+   does not fit is cut. The commands recorded in profiles are built so. */
+void fmt_shell_word(char *buf, size_t size, size_t *at, const char *s);
+
 #endif

@@ -1,0 +1,93 @@
+/* The profile of one trace in a scope: what `torch2pprof convert TRACE`
+   writes and what the explorer's e writes, by one function, so that the
+   command the explorer records in the profile writes that profile again.
+
+   The scope comes as the command line spells it (core/model/scope.h):
+   the entries are resolved by name in the model that is written, so a
+   step's model, a rebuilt model and the explorer's own all read them the
+   same way. */
+#ifndef T2P_EXPORT_H
+#define T2P_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/error.h"
+#include "core/load/trace.h"
+#include "core/model/model.h"
+#include "core/pprof/pprof.h"
+
+/* One scope entry as an option: opt "focus", "category" or "track". */
+typedef struct export_entry {
+    const char *opt;
+    const char *val;
+} export_entry;
+
+typedef struct export_args {
+    const char *step;             /* "N" or "N-M": those steps alone; NULL: every step */
+    const export_entry *entries;  /* the focus stack, outermost first */
+    size_t nentries;
+    const char *filter;           /* name filter (smart case); NULL or "": none */
+    const char *ignore_re;        /* drop stacks with a frame matching (POSIX ERE); NULL: none */
+    const char *thread_re;        /* keep stacks of tracks whose label matches; NULL: none */
+    bool short_names;             /* core/model/shortname.h names, full ones as system names */
+    bool hide_python;             /* no Python frames in the stacks (pprof_opts.hide_python) */
+    bool no_memory;               /* no heap sample types even with [memory] records */
+    bool has_rank;                /* a rank label on every sample */
+    int64_t rank;
+    const char *const *comments;  /* the profile's comments (the command first) */
+    size_t ncomments;
+    const char *tool_version;
+    bool no_overwrite;            /* fail (EEXIST) rather than replace out */
+    pprof_progress_fn progress;   /* may be NULL */
+    void *progress_ctx;
+} export_args;
+
+typedef struct export_result {
+    pprof_summary sum;
+    bool selecting;       /* some entry, filter or pattern selected stacks */
+    bool memory;          /* the heap sample types are in */
+    int64_t busy_ns;      /* the written model's self time over all tracks */
+    bool gpu;             /* the trace has GPU events */
+    char step_note[200];  /* "scope: step 1011 (...)", or "" */
+} export_result;
+
+/* The stacks a's entries, filter and patterns (a->entries, filter,
+   ignore_re, thread_re) keep in m: a new mask over m->nodes in *keep
+   (caller frees; NULL: every stack), *selecting when any of them is set.
+   Returns 0, or -1 with err set (a bad pattern: T2P_ERR_ARG). */
+int export_select(const model *m, const export_args *a, uint8_t **keep, bool *selecting,
+                  t2p_error *err);
+
+/* Writes the profile of tr in a's scope to out (pprof_write: a temp file
+   renamed into place). whole is tr's model built with mo, or NULL to build
+   it here. Errors: T2P_ERR_ARG for a malformed --step or a bad pattern,
+   T2P_ERR_MISSING for a step the trace lacks (the reason lists the steps
+   it has), else what loading, selecting or writing met. Returns 0, or -1
+   with err set. */
+int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
+                 const char *out, export_result *res, t2p_error *err);
+
+struct ranks_file;
+struct ranks_job;
+struct steps;
+
+/* One rank's piece of a job's profile (several traces or a directory):
+   whole (the rank's model) in a's scope, labelled rank=N and step=N,
+   packed uncompressed for pprof_merge_add into f->out (f->out_len), and
+   f->st.busy_ns's share of the selection in *busy. st: whole's steps. What
+   `convert DIR` makes of each rank on the worker that loaded it, and what
+   the explorer's All ranks export makes of each loaded rank. Returns 0, or
+   -1 with err set. */
+int export_rank_pack(struct ranks_file *f, const model *whole, const struct steps *st,
+                     const model_opts *mo, const export_args *a, t2p_error *err);
+
+/* The job's profile from the loaded ranks' pieces (export_rank_pack), in
+   rank order, written to out: one profile whose samples carry rank=N.
+   Frees each piece once merged. a gives the comments (the command first)
+   and the step; sum the net figures. Returns 0, or -1 with err set. */
+int export_job_write(struct ranks_job *j, const export_args *a, const char *out,
+                     pprof_summary *sum, t2p_error *err);
+
+#endif
