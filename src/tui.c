@@ -23,6 +23,9 @@
 #include "src/args.h"
 #include "src/opts.h"
 #include "src/tui.h"
+
+#include "core/pprof/export.h"
+#include "core/model/scope.h"
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
@@ -461,7 +464,22 @@ struct tui_run {
     double t_start;
     int nops;
     char **ops;
+    /* the scope it opens with: --step, --rank, --focus..., --filter */
+    const struct view_scope_args *sargs;
+    const export_entry *entries;
+    size_t nentries;
+    const char *filter;
 };
+
+/* The scope the command line gave, shown before the first screen. Returns
+   EXIT_OK, or EXIT_INPUT with the reason in why (a step, rank or name the
+   trace lacks: the documented exit code of an input the trace lacks). */
+static int open_scope(view *v, const struct tui_run *r, char *why, size_t size)
+{
+    if (view_apply_scope(v, r->sargs, r->entries, r->nentries, r->filter, why, size) < 0)
+        return EXIT_INPUT;
+    return EXIT_OK;
+}
 
 /* Loads, then replays the keys or runs the terminal loop. Returns the exit
    code; frees r->script. */
@@ -508,9 +526,13 @@ static int run(struct tui_run *r)
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
             rc = EXIT_INPUT;
         } else {
+            char why[600];
             if (job)
                 view_attach_ranks(v, job);
-            rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
+            if ((rc = open_scope(v, r, why, sizeof why)) != EXIT_OK)
+                fprintf(stderr, "torch2pprof-tui: %s\n", why);
+            else
+                rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
         }
         free(script);
         view_free(v);
@@ -562,12 +584,18 @@ static int run(struct tui_run *r)
         rc = EXIT_INPUT;
     } else {
         struct export_ctx ec = { 0 };
+        char why[600];
         if (job)
             view_attach_ranks(v, job);
-        draw_mouse(r->mouse);
-        view_set_export_progress(v, on_export_progress, &ec);
-        rc = loop(v);
-        draw_close();
+        if ((rc = open_scope(v, r, why, sizeof why)) != EXIT_OK) {
+            draw_close();
+            fprintf(stderr, "torch2pprof-tui: %s\n", why);
+        } else {
+            draw_mouse(r->mouse);
+            view_set_export_progress(v, on_export_progress, &ec);
+            rc = loop(v);
+            draw_close();
+        }
     }
     view_free(v);
     if (job)
@@ -595,6 +623,10 @@ int tui_main(int argc, char **argv)
     double t_start = now_s();
     opts_parsed p;
     int rc;
+    export_entry entries[SCOPE_MAX];
+    size_t nentries = 0;
+    const char *filter = NULL;
+    struct view_scope_args sargs = { 0 };
 
     /* a write past `ulimit -f` (the export) fails with EFBIG, cleaned up,
        instead of killing the explorer in the alternate screen */
@@ -672,6 +704,26 @@ int tui_main(int argc, char **argv)
             goto usage_done;
         case OPT_NO_MOUSE: mouse = false; break;
         case OPT_SOURCE_PATH: vo.source_path = h->value; break;
+        case OPT_FOCUS:
+        case OPT_CATEGORY:
+        case OPT_TRACK:
+            if (nentries == SCOPE_MAX - 1) {
+                opts_usage_error(c, "at most %d of --focus, --category and --track",
+                                 SCOPE_MAX - 1);
+                goto usage_done;
+            }
+            entries[nentries++] = (export_entry){ h->id == OPT_FOCUS ? "focus"
+                                                  : h->id == OPT_CATEGORY ? "category"
+                                                                          : "track",
+                                                  h->value };
+            break;
+        case OPT_FILTER: filter = h->value; break;
+        case OPT_RANK:
+            if (opts_number(c, h, 0, __LONG_MAX__, &n) != 0)
+                goto usage_done;
+            sargs.has_rank = true;
+            sargs.rank = n;
+            break;
         default: break;
         }
     }
@@ -681,6 +733,11 @@ int tui_main(int argc, char **argv)
     base = cv.base;
     mo.keep_steps = cv.keep_steps;
     vo.short_names = cv.short_names;
+    /* the model keeps its Python frames; p shows and hides them, and the
+       export says --no-python while they are hidden */
+    vo.hide_python = cv.no_python;
+    if (cv.step)
+        snprintf(sargs.step, sizeof sargs.step, "%s", cv.step);
     int nops = (int)p.noperands;
     char **ops = p.operands;
     for (int i = 0; i < nops; i++)
@@ -692,7 +749,8 @@ int tui_main(int argc, char **argv)
     struct tui_run r = { .vo = vo, .base = base, .mo = mo, .partial = partial, .print = print,
                          .view_given = view_given, .mouse = mouse, .script = script,
                          .jobs = jobs, .rw = rw, .rh = rh, .t_start = t_start, .nops = nops,
-                         .ops = ops };
+                         .ops = ops, .sargs = &sargs, .entries = entries,
+                         .nentries = nentries, .filter = filter };
     script = NULL; /* run's now */
     rc = run(&r);
 usage_done:

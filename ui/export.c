@@ -22,22 +22,9 @@
 #include <unistd.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/ranks.h"
+#include "core/pprof/export.h"
 #include "core/pprof/pprof.h"
-#include "core/model/select.h"
-
-/* The mask of the scope. select_nodes when a select_spec can say it, so the
-   export agrees with `torch2pprof convert --focus ...` by construction; the
-   view's own mask for what it cannot (a category, a per-track node). */
-static uint8_t *export_mask(view *v, t2p_error *err)
-{
-    select_spec s;
-    if (scope_spec(v->scope, &s))
-        return select_nodes(v->m, &s, err);
-    uint8_t *keep = scope_keep(v->scope);
-    if (!keep)
-        error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory selecting the stacks");
-    return keep;
-}
 
 struct progress {
     view *v;
@@ -149,33 +136,131 @@ static char *default_path(view *v, const char *dir)
     return pprof_free_path(dir, v->m->tr->path);
 }
 
+/* The scope's parts that views own (the step, the rank), asked of every
+   view that has one. */
+static void scope_args_of(view *v, struct view_scope_args *sa)
+{
+    memset(sa, 0, sizeof *sa);
+    for (int k = 0; k < VIEW_NVIEWS; k++)
+        if (v->ops[k] && v->ops[k]->scope_args)
+            v->ops[k]->scope_args(v, sa);
+}
+
+/* The scope's entries as options: entries[] points into vals (2 per
+   entry at most). Returns how many, -1 when one cannot be said. */
+static int entry_args(view *v, export_entry *entries, char (*vals)[1024])
+{
+    int n = 0;
+    for (int i = 0; i < scope_depth(v->scope); i++) {
+        const char *opt, *opt2;
+        if (scope_entry_arg(v->scope, scope_entry_at(v->scope, i), &opt, vals[n], sizeof vals[n],
+                            &opt2, vals[n + 1], sizeof vals[n + 1]) < 0)
+            return -1;
+        entries[n] = (export_entry){ opt, vals[n] };
+        n++;
+        if (opt2[0]) {
+            entries[n] = (export_entry){ opt2, vals[n] };
+            n++;
+        }
+    }
+    return n;
+}
+
+/* `torch2pprof convert ...`: the command that writes this profile again
+   (recorded in its comments, shown after e). A new string (caller frees),
+   NULL when out of memory. */
+static char *export_command(view *v, const struct view_scope_args *sa, const export_entry *entries,
+                            int nentries, const char *out)
+{
+    const char *filter = scope_filter(v->scope);
+    size_t size = 256 + 6 * (strlen(v->m->tr->path) + strlen(out) + strlen(filter));
+    for (int i = 0; i < nentries; i++)
+        size += 16 + 6 * strlen(entries[i].val);
+    char *buf = malloc(size);
+    if (!buf)
+        return NULL;
+    size_t at = (size_t)snprintf(buf, size, "torch2pprof convert");
+    if (v->m->opts.keep_steps)
+        fmt_shell_word(buf, size, &at, "--keep-steps");
+    if (sa->step[0]) {
+        fmt_shell_word(buf, size, &at, "--step");
+        fmt_shell_word(buf, size, &at, sa->step);
+    }
+    for (int i = 0; i < nentries; i++) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", entries[i].opt);
+        fmt_shell_word(buf, size, &at, opt);
+        fmt_shell_word(buf, size, &at, entries[i].val);
+    }
+    if (filter[0]) {
+        fmt_shell_word(buf, size, &at, "--filter");
+        fmt_shell_word(buf, size, &at, filter);
+    }
+    if (v->hide_python)
+        fmt_shell_word(buf, size, &at, "--no-python");
+    if (v->short_names)
+        fmt_shell_word(buf, size, &at, "--short-names");
+    fmt_shell_word(buf, size, &at, v->m->tr->path);
+    fmt_shell_word(buf, size, &at, "-o");
+    fmt_shell_word(buf, size, &at, out);
+    return buf;
+}
+
+/* The profile of what is on screen, written by core/pprof/export.c as
+   `torch2pprof convert` writes it: the command it records is the one that
+   writes the same profile again. */
 static int write_scope(view *v, const char *path, t2p_error *err)
 {
-    uint8_t *keep = NULL;
-    bool all = !scope_active(v->scope);
-    if (!all && !(keep = export_mask(v, err)))
-        return -1;
-    struct progress prog = { v, path };
-    pprof_opts po = { .keep = keep, .tool_version = "torch2pprof-tui " PACKAGE_VERSION,
-                      .no_overwrite = true, .progress = v->export_progress ? on_progress : NULL,
-                      .progress_ctx = &prog };
-    pprof_summary sum;
-    int rc = pprof_write(v->m, &po, path, &sum, err);
-    if (rc == 0) {
-        /* a sample per stack: what the user exported is stacks, their calls
-           and their time, as the screen shows them */
-        char a[32], b[32], c[32], d[32];
-        /* a path of any length leaves room for the figures: its tail */
-        const char *shown = fmt_tail(path, strlen(path), 200);
-        snprintf(v->status, sizeof v->status, "exported %s%s: %s stacks, %s calls, %s ms%s%s (%s)",
-                 shown > path ? "…" : "", shown, fmt_count(sum.samples, a, sizeof a),
-                 fmt_count(sum.calls, d, sizeof d),
-                 fmt_ms(sum.total_ns, b, sizeof b),
-                 sum.device_ns ? ", device " : "",
-                 sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
-                 all ? "whole trace" : "focus and filter applied");
+    struct view_scope_args sa;
+    export_entry entries[2 * SCOPE_MAX];
+    char (*vals)[1024] = malloc(2 * SCOPE_MAX * sizeof *vals);
+    char *command = NULL;
+    int rc = -1;
+    if (!vals)
+        goto nomem;
+    scope_args_of(v, &sa);
+    int n = entry_args(v, entries, vals);
+    if (n < 0) {
+        error_set(err, T2P_ERR_ARG, NULL, -1, "a focus too deep to say on a command line");
+        goto out;
     }
-    free(keep);
+    if (!(command = export_command(v, &sa, entries, n, path)))
+        goto nomem;
+    struct progress prog = { v, path };
+    const char *comments[1] = { command };
+    model_opts mo = v->m->opts;
+    mo.keep = NULL; /* read only while the model was built */
+    mo.group = NULL;
+    export_args ea = { .step = sa.step[0] ? sa.step : NULL, .entries = entries,
+                       .nentries = (size_t)n, .filter = scope_filter(v->scope),
+                       .short_names = v->short_names, .hide_python = v->hide_python,
+                       .comments = comments, .ncomments = 1,
+                       .tool_version = PACKAGE_VERSION, .no_overwrite = true,
+                       .progress = v->export_progress ? on_progress : NULL,
+                       .progress_ctx = &prog };
+    int64_t rank = ranks_trace_rank(v->m->tr);
+    ea.has_rank = rank >= 0;
+    ea.rank = rank;
+    export_result res;
+    const model *whole = sa.step[0] ? sa.whole : v->m;
+    if (export_trace(whole, v->m->tr, &mo, &ea, path, &res, err) < 0)
+        goto out;
+    /* what the user exported is stacks, their calls and their time, as the
+       screen shows them; then the command that writes it again */
+    char a[32], b[32], c[32], d[32];
+    const char *shown = fmt_tail(path, strlen(path), 200);
+    snprintf(v->status, sizeof v->status, "exported %s%s: %s stacks, %s calls, %s ms%s%s · %s",
+             shown > path ? "…" : "", shown, fmt_count(res.sum.samples, a, sizeof a),
+             fmt_count(res.sum.calls, d, sizeof d), fmt_ms(res.sum.total_ns, b, sizeof b),
+             res.sum.device_ns ? ", device " : "",
+             res.sum.device_ns ? fmt_ms(res.sum.device_ns, c, sizeof c) : "", command);
+    rc = 0;
+    goto out;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
+out:
+    free(command);
+    free(vals);
     return rc;
 }
 

@@ -6,6 +6,8 @@
 
 #include "ui/view_impl.h"
 
+#include "core/pprof/export.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +276,7 @@ view *view_new(const model *m, const view_opts *o)
     v->sort = o ? o->sort : MODEL_SORT_SELF;
     v->top_ops = o ? o->top : 0;
     v->short_names = o && o->short_names;
+    v->hide_python = o && o->hide_python;
     v->source_path = o ? o->source_path : NULL;
     for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = views[k];
@@ -403,6 +406,38 @@ bool view_scope_push(view *v, enum scope_kind kind, uint32_t id)
     scope_push(v->scope, kind, id);
     view_scope_changed(v);
     return true;
+}
+
+int view_apply_scope(view *v, const struct view_scope_args *a, const struct export_entry *entries,
+                     size_t n, const char *filter, char *why, size_t size)
+{
+    why[0] = '\0';
+    for (int k = 0; k < VIEW_NVIEWS; k++)
+        if (views[k]->set_scope_args && views[k]->set_scope_args(v, a, why, size) < 0)
+            return -1;
+    for (size_t i = 0; i < n; i++) {
+        int d = scope_depth(v->scope);
+        view_back *b = &v->back[d < SCOPE_MAX ? d : SCOPE_MAX - 1];
+        b->tab = v->tab;
+        b->cursor = b->top = 0;
+        for (int k = 0; k < VIEW_NVIEWS; k++)
+            if (views[k]->save)
+                b->saved[k] = views[k]->save(v);
+        int r = scope_push_arg(v->scope, entries[i].opt, entries[i].val);
+        if (r != 0) {
+            snprintf(why, size, r > 0 ? "--%s %s: the trace has no such %s"
+                                      : "--%s %s: the focus is too deep",
+                     entries[i].opt, entries[i].val,
+                     !strcmp(entries[i].opt, "track") ? "thread or stream"
+                     : !strcmp(entries[i].opt, "category") ? "category"
+                                                           : "operator or call path");
+            return -1;
+        }
+    }
+    if (filter)
+        scope_set_filter(v->scope, filter);
+    view_scope_changed(v);
+    return 0;
 }
 
 static bool pop_focus(view *v)

@@ -130,7 +130,20 @@ typedef struct view_opts {
        m; NULL: one trace. Must outlive the view. */
     const struct compare *cmp;
     bool short_names;       /* names shortened as HTA's use_short_name (s toggles) */
+    bool hide_python;       /* Python frames hidden from the start (--no-python; p toggles) */
 } view_opts;
+
+struct export_entry;
+
+/* The parts of the scope that views set for every view, as the command
+   line spells them (ui/export.c builds `torch2pprof convert ...` from them). */
+struct view_scope_args {
+    char step[64];        /* --step: "1011", "1009-1011"; "" for every step */
+    const model *whole;   /* the whole trace's model when v->m is a step's, else NULL */
+    bool has_rank;        /* --rank: the rank shown, of a job */
+    int64_t rank;
+    bool all_ranks;       /* the whole job (All ranks) */
+};
 
 /* A view over m (which must outlive it). NULL when out of memory. */
 view *view_new(const model *m, const view_opts *o);
@@ -232,5 +245,12 @@ void view_attach_ranks(view *v, const struct ranks_job *j);
 /* Pushes a scope entry and shows the tree of its stacks, as Enter and f
    do: for tests and scripts. */
 void view_push_focus(view *v, enum scope_kind kind, uint32_t id);
+
+/* Opens with a scope given on the command line: a's step and rank (the
+   views that own them show them), then the focus entries (--focus,
+   --category, --track, as core/model/scope.h reads them) and the filter.
+   0, or -1 with the reason in why (a step, rank or name the trace lacks). */
+int view_apply_scope(view *v, const struct view_scope_args *a, const struct export_entry *entries,
+                     size_t n, const char *filter, char *why, size_t size);
 
 #endif

@@ -25,6 +25,8 @@ typedef struct view_rows {
 int view_rows_push(view_rows *r, uint32_t id);
 
 /* A view: one file, one table. Functions marked optional may be NULL. */
+struct view_scope_args;
+
 struct view_ops {
     const char *name;   /* --view name */
     const char *alias;  /* another --view name, or NULL */
@@ -97,6 +99,13 @@ struct view_ops {
        rank shown, the step shown) as the scope line names it ("rank 3",
        "step 1011"), into buf; "" when it sets none */
     void (*scope_part)(view *v, char *buf, size_t size);
+    /* optional: the same part as the command line says it, for the
+       export's command (--step 1011, --rank 3); sets only what it owns */
+    void (*scope_args)(view *v, struct view_scope_args *a);
+    /* optional: the inverse, when the explorer opens with a scope (--step,
+       --rank): shows the part it owns, if a asks for it. 0, or -1 with the
+       reason in why (a step the trace lacks) */
+    int (*set_scope_args)(view *v, const struct view_scope_args *a, char *why, size_t size);
     /* optional: actions the key table gives this view that it cannot do
        (a compare twin's), ended by ACT_NONE: kept off its hint bar */
     const enum key_act *off_acts;

@@ -330,6 +330,38 @@ static void ranks_scope_part(view *v, char *buf, size_t size)
             snprintf(buf, size, "rank %lld", (long long)j->files[i].rank);
 }
 
+static void ranks_scope_args(view *v, struct view_scope_args *a)
+{
+    const ranks_job *j = v->ranks;
+    if (j && v->tab == VIEW_ALLRANKS) {
+        a->all_ranks = true;
+        return;
+    }
+    for (size_t i = 0; j && i < j->nloaded; i++)
+        if (j->files[i].m && j->files[i].m->tr == v->m->tr) {
+            a->has_rank = true;
+            a->rank = j->files[i].rank;
+        }
+}
+
+static int ranks_set_scope_args(view *v, const struct view_scope_args *a, char *why, size_t size)
+{
+    const ranks_job *j = v->ranks;
+    if (!a->has_rank)
+        return 0;
+    for (size_t i = 0; j && i < j->nloaded; i++)
+        if (j->files[i].m && j->files[i].rank == a->rank) {
+            enum view_tab tab = v->tab;
+            if (j->files[i].m != v->m && view_set_model(v, j->files[i].m) < 0)
+                return -1;
+            v->tab = tab;
+            return 0;
+        }
+    snprintf(why, size, "--rank %lld: %s", (long long)a->rank,
+             j ? "the job has no such rank" : "one trace: --rank picks a rank of a job");
+    return -1;
+}
+
 const struct view_ops view_ranks_ops = {
     .name = "ranks",
     .label = "Ranks",
@@ -345,4 +377,6 @@ const struct view_ops view_ranks_ops = {
     .action = ranks_action,
     .tabinfo = ranks_tabinfo,
     .scope_part = ranks_scope_part,
+    .scope_args = ranks_scope_args,
+    .set_scope_args = ranks_set_scope_args,
 };

@@ -491,6 +491,42 @@ static void sview_scope_part(view *v, char *buf, size_t size)
         snprintf(buf, size, "step %s", steps_label(s->st, s->step));
 }
 
+static void sview_scope_args(view *v, struct view_scope_args *a)
+{
+    struct steps_state *s = state(v);
+    if (s && s->scoped && v->m == s->scoped && s->st) {
+        snprintf(a->step, sizeof a->step, "%s", steps_label(s->st, s->step));
+        a->whole = s->whole;
+    }
+}
+
+static int sview_set_scope_args(view *v, const struct view_scope_args *a, char *why, size_t size)
+{
+    if (!a->step[0])
+        return 0;
+    const steps *st = steps_of(v);
+    t2p_error err;
+    size_t first, last;
+    if (!st || st->whole_trace) {
+        snprintf(why, size, "--step %s: no ProfilerStep# in this trace", a->step);
+        return -1;
+    }
+    if (steps_parse_range(st, a->step, &first, &last, &err) < 0) {
+        snprintf(why, size, "--step: %s", err.reason);
+        return -1;
+    }
+    if (first != last) {
+        snprintf(why, size, "--step %s: the explorer shows one step at a time ([ ] go through them)",
+                 a->step);
+        return -1;
+    }
+    enum view_tab tab = v->tab;
+    if (show_step(v, first, false) == VIEW_QUIT)
+        return -1;
+    v->tab = tab;
+    return 0;
+}
+
 const struct view_ops view_steps_ops = {
     .name = "steps",
     .label = "Steps",
@@ -508,6 +544,8 @@ const struct view_ops view_steps_ops = {
     .global = sview_global,
     .tabinfo = sview_tabinfo,
     .scope_part = sview_scope_part,
+    .scope_args = sview_scope_args,
+    .set_scope_args = sview_set_scope_args,
     .keeps_state = true,
     .bar_col = C_BAR + 1,
 };

@@ -1,0 +1,101 @@
+#!/bin/sh
+# #23's acceptance: in every view and scope, e writes a profile whose
+# comments hold the command (`torch2pprof convert ...`) that writes it
+# again; the command is run and the two profiles must be equal as pprof
+# sees them (tests/same_samples.py: the same sample types and, with samples
+# of one stack and labels summed, the same values). Each case is a key
+# script replayed headless in the explorer.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+if ! command -v go >/dev/null 2>&1; then
+    echo "SKIP: go tool pprof is not installed"
+    exit 77
+fi
+tui="$top_builddir/torch2pprof-tui"
+work=$(mktemp -d /tmp/t2p-scope-export.XXXXXX)
+trap 'rm -rf "$work"' EXIT INT TERM
+fail=0
+n=0
+ok() { echo "ok: $1"; n=$((n + 1)); }
+bad() { echo "FAIL: $1"; fail=1; }
+
+# case NAME TRACE KEYS [OPTIONS...]: KEYS then e Enter; the profile's command
+# run again must write the same profile
+case_() {
+    name=$1 trace=$2 keys=$3
+    shift 3
+    rm -f "$work"/*.pb.gz
+    (cd "$work" && "$tui" --replay "$keys e <Enter>" --print --size 200x40 "$@" "$trace") \
+        >"$work/screen" 2>&1
+    out=$(ls "$work"/*.pb.gz 2>/dev/null | head -1)
+    if [ -z "$out" ]; then
+        bad "$name: e wrote nothing: $(grep status: "$work/screen")"
+        return
+    fi
+    cmd=$(go tool pprof -comments "$out" 2>/dev/null | grep '^torch2pprof convert ')
+    if [ -z "$cmd" ]; then
+        bad "$name: no command in the profile's comments"
+        return
+    fi
+    # the message after e shows the same command (cut to the screen's width)
+    shown=$(grep 'status: exported' "$work/screen" | sed 's/.* · //' | cut -c1-60)
+    case $cmd in
+    "$shown"*) ;;
+    *) bad "$name: the message shows another command: $shown"; return ;;
+    esac
+    again=$(printf '%s' "$cmd" | sed 's/ -o [^ ]*$/ -o again.pb.gz/')
+    if ! (cd "$work" && PATH="$top_builddir:$PATH" && eval "$again") >"$work/err" 2>&1; then
+        bad "$name: the recorded command failed: $again: $(cat "$work/err")"
+        return
+    fi
+    if python3 "$top_srcdir/tests/same_samples.py" "$out" "$work/again.pb.gz" >"$work/diff"; then
+        ok "$name: $cmd"
+    else
+        bad "$name: $again writes another profile: $(head -3 "$work/diff")"
+    fi
+}
+
+alex="$top_srcdir/data/alexnet_train.json.gz"
+py="$top_srcdir/tests/fixtures/pyfunc_frames.json"
+pystack="$top_srcdir/tests/fixtures/pystack_train.json.gz"
+mem="$top_srcdir/tests/fixtures/cnn_memory.json.gz"
+res="$top_srcdir/data/resnet50_gpu.json.gz"
+
+# every view, the whole trace
+for v in 1 2 3 4 5 8; do
+    case_ "view $v, whole trace" "$alex" "$v"
+done
+# a focus from each view that sets one
+case_ "Ops: Enter on an operator" "$alex" "1 <Down> <Down> <Enter>"
+case_ "Categories: Enter on a category" "$alex" "2 <Down> <Enter>"
+case_ "Tree: f on a node" "$alex" "3 <Down> <Right> <Down> f"
+case_ "Tree per track: f on a node" "$alex" "3 m <Down> <Right> <Down> f"
+case_ "Threads: Enter on a track" "$alex" "4 <Down> <Enter>"
+case_ "two focus entries" "$alex" "2 <Enter> 1 <Down> <Enter>"
+case_ "a filter" "$alex" "1 \\ c o n v <Enter>"
+case_ "a filter and a focus" "$alex" "1 \\ r e l u <Enter> <Enter>"
+# a step, from the Steps view and with [ ]
+case_ "a step (Enter in Steps)" "$res" "5 <Down> <Enter>"
+case_ "a step with ]" "$res" "1 ]"
+case_ "a step and a focus" "$res" "5 <Down> <Enter> 1 <Down> <Enter>"
+# p and s
+case_ "p: Python frames hidden" "$py" "p"
+case_ "p in the Tree" "$pystack" "3 p"
+case_ "s: short names" "$alex" "s"
+case_ "s and a focus" "$alex" "s 1 <Down> <Enter>"
+case_ "--no-python from the command line" "$py" "1" --no-python
+# opened with the scope on the command line
+case_ "--step at open" "$res" "1" --step 7
+# a step the trace lacks: exit 2, the steps it has named
+msg=$("$tui" --replay "q" --print --step 3 "$res" 2>&1 >/dev/null); st=$?
+[ "$st" = 2 ] && printf '%s' "$msg" | grep -q "it has 6 steps, 5 to 10" && ok "--step 3: exit 2, the steps named" ||
+    bad "--step 3: exit $st: $msg"
+case_ "--focus and --filter at open" "$alex" "1" --focus aten::conv2d --filter relu
+case_ "--category at open" "$alex" "2" --category cuda_runtime
+# memory
+case_ "the Memory view" "$mem" "8"
+case_ "Memory with a step" "$mem" "5 <Down> <Enter> 8"
+
+echo "$n cases"
+[ "$fail" = 0 ] && [ "$n" -gt 20 ]
