@@ -18,7 +18,6 @@
 #include "src/convert_compare.h"
 #include "src/convert_out.h"
 #include "src/convert_ranks.h"
-#include "src/convert_steps.h"
 #include "src/opts.h"
 
 /* TRACE alone into OUT: the profile of its scope (core/pprof/export.c,
@@ -80,6 +79,7 @@ int cli_convert(int argc, char **argv)
     export_entry *entries = NULL;
     size_t nentries = 0;
     const char *filter = NULL;
+    int64_t rank = -1;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
     bool selecting = false, no_memory = false;
@@ -114,6 +114,16 @@ int cli_convert(int argc, char **argv)
         case OPT_CATEGORY: entries[nentries++] = (export_entry){ "category", h->value }; break;
         case OPT_TRACK: entries[nentries++] = (export_entry){ "track", h->value }; break;
         case OPT_FILTER: filter = h->value; break;
+        case OPT_RANK: {
+            long n;
+            if (opts_number(c, h, 0, __LONG_MAX__, &n) != 0) {
+                free(entries);
+                opts_parsed_done(&p);
+                return EXIT_USAGE;
+            }
+            rank = n;
+            break;
+        }
         case OPT_IGNORE: sel.ignore_re = h->value; break;
         case OPT_THREAD: sel.thread_re = h->value; break;
         case OPT_NO_MEMORY: no_memory = true; break;
@@ -148,7 +158,8 @@ int cli_convert(int argc, char **argv)
         goto done;
     }
     comments[ncomments++] = command;
-    bool many = nins > 1 || ranks_is_dir(ins[0]);
+    /* --rank picks a rank of a job: one trace is a job of one */
+    bool many = nins > 1 || ranks_is_dir(ins[0]) || rank >= 0;
     const char *in = ins[0];
     /* a bad regex is the caller's mistake: say so before a long load */
     if (select_check(&sel, &err) < 0) {
@@ -204,22 +215,16 @@ int cli_convert(int argc, char **argv)
             goto done;
         }
         ea.ncomments = ncomments;
-        convert_ranks_opts ro = { .sel = selecting ? &ea : NULL, .comments = comments,
-                                  .ncomments = ncomments, .partial = partial,
+        convert_ranks_opts ro = { .args = &ea, .selecting = selecting, .partial = partial,
                                   .jobs = (unsigned)cv.jobs, .mo = mo,
-                                  .short_names = short_names, .step = step };
+                                  .has_rank = rank >= 0, .rank = rank };
         rc = convert_ranks(&ro, (int)nins, ins, out);
         goto done;
     }
-    if (base && short_names) {
-        opts_usage_error(c, "--short-names does not go with --base yet");
-        goto done;
-    }
     if (base) {
+        ea.ncomments = ncomments;
         convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
-                                    .partial = partial, .mo = mo, .sel = selecting ? &ea : NULL,
-                                    .comments = comments, .ncomments = ncomments,
-                                    .no_memory = no_memory };
+                                    .partial = partial, .mo = mo, .args = &ea };
         rc = convert_compare(&co);
         goto done;
     }

@@ -12,10 +12,7 @@ typedef struct convert_compare_opts {
     const char *base_path, *new_path, *out_path;
     bool partial;
     model_opts mo;
-    const export_args *sel;  /* its entries, filter and patterns select (export_select) */      /* applied to both traces; NULL: every stack */
-    const char *const *comments; /* the profile's extra comments (the selection) */
-    size_t ncomments;
-    bool no_memory;              /* leave out the memory sample types */
+    const export_args *args; /* the scope (applied to both traces) and the comments */
 } convert_compare_opts;
 
 /* Loads both traces (in parallel), writes TRACE minus BASE; returns the exit

@@ -18,76 +18,21 @@
 #include "core/analyses/steps.h"
 #include "src/cli.h"
 
-/* The model convert writes for one rank: each step's calls in nodes of
-   their own, so that every sample carries its step label as single-trace
-   convert does (only the steps --step kept when f->scoped); m itself for a
-   trace without ProfilerStep#. */
-static model *step_model(const ranks_file *f, const model *m, const steps *st,
-                         const model_opts *mo, t2p_error *err)
-{
-    if (st->whole_trace && !f->scoped)
-        return (model *)m;
-    model_opts so = *mo;
-    unsigned char *keep = NULL;
-    if (f->scoped && !(keep = steps_mask(st, f->step_first, f->step_last))) {
-        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
-        return NULL;
-    }
-    so.keep = keep;
-    so.group = st->ev_step;
-    model *gm = model_build(m->tr, &so, err);
-    free(keep);
-    return gm;
-}
-
-/* In a worker: this rank's profile, packed, into f->out. */
+/* In a worker: this rank's piece (core/pprof/export_job.c), into f->out;
+   with --rank, only that rank's. */
 static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *ctx,
                      t2p_error *err)
 {
     const convert_ranks_opts *o = ctx;
-    uint8_t *keep = NULL;
-    const char **labels = NULL;
-    shortnames *sn = NULL;
-    int rc = -1;
-    model *m = step_model(f, whole, st, &o->mo, err);
-    if (!m)
-        return -1;
-    if (m != whole && !(labels = steps_labels(st))) {
-        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
-        goto out;
-    }
-    bool selecting;
-    if (o->sel && export_select(m, o->sel, &keep, &selecting, err) < 0)
-        goto out;
-    if (o->short_names && !(sn = shortname_new(m))) {
-        error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
-        goto out;
-    }
-    pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
-                      .rank = f->rank, .short_names = sn,
-                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
-                      .hide_python = o->mo.no_python };
-    uint8_t *buf;
-    size_t len;
-    if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)
-        goto out;
-    f->out = buf;
-    f->out_len = len;
-    rc = 0;
-out:
-    free(keep);
-    free(labels);
-    shortname_free(sn);
-    if (m != whole)
-        model_free(m);
-    return rc;
+    if (o->has_rank && f->rank != o->rank)
+        return 0;
+    return export_rank_pack(f, whole, st, &o->mo, o->args, err);
 }
 
 int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const char *out)
 {
     t2p_error err;
     int rc = EXIT_INPUT;
-    pprof_merge *pm = NULL;
     ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
     if (!j)
         return cli_fail(&err);
@@ -100,7 +45,7 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
             goto out;
         }
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
-                           .step = o->step, .on_model = pack_rank, .ctx = (void *)o };
+                           .step = o->args->step, .on_model = pack_rank, .ctx = (void *)o };
     size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
     int lrc = ranks_load(j, &lo, &err);
     cli_print_notes(j, noted);
@@ -127,59 +72,36 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
         fprintf(stderr, "torch2pprof: no trace loaded\n");
         goto out;
     }
-    pm = pprof_merge_new();
-    if (!pm) {
-        fprintf(stderr, "torch2pprof: out of memory\n");
-        goto out;
-    }
     int64_t busy = 0, gpu = 0;
+    size_t nranks = 0;
     for (size_t i = 0; i < j->nloaded; i++) {
-        ranks_file *f = &j->files[i];
-        if (pprof_merge_add(pm, f->out, f->out_len, f->path, &err) < 0) {
-            cli_fail(&err);
-            goto out;
-        }
-        free(f->out); /* merged: the piece is no longer needed */
-        f->out = NULL;
+        const ranks_file *f = &j->files[i];
+        if (!f->out)
+            continue;
         busy += f->st.busy_ns;
         gpu += f->st.gpu_events;
+        nranks++;
     }
-    char line[200];
-    const char *comments[8];
-    size_t nc = 0;
-    snprintf(line, sizeof line, "%zu ranks, each sample labelled rank=N (-tagfocus rank=3)",
-             j->nloaded);
-    comments[nc++] = line;
-    char scope[200];
-    if (o->step) {
-        snprintf(scope, sizeof scope, "scope: step %s of each rank (CPU events that start in "
-                 "it, the GPU work they launched)", o->step);
-        comments[nc++] = scope;
-    }
-    for (size_t i = 0; i < o->ncomments && nc < 8; i++)
-        comments[nc++] = o->comments[i];
-    char mapping[64];
-    snprintf(mapping, sizeof mapping, "%zu ranks", j->nloaded);
-    const char **paths = malloc(j->nfiles * sizeof *paths);
-    if (!paths) {
-        fprintf(stderr, "torch2pprof: out of memory\n");
+    if (o->has_rank && !nranks) {
+        fprintf(stderr, "torch2pprof convert: --rank %lld: the job has no such rank (ranks",
+                (long long)o->rank);
+        for (size_t i = 0; i < j->nloaded; i++)
+            fprintf(stderr, "%s%lld", i ? ", " : " ", (long long)j->files[i].rank);
+        fputs(")\n", stderr);
         goto out;
     }
-    for (size_t i = 0; i < j->nfiles; i++)
-        paths[i] = j->files[i].path;
     pprof_summary sum;
-    int wrc = pprof_merge_write(pm, out, mapping, comments, nc, paths, j->nfiles, &sum, &err);
-    free(paths);
-    if (wrc < 0) {
+    if (export_job_write(j, o->args, out, &sum, &err) < 0) {
         cli_fail(&err);
         goto out;
     }
     FILE *so = cli_summary_stream(out);
     char a[64], b[64], d[64], vis[1200];
-    fprintf(so, "wrote %s: %zu ranks, %zu samples, %zu locations, %zu functions, %zu strings, "
-            "total %s ms", cli_shown(out, vis, sizeof vis), j->nloaded, sum.samples,
+    fprintf(so, "wrote %s: %zu rank%s, %zu samples, %zu locations, %zu functions, %zu strings, "
+            "total %s ms", cli_shown(out, vis, sizeof vis), nranks, nranks == 1 ? "" : "s",
+            sum.samples,
             sum.locations, sum.functions, sum.strings, fmt_ms(sum.total_ns, a, sizeof a));
-    if (o->sel)
+    if (o->selecting)
         fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(busy, b, sizeof b));
     else
         fputs(" (self time over all tracks)", so);
@@ -188,7 +110,6 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
     fputc('\n', so);
     rc = cli_summary_done(so, out);
 out:
-    pprof_merge_free(pm);
     ranks_free(j);
     return rc;
 }

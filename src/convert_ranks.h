@@ -10,13 +10,12 @@
 #include "core/pprof/export.h"
 
 typedef struct convert_ranks_opts {
-    const export_args *sel;  /* its entries, filter and patterns select (export_select) */      /* NULL: every stack */
-    const char *const *comments; /* the selection, for the profile's comments */
-    size_t ncomments;
+    const export_args *args;     /* the scope and the comments (the command first) */
+    bool selecting;              /* args select stacks: the summary says of how much */
     bool partial;
     unsigned jobs;               /* 0: one per core */
-    bool short_names;            /* --short-names */
-    const char *step;            /* --step N[-M] of each rank, or NULL */
+    bool has_rank;               /* --rank: that rank alone */
+    int64_t rank;
     model_opts mo;
 } convert_ranks_opts;
 

@@ -502,6 +502,9 @@ static int run(struct tui_run *r)
     load_jobs = jobs ? jobs : ranks_default_jobs();
     bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0]));
     const char *path = nops ? ops[0] : find_sample();
+    vo.inputs = nops ? (const char *const *)ops : &path;
+    vo.ninputs = nops ? (size_t)nops : 1;
+    vo.base_path = base;
 
     if (many && base) {
         free(script);

@@ -124,53 +124,6 @@ char *cmp_export_name(view *v, const char *dir)
     return pprof_free_path(dir, stem);
 }
 
-int cmp_export_to(view *v, const char *path, t2p_error *err_out)
-{
-    const compare *c = v->cmp;
-    const char *np = c->new->tr->path;
-    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
-                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
-    pprof_summary sum;
-    t2p_error err;
-    int rc = 0;
-    /* the step labels convert --base gives: each side's model again, with
-       its steps' calls apart */
-    const model *side[2] = { c->base, c->new };
-    model *grouped[2] = { NULL, NULL };
-    steps *st[2] = { NULL, NULL };
-    const char **labels[2] = { NULL, NULL };
-    for (int k = 0; k < 2; k++) {
-        if (!(st[k] = steps_build(side[k], &err)))
-            goto fail;
-        if (st[k]->whole_trace)
-            continue;
-        if (!(grouped[k] = steps_grouped(st[k], &side[k]->opts, &err)))
-            goto fail;
-        if (!(labels[k] = steps_labels(st[k]))) {
-            error_set(&err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
-            goto fail;
-        }
-        side[k] = grouped[k];
-        o[k].step_labels = labels[k];
-        o[k].nsteps = st[k]->nsteps;
-    }
-    if (pprof_write_diff(side[0], &o[0], side[1], &o[1], path, &sum, &err) < 0) {
-    fail:
-        *err_out = err;
-        rc = -1;
-    } else {
-        char a[32];
-        view_status_set(v, "wrote %s: %s minus base, time %s ms net (go tool pprof -top %s)",
-                        path, np, fmt_ms(sum.total_ns, a, sizeof a), path);
-    }
-    for (int k = 0; k < 2; k++) {
-        free(labels[k]);
-        model_free(grouped[k]);
-        steps_free(st[k]);
-    }
-    return rc;
-}
-
 const enum key_act cmp_table_off[] = { ACT_DRILL, ACT_NONE };
 const enum key_act cmp_tree_off[] = { ACT_MERGE, ACT_SOURCE, ACT_NONE };
 

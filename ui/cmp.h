@@ -83,11 +83,6 @@ enum view_style cmp_table_style(view *v, enum view_tab tab, uint32_t id);
 /* e: the name the prompt offers, TRACE-diff.pb.gz free in dir (malloc'd,
    the caller frees; NULL when out of memory). */
 char *cmp_export_name(view *v, const char *dir);
-/* TRACE minus BASE, as convert --base writes it, to path (never
-   overwriting); the status line says what was written. Returns 0, or -1
-   with err set. */
-int cmp_export_to(view *v, const char *path, t2p_error *err);
-
 /* The actions every compare view shares: b, and refusing a focus.
    -1 for the others. */
 int cmp_action(view *v, enum key_act act);

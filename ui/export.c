@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/compare.h"
 #include "core/analyses/ranks.h"
+#include "core/analyses/steps.h"
 #include "core/pprof/export.h"
 #include "core/pprof/pprof.h"
 
@@ -129,8 +131,16 @@ static int too_long(view *v)
 }
 
 /* The name the prompt offers: NAME.pb.gz free in dir. */
+static void scope_args_of(view *v, struct view_scope_args *sa);
+
 static char *default_path(view *v, const char *dir)
 {
+    if (v->ranks) { /* every rank: the job's profile, as convert names it */
+        struct view_scope_args sa;
+        scope_args_of(v, &sa);
+        if (sa.all_ranks)
+            return pprof_free_path(dir, "job");
+    }
     if (v->cmp)
         return cmp_export_name(v, dir);
     return pprof_free_path(dir, v->m->tr->path);
@@ -166,6 +176,14 @@ static int entry_args(view *v, export_entry *entries, char (*vals)[1024])
     return n;
 }
 
+/* Then the entries views keep apart (the compare Tree's f). */
+static int extra_args(const struct view_scope_args *sa, export_entry *entries, int n)
+{
+    for (int i = 0; i < sa->nfocus && n < 2 * SCOPE_MAX; i++)
+        entries[n++] = (export_entry){ "focus", sa->focus[i] };
+    return n;
+}
+
 /* `torch2pprof convert ...`: the command that writes this profile again
    (recorded in its comments, shown after e). A new string (caller frees),
    NULL when out of memory. */
@@ -174,6 +192,10 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
 {
     const char *filter = scope_filter(v->scope);
     size_t size = 256 + 6 * (strlen(v->m->tr->path) + strlen(out) + strlen(filter));
+    for (size_t i = 0; i < v->ninputs; i++)
+        size += 6 * strlen(v->inputs[i]) + 4;
+    if (v->base_path)
+        size += 6 * strlen(v->base_path) + 16;
     for (int i = 0; i < nentries; i++)
         size += 16 + 6 * strlen(entries[i].val);
     char *buf = malloc(size);
@@ -182,6 +204,16 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
     size_t at = (size_t)snprintf(buf, size, "torch2pprof convert");
     if (v->m->opts.keep_steps)
         fmt_shell_word(buf, size, &at, "--keep-steps");
+    if (v->cmp && v->base_path) {
+        fmt_shell_word(buf, size, &at, "--base");
+        fmt_shell_word(buf, size, &at, v->base_path);
+    }
+    if (sa->has_rank && !sa->all_ranks) {
+        char r[32];
+        snprintf(r, sizeof r, "%lld", (long long)sa->rank);
+        fmt_shell_word(buf, size, &at, "--rank");
+        fmt_shell_word(buf, size, &at, r);
+    }
     if (sa->step[0]) {
         fmt_shell_word(buf, size, &at, "--step");
         fmt_shell_word(buf, size, &at, sa->step);
@@ -200,7 +232,11 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
         fmt_shell_word(buf, size, &at, "--no-python");
     if (v->short_names)
         fmt_shell_word(buf, size, &at, "--short-names");
-    fmt_shell_word(buf, size, &at, v->m->tr->path);
+    if (v->ninputs)
+        for (size_t i = 0; i < v->ninputs; i++)
+            fmt_shell_word(buf, size, &at, v->inputs[i]);
+    else
+        fmt_shell_word(buf, size, &at, v->m->tr->path);
     fmt_shell_word(buf, size, &at, "-o");
     fmt_shell_word(buf, size, &at, out);
     return buf;
@@ -220,6 +256,8 @@ static int write_scope(view *v, const char *path, t2p_error *err)
         goto nomem;
     scope_args_of(v, &sa);
     int n = entry_args(v, entries, vals);
+    if (n >= 0)
+        n = extra_args(&sa, entries, n);
     if (n < 0) {
         error_set(err, T2P_ERR_ARG, NULL, -1, "a focus too deep to say on a command line");
         goto out;
@@ -238,13 +276,40 @@ static int write_scope(view *v, const char *path, t2p_error *err)
                        .tool_version = PACKAGE_VERSION, .no_overwrite = true,
                        .progress = v->export_progress ? on_progress : NULL,
                        .progress_ctx = &prog };
-    int64_t rank = ranks_trace_rank(v->m->tr);
-    ea.has_rank = rank >= 0;
-    ea.rank = rank;
     export_result res;
-    const model *whole = sa.step[0] ? sa.whole : v->m;
-    if (export_trace(whole, v->m->tr, &mo, &ea, path, &res, err) < 0)
-        goto out;
+    if (v->cmp) {
+        if (export_diff(v->cmp->base, v->cmp->new, &mo, &ea, path, &res, err) < 0)
+            goto out;
+    } else if (v->ranks) {
+        /* a job: the rank shown, or every rank (All ranks), each packed as
+           convert packs it, then merged. The pieces are scratch space in the
+           job's files, freed by the merge. */
+        ranks_job *j = (ranks_job *)v->ranks;
+        for (size_t i = 0; i < j->nloaded; i++) {
+            ranks_file *f = &j->files[i];
+            if (!f->m || (!sa.all_ranks && f->rank != sa.rank))
+                continue;
+            steps *st = steps_build(f->m, err);
+            int prc = st ? export_rank_pack(f, f->m, st, &mo, &ea, err) : -1;
+            steps_free(st);
+            if (prc < 0) {
+                for (size_t k = 0; k < j->nloaded; k++) {
+                    free(j->files[k].out);
+                    j->files[k].out = NULL;
+                }
+                goto out;
+            }
+        }
+        if (export_job_write(j, &ea, path, &res.sum, err) < 0)
+            goto out;
+    } else {
+        int64_t rank = ranks_trace_rank(v->m->tr);
+        ea.has_rank = rank >= 0;
+        ea.rank = rank;
+        const model *whole = sa.step[0] ? sa.whole : v->m;
+        if (export_trace(whole, v->m->tr, &mo, &ea, path, &res, err) < 0)
+            goto out;
+    }
     /* what the user exported is stacks, their calls and their time, as the
        screen shows them; then the command that writes it again */
     char a[32], b[32], c[32], d[32];
@@ -305,7 +370,7 @@ int view_export_to(view *v, const char *typed)
                         shown, strerror(lstat_errno));
         return VIEW_EXPORT_RETRY;
     }
-    int rc = v->cmp ? cmp_export_to(v, path, &err) : write_scope(v, path, &err);
+    int rc = write_scope(v, path, &err);
     if (rc == 0)
         return 0;
     char msg[1200];

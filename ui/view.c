@@ -277,6 +277,11 @@ view *view_new(const model *m, const view_opts *o)
     v->top_ops = o ? o->top : 0;
     v->short_names = o && o->short_names;
     v->hide_python = o && o->hide_python;
+    if (o) {
+        v->inputs = o->inputs;
+        v->ninputs = o->ninputs;
+        v->base_path = o->base_path;
+    }
     v->source_path = o ? o->source_path : NULL;
     for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = views[k];

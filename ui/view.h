@@ -131,6 +131,11 @@ typedef struct view_opts {
     const struct compare *cmp;
     bool short_names;       /* names shortened as HTA's use_short_name (s toggles) */
     bool hide_python;       /* Python frames hidden from the start (--no-python; p toggles) */
+    /* the traces (or directories) as the command line named them, and the
+       compare base: what the export's recorded command names. Not copied. */
+    const char *const *inputs;
+    size_t ninputs;
+    const char *base_path;
 } view_opts;
 
 struct export_entry;
@@ -143,6 +148,10 @@ struct view_scope_args {
     bool has_rank;        /* --rank: the rank shown, of a job */
     int64_t rank;
     bool all_ranks;       /* the whole job (All ranks) */
+    /* focus entries a view keeps apart from the scope (the compare Tree's
+       f), as --focus paths from the top of the stack */
+    char focus[8][512];
+    int nfocus;
 };
 
 /* A view over m (which must outlive it). NULL when out of memory. */

@@ -136,6 +136,9 @@ struct view {
     const char *source_path; /* view_opts.source_path */
     enum view_tab pane_from; /* the view a pane returns to */
     bool hide_python;        /* p: Python frames left out of the tree and the tables */
+    const char *const *inputs; /* view_opts.inputs, ninputs, base_path */
+    size_t ninputs;
+    const char *base_path;
 
     enum view_tab tab;
     enum view_mode mode;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/analyses/memory.h"
+#include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
@@ -54,9 +55,9 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
             /* not a name in this model: --focus is then a regular
                expression over frame names, as go tool pprof -focus;
                --category and --track name nothing: nothing is kept */
-            if (strcmp(e->opt, "focus") != 0) {
-                /* a category or track this model lacks (a step without
-                   it): no stack passes */
+            /* a path (or a category or track) this model lacks (a step
+               without it, the other side of a comparison): no stack passes */
+            if (strcmp(e->opt, "focus") != 0 || strchr(e->val, '>')) {
                 if (!*keep && !(*keep = calloc(m->nnodes ? m->nnodes : 1, 1))) {
                     scope_free(s);
                     goto nomem;
@@ -183,5 +184,91 @@ out:
     model_free(grouped);
     steps_free(st);
     model_free(own);
+    return rc;
+}
+
+/* One side of a difference: whole with its steps' calls apart (the step
+   labels each side's convert gives), its selection and memory. */
+struct side {
+    model *grouped;
+    steps *st;
+    const char **labels;
+    uint8_t *keep;
+    memory *mem;
+    shortnames *sn;
+};
+
+static void side_done(struct side *d)
+{
+    memory_free(d->mem);
+    shortname_free(d->sn);
+    free(d->keep);
+    free(d->labels);
+    model_free(d->grouped);
+    steps_free(d->st);
+}
+
+static int side_prepare(struct side *d, const model *whole, const model_opts *mo,
+                        const export_args *a, bool with_mem, pprof_opts *po, bool *selecting,
+                        t2p_error *err)
+{
+    const model *m = whole;
+    if (!(d->st = steps_build(whole, err)))
+        return -1;
+    if (!d->st->whole_trace) {
+        model_opts o = *mo;
+        o.keep = NULL;
+        o.group = d->st->ev_step;
+        if (!(d->grouped = model_build(whole->tr, &o, err)))
+            return -1;
+        if (!(d->labels = steps_labels(d->st)))
+            goto nomem;
+        m = d->grouped;
+    }
+    if (export_select(m, a, &d->keep, selecting, err) < 0)
+        return -1;
+    if (with_mem && !(d->mem = memory_build(m, err)))
+        return -1;
+    if (a->short_names && !(d->sn = shortname_new(m)))
+        goto nomem;
+    /* the rank label a single trace's convert gives, so the diff stays what
+       pprof -diff_base makes of the two converts */
+    int64_t rank = ranks_trace_rank(whole->tr);
+    *po = (pprof_opts){ .keep = d->keep, .tool_version = a->tool_version,
+                        .comments = a->comments, .ncomments = a->ncomments,
+                        .has_rank = rank >= 0, .rank = rank, .short_names = d->sn,
+                        .step_labels = d->labels, .nsteps = d->labels ? d->st->nsteps : 0,
+                        .mem = d->mem, .hide_python = a->hide_python,
+                        .no_overwrite = a->no_overwrite, .progress = a->progress,
+                        .progress_ctx = a->progress_ctx };
+    return 0;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, whole->tr->path, -1, "out of memory");
+    return -1;
+}
+
+int export_diff(const model *base_whole, const model *new_whole, const model_opts *mo,
+                const export_args *a, const char *out, export_result *res, t2p_error *err)
+{
+    struct side d[2];
+    pprof_opts po[2];
+    int rc = -1;
+    memset(d, 0, sizeof d);
+    memset(res, 0, sizeof *res);
+    const model *whole[2] = { base_whole, new_whole };
+    bool with_mem = !a->no_memory && base_whole->tr->nmems && new_whole->tr->nmems;
+    for (int k = 0; k < 2; k++)
+        if (side_prepare(&d[k], whole[k], mo, a, with_mem, &po[k], &res->selecting, err) < 0)
+            goto out;
+    const model *m0 = d[0].grouped ? d[0].grouped : base_whole;
+    const model *m1 = d[1].grouped ? d[1].grouped : new_whole;
+    if (pprof_write_diff(m0, &po[0], m1, &po[1], out, &res->sum, err) < 0)
+        goto out;
+    res->memory = with_mem;
+    res->gpu = base_whole->gpu_events || new_whole->gpu_events;
+    rc = 0;
+out:
+    for (int k = 0; k < 2; k++)
+        side_done(&d[k]);
     return rc;
 }

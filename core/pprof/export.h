@@ -69,6 +69,16 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
 int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
                  const char *out, export_result *res, t2p_error *err);
 
+/* The profile of new minus base (pprof's -diff_base convention: base's
+   samples negated, labelled pprof::base=true), each side as export_trace
+   writes it in a's scope; the heap sample types when both sides have
+   [memory] records (res->memory; pprof diffs only profiles with the same
+   sample types). base_whole and new_whole are the two traces' models,
+   built with mo. What `convert --base BASE TRACE` and the explorer's e in
+   compare mode write. Returns 0, or -1 with err set. */
+int export_diff(const model *base_whole, const model *new_whole, const model_opts *mo,
+                const export_args *a, const char *out, export_result *res, t2p_error *err);
+
 struct ranks_file;
 struct ranks_job;
 struct steps;

@@ -55,7 +55,7 @@ PYEOF
 
 # ---- e writes the profile convert --base writes
 (cd "$work" && "$tui" --replay "e <Enter>" --print --size 120x30 --base "$base" "$new") > "$work/e.out" 2>&1
-out=$(sed -n 's/^status: wrote \([^:]*\):.*/\1/p' "$work/e.out")
+out=$(sed -n 's/^status: exported \([^:]*\):.*/\1/p' "$work/e.out")
 if [ -n "$out" ] && [ -f "$work/$out" ] && "$cli" convert --base "$base" "$new" "$work/ref.pb.gz" 2>/dev/null &&
    sh "$top_srcdir/tests/same_profile.sh" "$work/$out" "$work/ref.pb.gz"; then
     echo "ok: e in compare mode wrote $out, the profile convert --base writes"

@@ -97,5 +97,23 @@ case_ "--category at open" "$alex" "2" --category cuda_runtime
 case_ "the Memory view" "$mem" "8"
 case_ "Memory with a step" "$mem" "5 <Down> <Enter> 8"
 
+# a job: a rank, All ranks, with a focus and a step
+ranks="$top_srcdir/data/ranks"
+case_ "a rank (Ranks view, Enter)" "$ranks" "6 <Down> <Enter>"
+case_ "All ranks" "$ranks" "7"
+case_ "All ranks with a filter" "$ranks" "7 \\ c o n v <Enter>"
+case_ "--rank at open, a focus" "$ranks" "1 <Down> <Enter>" --rank 1
+# a rank the job lacks: exit 2, its ranks named, nothing written
+msg=$("$top_builddir/torch2pprof" convert --rank 9 "$ranks" -o "$work/r9.pb.gz" 2>&1); st=$?
+[ "$st" = 2 ] && [ ! -e "$work/r9.pb.gz" ] && printf '%s' "$msg" | grep -q "no such rank (ranks 0, 1)" &&
+    ok "convert --rank 9: exit 2, the ranks named" || bad "convert --rank 9: exit $st: $msg"
+msg=$("$tui" --replay "q" --print --rank 9 "$ranks" 2>&1 >/dev/null); st=$?
+[ "$st" = 2 ] && printf '%s' "$msg" | grep -q "no such rank" && ok "explorer --rank 9: exit 2" ||
+    bad "explorer --rank 9: exit $st: $msg"
+# compare mode (--base): the difference, as go tool pprof -diff_base
+case_ "compare" "$res" "1" --base "$alex"
+case_ "compare with a filter" "$res" "1 \\ c o n v <Enter>" --base "$alex"
+case_ "compare, a focus in the Tree" "$res" "3 <Down> <Right> <Down> f" --base "$alex"
+
 echo "$n cases"
 [ "$fail" = 0 ] && [ "$n" -gt 20 ]

@@ -190,6 +190,35 @@ static void ctree_scope_part(view *v, char *buf, size_t size)
     }
 }
 
+/* f's stacks as --focus paths from the top of the stack (">A" for a
+   path of one), which each trace's model reads back (core/model/scope.h). */
+static void ctree_scope_args(view *v, struct view_scope_args *a)
+{
+    struct ctree *t = st(v);
+    if (v->tab != VIEW_TREE || !t)
+        return;
+    for (int i = 0; i < t->nfocus && a->nfocus < 8; i++) {
+        uint32_t chain[256];
+        size_t n = 0, len, o = 0;
+        for (uint32_t u = t->focus[i]; u != MODEL_NONE && v->cmp->nodes[u].parent != MODEL_NONE &&
+                                       n < 256;
+             u = v->cmp->nodes[u].parent)
+            chain[n++] = u;
+        char *buf = a->focus[a->nfocus];
+        size_t size = sizeof a->focus[0];
+        if (n == 1)
+            buf[o++] = '>';
+        buf[o] = '\0';
+        for (size_t k = n; k-- > 0 && o < size;) {
+            const char *name = node_name(v, chain[k], &len);
+            o += (size_t)snprintf(buf + o, size - o, "%s%.*s", k + 1 < n ? ">" : "", (int)len,
+                                  name);
+        }
+        if (o < size)
+            a->nfocus++;
+    }
+}
+
 static int ctree_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
@@ -245,5 +274,6 @@ const struct view_ops view_cmp_tree_ops = {
     .tabinfo = cmp_tabinfo,
     .after_key = ctree_after_key,
     .scope_part = ctree_scope_part,
+    .scope_args = ctree_scope_args,
     .off_acts = cmp_tree_off,
 };
