@@ -57,7 +57,6 @@ KNOWN = [
     {"core/analyses/ranks", "core/analyses/ranks_load"},
     {"core/load/trace", "core/load/trace_mem", "core/load/trace_par", "core/load/trace_parse",
      "core/load/trace_read", "core/load/trace_yajl"},
-    {"core/pprof/pprof", "core/pprof/pprof_out"},
     {"ui/cmp", "ui/export", "ui/keys", "ui/screen", "ui/search", "ui/tree_moves", "ui/view",
      "ui/views/view_allranks", "ui/views/view_callers", "ui/views/view_cats",
      "ui/views/view_cmp_callers", "ui/views/view_cmp_cats", "ui/views/view_cmp_ops",
