@@ -13,8 +13,9 @@ is a module, named by its path without ".c" (core/load/trace). Its headers:
   3. a header that rules 1 and 2 give to no module (types, macros and
      static inline functions only) is a module of its own, named by its
      path with ".h" (header-only: it has include edges, never symbol ones).
-Headers outside the source tree (the generated core/pprof/profile.pb-c.h)
-and system headers are no module.
+Generated files (core/pprof/profile.pb-c.[ch], in the build tree, which
+is the source tree in a build without VPATH) and system headers are no
+module.
 
 Edges. A -> B when
   - A's .c or one of A's headers #includes "h" and h is B's header
@@ -50,6 +51,8 @@ import sys
 import tempfile
 
 TREES = ("core", "ui")
+# generated into the build tree (the source tree too when they are one): no module
+GENERATED = (".pb-c.c", ".pb-c.h")
 
 # the circles still to break (issue 23, item 5); see "Known circles" above
 KNOWN = [
@@ -162,7 +165,7 @@ class Graph:
             for root, dirs, names in os.walk(os.path.join(srcdir, t)):
                 dirs.sort()
                 for n in sorted(names):
-                    if n.endswith((".c", ".h")):
+                    if n.endswith((".c", ".h")) and not n.endswith(GENERATED):
                         self.files.append(os.path.relpath(os.path.join(root, n), srcdir))
         fileset = set(self.files)
         self.cs = [f for f in self.files if f.endswith(".c")]
