@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/model/model.h"
+/* the model's records only: model_build (core/model/model.c) calls this */
+#include "core/model/model_types.h"
 
 /* Fills the device figures of ops and nodes, adds one GPU node per
    (launch node, GPU op, stream) under the launch, and the streams list.

@@ -10,6 +10,31 @@
 #include "core/base/hmap.h"
 #include "core/base/vec.h"
 
+/* ---- what memory_query.c shares (memory_int.h) ---- */
+
+void memory_add_incl(memory_stat *to, const memory_stat *self)
+{
+    to->alloc_count += self->self_alloc_count;
+    to->alloc_bytes += self->self_alloc_bytes;
+    to->increase_bytes += self->self_increase_bytes;
+}
+
+int memory_cmp_node(const void *pa, const void *pb)
+{
+    const memory_node *a = pa, *b = pb;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return a->device < b->device ? -1 : (a->device > b->device);
+}
+
+int memory_cmp_op(const void *pa, const void *pb)
+{
+    const memory_op *a = pa, *b = pb;
+    if (a->op != b->op)
+        return a->op < b->op ? -1 : 1;
+    return a->device < b->device ? -1 : (a->device > b->device);
+}
+
 /* ---- sorting record and event indices ---- */
 
 /* Bottom-up merge sort of idx[0..n) by less(a, b) with ties by index; a

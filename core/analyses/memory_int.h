@@ -5,29 +5,16 @@
 
 #include "core/analyses/memory.h"
 
+/* Defined in memory.c, so that this header is memory.c's alone: inline
+   functions here would make memory.c depend on a header that depends on
+   memory.h, a circle (tests/circles.py). */
+
 /* Adds self's own figures to to's inclusive ones. */
-static inline void memory_add_incl(memory_stat *to, const memory_stat *self)
-{
-    to->alloc_count += self->self_alloc_count;
-    to->alloc_bytes += self->self_alloc_bytes;
-    to->increase_bytes += self->self_increase_bytes;
-}
+void memory_add_incl(memory_stat *to, const memory_stat *self);
 
-/* The orders of mem->nodes / mnodes and mem->ops, which lookups bisect. */
-static inline int memory_cmp_node(const void *pa, const void *pb)
-{
-    const memory_node *a = pa, *b = pb;
-    if (a->node != b->node)
-        return a->node < b->node ? -1 : 1;
-    return a->device < b->device ? -1 : (a->device > b->device);
-}
-
-static inline int memory_cmp_op(const void *pa, const void *pb)
-{
-    const memory_op *a = pa, *b = pb;
-    if (a->op != b->op)
-        return a->op < b->op ? -1 : 1;
-    return a->device < b->device ? -1 : (a->device > b->device);
-}
+/* The orders of mem->nodes / mnodes and mem->ops, which lookups bisect
+   (qsort comparators of memory_node and memory_op). */
+int memory_cmp_node(const void *pa, const void *pb);
+int memory_cmp_op(const void *pa, const void *pb);
 
 #endif

@@ -1,13 +1,10 @@
 #include "config.h"
 
 #include "core/analyses/ranks.h"
-#include "core/analyses/ranks_int.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -47,61 +44,9 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The number after word (and an optional '-' or '_') at s, or -1. */
-static int64_t number_after(const char *s, const char *word)
-{
-    size_t k = strlen(word);
-    if (strncasecmp(s, word, k) != 0)
-        return -1;
-    s += k;
-    if (*s == '-' || *s == '_')
-        s++;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    int64_t v = 0;
-    for (; isdigit((unsigned char)*s); s++) {
-        if (v > (INT64_MAX - 9) / 10)
-            return -1;
-        v = v * 10 + (*s - '0');
-    }
-    return v;
-}
-
-int64_t ranks_name_rank(const char *path)
-{
-    const char *name = base_name(path);
-    static const char *const words[] = { "rank", "worker" };
-    for (size_t w = 0; w < 2; w++)
-        for (const char *s = name; *s; s++) {
-            /* a word of its own: "rank3", "job_rank-3", not "frank3" */
-            if (s > name && isalpha((unsigned char)s[-1]))
-                continue;
-            int64_t r = number_after(s, words[w]);
-            if (r >= 0)
-                return r;
-        }
-    return -1;
-}
-
 int64_t ranks_trace_rank(const trace *tr)
 {
     return tr->has_rank ? tr->rank : ranks_name_rank(tr->path);
-}
-
-/* The rank of f, once its trace_rank is known (or known to be absent). */
-void ranks_set_rank(ranks_file *f)
-{
-    int64_t r = ranks_name_rank(f->path);
-    if (f->trace_rank >= 0) {
-        f->rank = f->trace_rank;
-        f->from = RANKS_FROM_TRACE;
-    } else if (r >= 0) {
-        f->rank = r;
-        f->from = RANKS_FROM_NAME;
-    } else {
-        f->rank = (int64_t)f->position;
-        f->from = RANKS_FROM_POSITION;
-    }
 }
 
 /* ---- the list of files ---- */
@@ -379,15 +324,6 @@ void ranks_free(ranks_job *j)
     free(j->ops);
     free(j->self);
     free(j);
-}
-
-unsigned ranks_default_jobs(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
 }
 
 /* ---- ranks ---- */

@@ -3,8 +3,10 @@
    ranks together). */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +15,79 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/analyses/ranks_int.h"
+#include "core/analyses/ranks_load.h"
 #include "core/analyses/steps.h"
 #include "core/base/vec.h"
+
+/* ---- the rank of a file ---- */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The number after word (and an optional '-' or '_') at s, or -1. */
+static int64_t number_after(const char *s, const char *word)
+{
+    size_t k = strlen(word);
+    if (strncasecmp(s, word, k) != 0)
+        return -1;
+    s += k;
+    if (*s == '-' || *s == '_')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    int64_t v = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+int64_t ranks_name_rank(const char *path)
+{
+    const char *name = base_name(path);
+    static const char *const words[] = { "rank", "worker" };
+    for (size_t w = 0; w < 2; w++)
+        for (const char *s = name; *s; s++) {
+            /* a word of its own: "rank3", "job_rank-3", not "frank3" */
+            if (s > name && isalpha((unsigned char)s[-1]))
+                continue;
+            int64_t r = number_after(s, words[w]);
+            if (r >= 0)
+                return r;
+        }
+    return -1;
+}
+
+void ranks_set_rank(ranks_file *f)
+{
+    int64_t r = ranks_name_rank(f->path);
+    if (f->trace_rank >= 0) {
+        f->rank = f->trace_rank;
+        f->from = RANKS_FROM_TRACE;
+    } else if (r >= 0) {
+        f->rank = r;
+        f->from = RANKS_FROM_NAME;
+    } else {
+        f->rank = (int64_t)f->position;
+        f->from = RANKS_FROM_POSITION;
+    }
+}
+
+unsigned ranks_default_jobs(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- a file's figures ---- */
 
 /* The step figures over steps first..last of st: steps kept for the
    average (TensorBoard's rules, core/steps), their mean and longest

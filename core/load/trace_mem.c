@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
-#include "core/load/trace.h"
+#include "core/load/trace_mem.h"
 #include "core/base/vec.h"
 
 /* a block's base lies this far before its first record's ts: records a

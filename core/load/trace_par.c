@@ -25,7 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/load/trace_int.h"
+#include "core/load/trace_par.h"
+#include "core/load/trace_feed.h"
 
 #define PAR_CHUNK (1u << 20)
 #define PAR_PREFIX_MAX (16u << 20) /* text before the events array, at most */
@@ -468,18 +469,15 @@ static int prefix_add(load *ld, const unsigned char *b, size_t n)
     return 1;
 }
 
-trace *trace_load_par(const char *path, const trace_load_opts *opts, t2p_error *err)
+int trace_load_par(trace *t, const char *path, const trace_load_opts *opts, t2p_error *err)
 {
     trace_reader R;
     load *ld = calloc(1, sizeof *ld);
-    trace *t = calloc(1, sizeof *t);
     error_clear(err);
     memset(&R, 0, sizeof R);
-    if (!ld || !t) {
-        free(ld);
-        free(t);
+    if (!ld) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
-        return NULL;
+        return -1;
     }
     ld->t = t;
     ld->err = err;
@@ -490,7 +488,7 @@ trace *trace_load_par(const char *path, const trace_load_opts *opts, t2p_error *
     if (!t->path || !t->strs || trace_parse_init(&ld->L, t, path, err) < 0)
         goto fail;
     inited = true;
-    int fd = trace_load_open(t, path, err);
+    int fd = trace_load_open(t, path, false, err);
     if (fd < 0 || trace_read_start(&R, fd, path, err) < 0)
         goto fail;
     if (trace_yajl_init(&ld->Y, &trace_parse_callbacks, &ld->L) < 0)
@@ -534,7 +532,7 @@ trace *trace_load_par(const char *path, const trace_load_opts *opts, t2p_error *
         error_set(err, T2P_ERR_TRUNCATED, path, (int64_t)total, "events array not closed");
         goto fail;
     }
-    if (trace_load_end(t, &ld->Y, &ld->L, &R, total, err) < 0)
+    if (trace_load_end(t, &ld->Y, &ld->L, &R, total, false, err) < 0)
         goto fail;
     t->bytes_in = total;
     par_stop(&ld->p);
@@ -544,7 +542,7 @@ trace *trace_load_par(const char *path, const trace_load_opts *opts, t2p_error *
     free(ld->map);
     free(ld->pre);
     free(ld);
-    return t;
+    return 0;
 
 fail:
     if (err->kind == T2P_OK)
@@ -557,6 +555,5 @@ fail:
     free(ld->map);
     free(ld->pre);
     free(ld);
-    trace_free(t);
-    return NULL;
+    return -1; /* t is the caller's to free */
 }

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "core/base/num.h"
-#include "core/load/trace_int.h"
+#include "core/load/trace_parse.h"
+#include "core/load/trace_mem.h"
 #include "core/base/vec.h"
 
 #define BEGIN_NONE (UINT32_MAX - 1) /* hmap cannot hold UINT32_MAX as a value */

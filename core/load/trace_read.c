@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/load/trace_int.h"
+#include "core/load/trace_read.h"
 
 /* What one inflate step came to. */
 enum inflate_end {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/load/trace_int.h"
+#include "core/load/trace_yajl.h"
 
 static void *ya_malloc(void *ctx, size_t n)
 {

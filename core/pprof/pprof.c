@@ -678,6 +678,14 @@ static int pack_profile(struct build *b, struct pprof_sink *s)
     return 0;
 }
 
+/* What the output side takes of opts (may be NULL). */
+static struct pprof_out_opts out_opts(const pprof_opts *opts)
+{
+    return (struct pprof_out_opts){ .no_overwrite = opts && opts->no_overwrite,
+                                    .progress = opts ? opts->progress : NULL,
+                                    .progress_ctx = opts ? opts->progress_ctx : NULL };
+}
+
 static int pack_build(void *ctx, struct pprof_sink *s)
 {
     return pack_profile(ctx, s);
@@ -698,7 +706,8 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
         build_free(&b);
         return -1;
     }
-    if (pprof_out_write(pack_build, &b, opts, out_path, err) < 0) {
+    struct pprof_out_opts o = out_opts(opts);
+    if (pprof_out_write(pack_build, &b, &o, out_path, err) < 0) {
         build_free(&b);
         return -1;
     }
@@ -740,4 +749,25 @@ int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t
 out:
     build_free(&b);
     return rc;
+}
+
+/* ---- for core/pprof/pprof_merge.c: a message written as a profile file ---- */
+
+static int pack_message(void *ctx, struct pprof_sink *s)
+{
+    protobuf_c_message_pack_to_buffer(ctx, &s->base);
+    return 0;
+}
+
+int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
+                        const pprof_opts *opts, const char *out_path, t2p_error *err)
+{
+    for (size_t i = 0; i < ntraces; i++)
+        if (pprof_same_file(traces[i], out_path)) {
+            error_set(err, T2P_ERR_ARG, out_path, -1,
+                      "is a trace being converted: refusing to overwrite it");
+            return -1;
+        }
+    struct pprof_out_opts o = out_opts(opts);
+    return pprof_out_write(pack_message, (void *)msg, &o, out_path, err);
 }

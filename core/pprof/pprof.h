@@ -14,6 +14,8 @@
 #include "core/analyses/memory.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
+/* pprof_same_file, pprof_free_path: the names of profile files */
+#include "core/pprof/pprof_path.h"
 
 typedef struct pprof_summary {
     size_t samples, locations, functions, strings;
@@ -75,13 +77,5 @@ int pprof_write(const model *m, const pprof_opts *opts, const char *out_path,
 int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model *new,
                      const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
                      t2p_error *err);
-
-/* Whether out names the file at path (same inode, or same resolved path). */
-bool pprof_same_file(const char *path, const char *out);
-
-/* The first of DIR/NAME.pb.gz, DIR/NAME-1.pb.gz, ... that does not exist,
-   NAME being the trace's file name without .json/.gz/.pt.trace endings.
-   Returns a new string (caller frees) or NULL when out of memory. */
-char *pprof_free_path(const char *dir, const char *trace_path);
 
 #endif

@@ -1,20 +1,15 @@
 /* The output side of a pprof export: packed bytes through a gzip stream into
    an output file (core/base/outfile.c: a temp file renamed into place, or linked
    to never replace a file; a FIFO or standard output in place), or into
-   memory; and the choice of a free file name. */
+   memory. The names of the files are core/pprof/pprof_path.c's. */
 #include "config.h"
 
 #include "core/pprof/pprof_out.h"
-#include "core/pprof/pprof_int.h"
 #include "core/base/outfile.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 void pprof_sink_append(ProtobufCBuffer *buf, size_t len, const uint8_t *data)
@@ -61,29 +56,8 @@ static int gzsink_write(struct pprof_sink *s, const uint8_t *data, size_t len)
     return 0;
 }
 
-/* Whether out names the trace file: same inode, or the same path once
-   resolved (for an out that does not exist yet, its directory resolved).
-   "-" is standard output, whatever it was opened on. */
-static bool same_file(const char *trace_path, const char *out)
-{
-    struct stat a, b;
-    if (outfile_is_stdout(out))
-        return stat(trace_path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-               a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-    if (stat(trace_path, &a) == 0 && stat(out, &b) == 0)
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-    if (strcmp(trace_path, out) == 0)
-        return true;
-    char *rt = realpath(trace_path, NULL);
-    char *ro = realpath(out, NULL);
-    bool same = rt && ro && strcmp(rt, ro) == 0;
-    free(rt);
-    free(ro);
-    return same;
-}
-
-int pprof_out_write(pprof_pack_fn pack, void *ctx, const pprof_opts *opts, const char *out,
-                    t2p_error *err)
+int pprof_out_write(pprof_pack_fn pack, void *ctx, const struct pprof_out_opts *opts,
+                    const char *out, t2p_error *err)
 {
     outfile of;
     if (outfile_open(&of, out, opts && opts->no_overwrite ? OUTFILE_NO_REPLACE : 0, err) < 0)
@@ -155,70 +129,4 @@ void pprof_memsink_done(struct pprof_memsink *ms)
     free(ms->buf);
     ms->buf = NULL;
     ms->len = ms->cap = 0;
-}
-
-static int pack_message(void *ctx, struct pprof_sink *s)
-{
-    protobuf_c_message_pack_to_buffer(ctx, &s->base);
-    return 0;
-}
-
-int pprof_write_message(const ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
-                        const pprof_opts *opts, const char *out_path, t2p_error *err)
-{
-    for (size_t i = 0; i < ntraces; i++)
-        if (same_file(traces[i], out_path)) {
-            error_set(err, T2P_ERR_ARG, out_path, -1,
-                      "is a trace being converted: refusing to overwrite it");
-            return -1;
-        }
-    return pprof_out_write(pack_message, (void *)msg, opts, out_path, err);
-}
-
-bool pprof_same_file(const char *path, const char *out)
-{
-    return same_file(path, out);
-}
-
-/* ---- choosing a name ---- */
-
-static bool ends_with(const char *s, size_t len, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return len > n && memcmp(s + len - n, suffix, n) == 0;
-}
-
-char *pprof_free_path(const char *dir, const char *trace_path)
-{
-    const char *slash = strrchr(trace_path, '/');
-    const char *name = slash ? slash + 1 : trace_path;
-    size_t len = strlen(name);
-    for (bool again = true; again;) {
-        again = false;
-        static const char *const endings[] = { ".gz", ".json", ".pt.trace" };
-        for (size_t i = 0; i < sizeof endings / sizeof *endings; i++)
-            if (ends_with(name, len, endings[i])) {
-                len -= strlen(endings[i]);
-                again = true;
-            }
-    }
-    if (!dir || !*dir)
-        dir = ".";
-    size_t dlen = strlen(dir);
-    bool sep = dir[dlen - 1] != '/';
-    size_t size = dlen + 1 + len + 32;
-    char *path = malloc(size);
-    if (!path)
-        return NULL;
-    for (unsigned i = 0; i < UINT_MAX; i++) {
-        if (i == 0)
-            snprintf(path, size, "%s%s%.*s.pb.gz", dir, sep ? "/" : "", (int)len, name);
-        else
-            snprintf(path, size, "%s%s%.*s-%u.pb.gz", dir, sep ? "/" : "", (int)len, name, i);
-        struct stat st;
-        if (lstat(path, &st) < 0 && errno == ENOENT)
-            return path;
-    }
-    free(path);
-    return NULL;
 }

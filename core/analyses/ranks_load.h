@@ -1,0 +1,34 @@
+/* Loading a job's files (core/analyses/ranks_load.c): each file into its own
+   trace and model on a pool of workers, kept as its figures and ops, and
+   the rank of each file. ranks.c puts the ranks together on top of this;
+   nothing here calls back into it. Included by core/analyses/ranks.h. */
+#ifndef T2P_RANKS_LOAD_H
+#define T2P_RANKS_LOAD_H
+
+#include <stdint.h>
+
+#include "core/model/model.h"
+#include "core/analyses/ranks_types.h"
+
+/* The rank a file name gives ("rank-3", "rank3", "rank_3", "worker3"), or -1. */
+int64_t ranks_name_rank(const char *path);
+
+/* One model's figures (skew 0): what a rank of a job gets. Returns 0, or -1
+   when out of memory. */
+int ranks_figures(const model *m, ranks_stat *st);
+
+/* Worker count for jobs = 0: the cores this process may run on. */
+unsigned ranks_default_jobs(void);
+
+/* For core/analyses/ranks.c (ranks_load): */
+
+/* Loads every file of j on opts->jobs workers (default: one per core),
+   filling each file's figures and ops, or its failure. -1 when out of
+   memory for the pool itself; a file's own failure is in the file. */
+int ranks_load_files(ranks_job *j, const ranks_load_opts *o);
+
+/* The rank of f, once its trace_rank is known (or known to be absent):
+   the trace's, else the file name's, else its position in name order. */
+void ranks_set_rank(ranks_file *f);
+
+#endif

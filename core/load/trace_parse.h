@@ -1,0 +1,133 @@
+/* The loader's yajl callbacks (core/load/trace_parse.c) and the state they
+   build a trace's records with. Private to core/load/. */
+#ifndef T2P_TRACE_PARSE_H
+#define T2P_TRACE_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <yajl/yajl_parse.h>
+
+#include "core/base/error.h"
+#include "core/base/hmap.h"
+#include "core/load/trace_types.h"
+
+enum trace_key {
+    K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
+    /* inside args */
+    K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
+    K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
+    /* top level */
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM,
+    /* inside distributedInfo */
+    K_RANK
+};
+
+/* An open B event. The open B events of a track form a stack linked by prev;
+   a matched slot goes to a free list linked the same way. */
+struct trace_begin {
+    int64_t ts;
+    uint32_t name, cat, track;
+    uint32_t prev; /* the next older open B on the track (or next free slot), BEGIN_NONE */
+    bool has_corr;
+    uint64_t corr;
+    uint32_t ext;
+};
+
+/* The event being read. */
+struct trace_cur {
+    char ph;
+    bool has_ph, has_ts, ts_ok, has_dur, dur_ok, has_id, has_corr;
+    bool has_sort;
+    uint32_t name, cat, pid, tid;
+    uint32_t arg_name, arg_labels;
+    uint32_t stack; /* args["Call stack"], STRTAB_NONE */
+    int64_t ts, dur, sort_index;
+    uint64_t corr;
+    uint32_t ext; /* External id + 1, 0 none */
+    /* [memory] args */
+    bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
+    int64_t bytes, dev_type, dev_id, total_alloc, total_res;
+    uint64_t addr;
+};
+
+/* Objects and arrays nest at most this deep: a trace's events sit at level
+   2 or 3, their args a few levels below. */
+#define TRACE_MAX_DEPTH 1000
+
+typedef struct trace_parser {
+    trace *t;
+    t2p_error *err;
+    const char *path;
+    int depth;
+    int top;          /* 0 none yet, 'm' map, 'a' array, 's' scalar */
+    int ev_depth;     /* depth of the events array, 0 when not inside it */
+    bool in_event, in_args;
+    bool in_dist;     /* inside the top-level distributedInfo object */
+    bool in_props;    /* inside the top-level deviceProperties array */
+    enum trace_key prop_key;
+    int64_t prop_id, prop_mem; /* of the device object being read */
+    bool saw_events, saw_exec_graph, any_token, any_object;
+    enum trace_key top_key, key, args_key, dist_key;
+    struct trace_cur c;
+    bool failed;      /* a callback set err and aborted */
+    size_t trackcap, proccap;
+    hmap tracks, procs;
+    uint32_t last_pid, last_tid, last_track;
+    struct trace_begin *begins;
+    size_t nbegins, begincap;
+    hmap open_top;     /* track -> its innermost open B, BEGIN_NONE when none */
+    uint32_t free_begin; /* head of the free slots, BEGIN_NONE when none */
+    uint64_t open_begins;
+    int64_t dur_sum;  /* of the events added, <= TIME_SUM_MAX */
+    uint64_t mem_bytes_sum; /* |Bytes| of the [memory] records kept, <= MEM_SUM_MAX */
+    struct trace_mem_load *mem; /* [memory] interning, core/load/trace_mem.c */
+    uint32_t memo[4]; /* last pid, tid, cat and Call stack ids: most events repeat them */
+    const char *memo_str[4];
+    size_t memo_len[4];
+    char last_key[40]; /* the start of the last key read, for messages */
+    size_t last_key_len;
+    uint32_t s_empty, s_trace, s_process_name, s_process_labels, s_thread_name,
+        s_process_sort, s_thread_sort, s_memory;
+    /* record mode (core/load/trace_par.c's workers): the elements of the events
+       array are kept in recs, to be applied in file order by
+       trace_parse_apply; the array's closing ']' sets ended and stops yajl */
+    struct trace_recs *recs;
+    bool ended;
+} trace_parser;
+
+/* An element of the events array as a worker read it: an event object
+   (its string ids in the worker's own table) or anything else. */
+typedef struct trace_rec {
+    struct trace_cur c;
+    bool not_event;
+} trace_rec;
+
+typedef struct trace_recs {
+    trace_rec *v;
+    size_t n, cap;
+} trace_recs;
+
+extern const yajl_callbacks trace_parse_callbacks;
+
+/* Prepares L (caller storage) to fill t, whose strs exists. Returns 0, or -1
+   with err set (out of memory); trace_parse_done(L) is due either way. */
+int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err);
+
+/* After the last token: refuses what is valid JSON but not a trace, counts
+   the B events left open. Returns 0, or -1 with err set. */
+int trace_parse_finish(trace_parser *L);
+
+/* Where the parse is, for a message: "in event 12 after the key
+   \"name\"", "after the key \"traceName\"" or "". */
+void trace_parse_where(const trace_parser *L, char *buf, size_t size);
+
+void trace_parse_done(trace_parser *L);
+
+/* Applies a recorded element to L's trace as the callbacks would have,
+   its string ids mapped through map (worker id -> L's table). Returns 0,
+   or -1 with err set. */
+int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map);
+
+#endif

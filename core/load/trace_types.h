@@ -1,0 +1,220 @@
+/* A loaded trace's records (core/load/trace.h loads them and says what
+   they mean): apart from the functions so that the loader's parts
+   (trace_parse.c, trace_mem.c, trace_feed.c, trace_par.c), which trace.c
+   drives, can fill them without depending on trace.c. Include
+   core/load/trace.h, not this, unless you are such a part. */
+#ifndef T2P_TRACE_TYPES_H
+#define T2P_TRACE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/strtab.h"
+
+/* One complete event (ph X, or a matched B/E pair). 32 bytes.
+   The loader guarantees: ts and ts + dur lie in [-2^61, 2^62] ns, base_ns in
+   [-2^61, 2^62), and the durations of all the events of a trace add up to at
+   most 2^62 ns; events outside are skipped as bad_number. So differences of
+   two times, base_ns + a time, and any sum of durations (or of self times)
+   over a set of events fit in int64. */
+typedef struct trace_event {
+    int64_t ts;     /* ns; relative to trace->base_ns when the file gives one */
+    int64_t dur;    /* ns, >= 0 */
+    uint32_t name;  /* strtab id */
+    uint32_t cat;   /* strtab id ("" when absent) */
+    uint32_t track; /* index into trace->tracks */
+    uint32_t ext;   /* args["External id"] + 1 when below 2^32 - 1, else 0 (none) */
+} trace_event;
+
+/* A process (pid) with its metadata. */
+typedef struct trace_process {
+    uint32_t pid;       /* strtab id of the pid as written (number text or string) */
+    uint32_t name;      /* process_name, or STRTAB_NONE */
+    uint32_t labels;    /* process_labels ("CPU", "GPU 0"), or STRTAB_NONE */
+    int64_t sort_index; /* process_sort_index, or INT64_MIN */
+} trace_process;
+
+/* A track is (pid, tid). */
+typedef struct trace_track {
+    uint32_t process;   /* index into trace->processes */
+    uint32_t tid;       /* strtab id of the tid as written */
+    uint32_t name;      /* thread_name, or STRTAB_NONE */
+    int64_t sort_index; /* thread_sort_index, or INT64_MIN */
+    bool is_gpu;        /* the process is labelled "GPU n" or named like a GPU device */
+} trace_track;
+
+/* args.correlation of an event that has one (launches and GPU work). */
+typedef struct trace_corr {
+    uint32_t event; /* index into trace->events */
+    uint32_t pad;
+    uint64_t id;
+} trace_corr;
+
+/* args["Call stack"] of an event that has one (early Kineto, PyTorch 1.8-1.9):
+   Python frames "file.py(LINE): function" joined by ';', innermost first. */
+typedef struct trace_stack {
+    uint32_t event; /* index into trace->events */
+    uint32_t stack; /* strtab id */
+} trace_stack;
+
+/* The [memory] instants (profile_memory=True), one per allocation or free,
+   in file order. Millions of them in a long run, so they are stored
+   compactly (core/load/trace_mem.c: 12 bytes each, plus 2 when they come from
+   several (track, device) pairs) and read through trace_mem_* below:
+   - ts: an offset from its block's base (TRACE_MEM_BLOCK records a block);
+   - bytes: 32 bits (> 0 allocated, < 0 freed);
+   - the Addr as an id per (device, Addr): equal ids, same block of memory;
+   - the (track, device) pair as an index into mem_streams;
+   - the allocator's totals only where they differ from what the device's
+     previous record (file order) predicts: its Total Allocated + Bytes, its
+     Total Reserved. Read them in file order with a trace_mem_cursor.
+   What does not fit (a ts 3 s from its block's base, 2 GB in one record)
+   goes to mem_wide.
+   The loader guarantees: the |Bytes| of all the records add up to at most
+   2^62; a record past that is skipped as bad_bytes. So any sum of Bytes
+   over a set of records (allocated, freed, a running level) fits in int64. */
+typedef struct trace_mem_rec {
+    uint32_t ts;    /* ns after mem_ts_base[block]; UINT32_MAX: in mem_wide */
+    int32_t bytes;  /* INT32_MIN: in mem_wide */
+    uint32_t addr;  /* interned (device, Addr), TRACE_MEM_NOADDR when it has none */
+} trace_mem_rec;
+
+#define TRACE_MEM_CPU (-1)
+#define TRACE_MEM_NOADDR UINT32_MAX
+#define TRACE_MEM_BLOCK 4096u
+
+/* Where records come from: the thread that wrote them, and the device. */
+typedef struct trace_mem_stream {
+    uint32_t track;
+    int16_t device; /* TRACE_MEM_CPU, or the CUDA device index */
+    uint16_t dev;   /* index into mem_devices */
+} trace_mem_stream;
+
+enum { TRACE_MEM_WIDE_TS, TRACE_MEM_WIDE_BYTES, TRACE_MEM_WIDE_STREAM };
+
+/* A field too wide for its record; sorted by (rec, field). */
+typedef struct trace_mem_wide {
+    uint32_t rec, field;
+    int64_t value;
+} trace_mem_wide;
+
+/* The allocator's totals of a record that its device's previous one did not
+   predict; sorted by rec. */
+typedef struct trace_mem_total {
+    uint32_t rec;
+    bool has_alloc;    /* the record has "Total Allocated" */
+    int64_t allocated; /* "Total Allocated", -1 when absent */
+    int64_t reserved;  /* "Total Reserved", -1 when absent */
+} trace_mem_total;
+
+enum trace_skip {
+    TRACE_SKIP_METADATA,      /* M: used, not timed */
+    TRACE_SKIP_INSTANT,       /* i / I / R, but the [memory] ones kept in mems */
+    TRACE_SKIP_FLOW,          /* s t f */
+    TRACE_SKIP_COUNTER,       /* C */
+    TRACE_SKIP_OTHER_PHASE,   /* async, object and sample phases: legal, not timed */
+    TRACE_SKIP_UNKNOWN_PHASE, /* no ph or one Chrome does not define */
+    TRACE_SKIP_MISSING_TS,
+    TRACE_SKIP_BAD_NUMBER,    /* ts or dur not a number, or out of range */
+    TRACE_SKIP_BAD_BYTES,     /* a [memory] Bytes past what sums can hold (trace_mem_rec) */
+    TRACE_SKIP_MISSING_DUR,
+    TRACE_SKIP_NEGATIVE_DUR,
+    TRACE_SKIP_UNMATCHED_BEGIN,
+    TRACE_SKIP_UNMATCHED_END,
+    TRACE_SKIP_WINDOW,        /* the Trace-category span: the window, not an op */
+    TRACE_SKIP_NOT_EVENT,     /* an element of traceEvents that is not an object */
+    TRACE_SKIP_N
+};
+
+enum trace_format {
+    TRACE_FORMAT_KINETO, /* {"traceEvents": [...], ...} */
+    TRACE_FORMAT_ARRAY   /* bare array (legacy autograd profiler) */
+};
+
+typedef struct trace {
+    char *path;
+    strtab *strs;
+    enum trace_format format;
+
+    trace_event *events;
+    size_t nevents;
+    trace_process *processes;
+    size_t nprocesses;
+    trace_track *tracks;
+    size_t ntracks;
+    trace_corr *corrs;   /* in event order */
+    size_t ncorrs;
+    trace_stack *stacks; /* in event order; only X events carry one */
+    size_t nstacks;
+    trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
+    size_t nmems;
+    uint16_t *mem_stream; /* per record: index into mem_streams; NULL while there is one */
+    trace_mem_stream *mem_streams;
+    size_t nmem_streams;
+    int16_t *mem_devices; /* the devices of the records, in order of appearance */
+    size_t nmem_devices;
+    int64_t *mem_ts_base; /* per block of TRACE_MEM_BLOCK records */
+    trace_mem_wide *mem_wide;
+    size_t nmem_wide;
+    trace_mem_total *mem_totals;
+    size_t nmem_totals;
+    uint32_t nmem_addrs;  /* addr ids are below this */
+    size_t cap_events, cap_corrs, cap_stacks; /* allocation sizes, for trace_free */
+    size_t cap_mems, cap_mem_stream, cap_mem_streams, cap_mem_devices, cap_mem_ts_base,
+        cap_mem_wide, cap_mem_totals;
+
+    int64_t base_ns;      /* baseTimeNanoseconds, 0 when absent: absolute ns = base_ns + ts */
+    bool has_base;
+    /* deviceProperties[].totalGlobalMem by the device's id (0 .. 15), 0 when
+       the trace does not say */
+    int64_t gpu_total_mem[16];
+    bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
+    int64_t rank;         /* >= 0 when has_rank */
+    bool has_window;      /* a Trace-category span gave the window */
+    int64_t window_start; /* ns, same base as events */
+    int64_t window_end;
+
+    uint64_t events_read; /* elements of traceEvents */
+    uint64_t complete_events;
+    uint64_t skipped[TRACE_SKIP_N];
+
+    bool truncated;       /* loaded with partial=true from a file that ends early */
+    char truncated_reason[256];
+    uint64_t bytes_in;    /* uncompressed bytes parsed */
+    uint64_t file_size;   /* bytes on disk */
+    bool gzip;
+
+    /* well-known string ids, STRTAB_NONE when the trace never uses them */
+    uint32_t str_empty;
+} trace;
+
+typedef struct trace_progress {
+    uint64_t file_bytes; /* compressed bytes consumed so far */
+    uint64_t file_size;
+    uint64_t events;
+} trace_progress;
+
+/* Called a few times a second of work; return non-zero to cancel. */
+typedef int (*trace_progress_fn)(const trace_progress *p, void *ctx);
+
+typedef struct trace_load_opts {
+    bool partial;                /* a file that ends early loads what was read, sets truncated */
+    trace_progress_fn progress;  /* may be NULL */
+    void *progress_ctx;
+    /* threads tokenising one file; 0 or 1: one (the single-thread path).
+       Standard input, pipes and partial loads always take one. */
+    unsigned jobs;
+    size_t chunk_bytes;          /* the text per tokenising task; 0: 2 MiB (tests go smaller) */
+} trace_load_opts;
+
+/* How a trace read from standard input is named (its path, in messages). */
+#define TRACE_STDIN_NAME "<stdin>"
+
+/* Display helpers: the string of an id, with its length. */
+static inline const char *trace_str(const trace *t, uint32_t id)
+{
+    return strtab_str(t->strs, id);
+}
+
+#endif
