@@ -45,7 +45,11 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
     model_opts o = *mo;
     o.keep = keep;
     o.group = cs->st->ev_step;
-    model *sm = model_build((*m)->tr, &o, &err);
+    o.jobs = cli_jobs();
+    /* the whole trace: the labelled model from the one built (no second
+       sort, nesting and linking of every event); a scope builds its own */
+    model *sm = keep || !(*m)->ev_parent ? model_build((*m)->tr, &o, &err)
+                                         : model_regroup(*m, cs->st->ev_step, &err);
     free(keep);
     if (!sm) {
         cli_fail(&err);
