@@ -3,6 +3,7 @@
 #include "core/analyses/steps.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,9 +369,11 @@ static int device_windows(struct ctx *c, steps *s)
 }
 
 /* Role lists: each event's [ts, ts+dur) into its role's list, and GPU work
-   into L_GPU. An event nested in a call of the same role adds nothing to
-   the role's union, so it is left out: the lists stay short. */
-static int collect(struct ctx *c, struct lists *L)
+   into L_GPU, for the lists in mask (bit i: list i). An event nested in a
+   call of the same role adds nothing to the role's union, so it is left
+   out: the lists stay short. Each list is built in event order and sorted
+   alone, so that threads may build a share of the lists each. */
+static int collect(struct ctx *c, struct lists *L, unsigned mask)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
@@ -381,7 +384,7 @@ static int collect(struct ctx *c, struct lists *L)
             continue;
         const trace_event *x = &tr->events[e];
         span sp = { x->ts, x->ts + x->dur };
-        if (r != EV_NOROLE) {
+        if (r != EV_NOROLE && (mask >> r & 1)) {
             uint32_t p = m->nodes[m->ev_node[e]].parent;
             if (p == MODEL_NONE || m->nodes[p].op == MODEL_NONE || c->oprole[m->nodes[p].op] != r) {
                 if (vec_grow((void **)&L->l[r], &L->cap[r], L->n[r], sizeof(span)) < 0)
@@ -389,14 +392,15 @@ static int collect(struct ctx *c, struct lists *L)
                 L->l[r][L->n[r]++] = sp;
             }
         }
-        if (v & EV_WORK) {
+        if ((v & EV_WORK) && (mask >> L_GPU & 1)) {
             if (vec_grow((void **)&L->l[L_GPU], &L->cap[L_GPU], L->n[L_GPU], sizeof(span)) < 0)
                 return -1;
             L->l[L_GPU][L->n[L_GPU]++] = sp;
         }
     }
     for (int i = 0; i < NLISTS; i++)
-        L->n[i] = merge_spans(L->l[i], L->n[i]);
+        if (mask >> i & 1)
+            L->n[i] = merge_spans(L->l[i], L->n[i]);
     return 0;
 }
 
@@ -642,6 +646,72 @@ bool steps_recommend_memory(steps *s, int device, int64_t peak_bytes, int64_t to
     return s->nrecs > before;
 }
 
+/* The lists from the most spans to the fewest, as a rule (kernels, GPU
+   work, launches and operators come by the 100,000): dealt out to threads
+   in turn, each gets a like share of the scanning and sorting. */
+static const int list_weight_order[NLISTS] = { STEPS_KERNEL, L_GPU, STEPS_RUNTIME, STEPS_CPU_OP,
+                                               STEPS_MEMCPY, STEPS_MEMSET, STEPS_COMMUNICATION,
+                                               STEPS_DATALOADER };
+
+/* A thread's share of the passes after the step windows: some lists, and
+   for one of them the events' steps too (assign_events writes ev_step and
+   cpu_ns, which the lists and split never touch). */
+struct share {
+    struct ctx *c;
+    steps *s;
+    struct lists *L;
+    unsigned mask;
+    bool assign;
+    int rc;
+};
+
+static void *share_main(void *arg)
+{
+    struct share *sh = arg;
+    if (sh->assign)
+        assign_events(sh->c, sh->s);
+    sh->rc = collect(sh->c, sh->L, sh->mask);
+    return NULL;
+}
+
+#define STEPS_MAX_THREADS 4
+
+/* collect and assign_events on up to m->opts.jobs threads (this one among
+   them). Each list is made by one thread from the same events in the same
+   order as on one thread, and ev_step and cpu_ns by one thread: the figures
+   do not depend on the threads. Returns 0 or -1 (no memory). */
+static int lists_and_steps(struct ctx *c, steps *s, struct lists *L)
+{
+    unsigned n = c->m->opts.jobs < STEPS_MAX_THREADS ? c->m->opts.jobs : STEPS_MAX_THREADS;
+    if (n < 2) {
+        if (collect(c, L, (1u << NLISTS) - 1) < 0)
+            return -1;
+        assign_events(c, s);
+        return 0;
+    }
+    struct share sh[STEPS_MAX_THREADS];
+    pthread_t th[STEPS_MAX_THREADS];
+    bool started[STEPS_MAX_THREADS] = { false };
+    for (unsigned t = 0; t < n; t++)
+        sh[t] = (struct share){ .c = c, .s = s, .L = L, .assign = t == n - 1 };
+    for (int i = 0; i < NLISTS; i++)
+        sh[i % n].mask |= 1u << list_weight_order[i];
+    int rc = 0;
+    for (unsigned t = 1; t < n; t++)
+        started[t] = pthread_create(&th[t], NULL, share_main, &sh[t]) == 0;
+    share_main(&sh[0]);
+    for (unsigned t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        else
+            share_main(&sh[t]); /* no thread: this one does its share */
+    }
+    for (unsigned t = 0; t < n; t++)
+        if (sh[t].rc < 0)
+            rc = -1;
+    return rc;
+}
+
 steps *steps_build(const model *m, t2p_error *err)
 {
     const trace *tr = m->tr;
@@ -732,11 +802,10 @@ steps *steps_build(const model *m, t2p_error *err)
         s->steps[i].start = s->steps[i].host_start;
         s->steps[i].end = s->steps[i].host_end;
     }
-    if (device_windows(&c, s) < 0 || collect(&c, &L) < 0)
+    if (device_windows(&c, s) < 0 || lists_and_steps(&c, s, &L) < 0)
         goto nomem;
     s->has_kernel = L.n[STEPS_KERNEL] > 0;
     split(s, &L);
-    assign_events(&c, s);
 
     for (size_t i = 0; i < s->nsteps; i++) {
         const steps_step *st = &s->steps[i];
