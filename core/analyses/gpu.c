@@ -95,12 +95,12 @@ static int link_launches(const trace *tr, const unsigned char *catkind,
                          const unsigned char *keep, uint32_t **out)
 {
     size_t n = 0;
-    uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
+    uint32_t *cl = vec_alloc(tr->ncorrs, sizeof *cl); /* model_free's vec_free */
     struct keyed *a = vec_alloc(tr->ncorrs, sizeof *a);
     struct keyed *tmp = vec_alloc(tr->ncorrs, sizeof *tmp);
     size_t *count = malloc((1u << 16) * sizeof *count);
     if (!cl || !a || !tmp || !count) {
-        free(cl);
+        vec_free(cl, tr->ncorrs, sizeof *cl);
         vec_free(a, tr->ncorrs, sizeof *a);
         vec_free(tmp, tr->ncorrs, sizeof *tmp);
         free(count);

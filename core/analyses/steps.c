@@ -80,24 +80,60 @@ struct lists {
     size_t cap[NLISTS]; /* spans allocated */
 };
 
-static int cmp_span(const void *a, const void *b)
+static bool span_le(const span *x, const span *y)
 {
-    const span *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    return (x->e > y->e) - (x->e < y->e);
+    return x->s < y->s || (x->s == y->s && x->e <= y->e);
 }
 
-/* sorts and merges l[0..n) in place into disjoint spans; returns the count */
+/* Sorts l[0..n) by (start, end): a bottom-up merge sort that copies a pair
+   of runs already in order as it is. A list holds each track's spans in
+   time order, the tracks one after the other, so most merges are copies;
+   qsort called the comparison through a pointer n log n times and mapped
+   its scratch array afresh each call. Spans equal in start and end are
+   equal, so the order is qsort's. Returns 0, or -1 out of memory. */
+static int sort_spans(span *l, size_t n)
+{
+    span *tmp = vec_alloc(n, sizeof *tmp);
+    if (!tmp)
+        return -1;
+    span *src = l, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            if (mid >= hi || span_le(&src[mid - 1], &src[mid])) {
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+                continue;
+            }
+            size_t a = lo, c = mid, k = lo;
+            while (a < mid && c < hi)
+                dst[k++] = span_le(&src[a], &src[c]) ? src[a++] : src[c++];
+            while (a < mid)
+                dst[k++] = src[a++];
+            while (c < hi)
+                dst[k++] = src[c++];
+        }
+        span *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != l)
+        memcpy(l, src, n * sizeof *l);
+    vec_free(tmp, n, sizeof *tmp);
+    return 0;
+}
+
+/* sorts and merges l[0..n) in place into disjoint spans; returns the count,
+   or SIZE_MAX when out of memory */
 static size_t merge_spans(span *l, size_t n)
 {
     if (n == 0)
         return 0;
     size_t i = 1;
-    for (; i < n && cmp_span(&l[i - 1], &l[i]) <= 0; i++)
+    for (; i < n && span_le(&l[i - 1], &l[i]); i++)
         ;
-    if (i < n)
-        qsort(l, n, sizeof *l, cmp_span);
+    if (i < n && sort_spans(l, n) < 0)
+        return SIZE_MAX;
     size_t k = 0;
     for (size_t j = 1; j < n; j++) {
         if (l[j].s <= l[k].e) {
@@ -399,8 +435,10 @@ static int collect(struct ctx *c, struct lists *L, unsigned mask)
         }
     }
     for (int i = 0; i < NLISTS; i++)
-        if (mask >> i & 1)
-            L->n[i] = merge_spans(L->l[i], L->n[i]);
+        if ((mask >> i & 1) && (L->n[i] = merge_spans(L->l[i], L->n[i])) == SIZE_MAX) {
+            L->n[i] = 0;
+            return -1;
+        }
     return 0;
 }
 

@@ -23,23 +23,23 @@ static size_t map_bytes(size_t n, size_t elem)
 
 /* Huge pages spare most of the page faults of filling an array: a per-event
    array of 1 M events (4 to 8 MB) took 1,000 to 2,000 faults of 4 KiB, each
-   costing more than zeroing its page on a VM. From two huge pages on. */
+   costing more than zeroing its page on a VM. From one huge page on. */
 static void *advise(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    if (p != MAP_FAILED && bytes >= 2 * VEC_HUGE)
+    if (p != MAP_FAILED && bytes >= VEC_HUGE)
         madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     return p;
 }
 
-/* A new mapping of bytes; from two huge pages on, starting on a huge page
+/* A new mapping of bytes; from one huge page on, starting on a huge page
    boundary (mapped larger, the ends trimmed), or only the aligned middle of
    it could take huge pages. */
 static void *map_new(size_t bytes)
 {
     int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS;
-    if (bytes < 2 * VEC_HUGE)
+    if (bytes < VEC_HUGE)
         return mmap(NULL, bytes, prot, flags, -1, 0);
     unsigned char *p = mmap(NULL, bytes + VEC_HUGE, prot, flags, -1, 0);
     if (p == MAP_FAILED)

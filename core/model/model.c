@@ -600,7 +600,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         m->opts = *opts;
     m->ntracks = tr->ntracks;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
-    m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
     m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
     order = vec_alloc(tr->nevents, sizeof *order);
     start = calloc(tr->ntracks + 1, sizeof *start);
@@ -752,7 +752,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 nomem:
     if (linking) {
         pthread_join(linker_th, NULL);
-        free(lk.corr_launch);
+        vec_free(lk.corr_launch, tr->ncorrs, sizeof *lk.corr_launch);
     }
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
     model_free(m);
@@ -813,13 +813,16 @@ model *model_regroup(const model *w, const uint32_t *group, t2p_error *err)
     if (!dup_array(&m->ops, w->ops, w->nops, sizeof *w->ops) ||
         !dup_array(&m->tracks, w->tracks, w->ntracks, sizeof *w->tracks) ||
         !dup_array(&m->streams, w->streams, w->nstreams, sizeof *w->streams) ||
-        !dup_array(&m->corr_launch, w->corr_launch, tr->ncorrs, sizeof *w->corr_launch) ||
         !dup_array(&m->catkind, w->catkind, w->ncatkind, 1))
         goto nomem; /* what was not copied is NULL: model_free frees the rest */
-    m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
     m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
+    if (w->corr_launch && !(m->corr_launch = vec_alloc(tr->ncorrs, sizeof *m->corr_launch)))
+        goto nomem;
     if (!m->ev_node || !m->ev_self)
         goto nomem;
+    if (w->corr_launch)
+        memcpy(m->corr_launch, w->corr_launch, tr->ncorrs * sizeof *m->corr_launch);
     memcpy(m->ev_self, w->ev_self, tr->nevents * sizeof *m->ev_self);
     b.m = m;
     b.tr = tr;
@@ -879,13 +882,13 @@ void model_free(model *m)
     free(m->nodes);
     free(m->mnodes);
     free(m->node_merged);
-    free(m->ev_node);
+    vec_free(m->ev_node, m->tr->nevents, sizeof *m->ev_node);
     free(m->node_stack);
     vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
     vec_free(m->nest_order, m->tr->nevents, sizeof *m->nest_order);
     free(m->track_start);
     vec_free(m->ev_parent, m->tr->nevents, sizeof *m->ev_parent);
-    free(m->corr_launch);
+    vec_free(m->corr_launch, m->tr->ncorrs, sizeof *m->corr_launch);
     free(m->streams);
     free(m->catkind);
     free(m);
