@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,21 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     /* the caller adds "memory" and closes the object */
 }
 
+/* memory_build on a thread of its own while steps_build runs (--jobs 2 and
+   up): both only read the model. */
+struct mem_job {
+    const model *m;
+    memory *mem;
+    t2p_error err;
+};
+
+static void *mem_main(void *arg)
+{
+    struct mem_job *j = arg;
+    j->mem = memory_build(j->m, &j->err);
+    return NULL;
+}
+
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
@@ -288,8 +304,17 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     shortnames *sn = NULL;
     if (!whole)
         return EXIT_INPUT;
-    if (!(st = steps_build(whole, &err)) || !(mem = memory_build(whole, &err))) {
-        rc = cli_fail(&err);
+    struct mem_job mj = { .m = whole };
+    pthread_t mth;
+    bool mthread = cli_jobs() > 1 && tr->nmems && pthread_create(&mth, NULL, mem_main, &mj) == 0;
+    st = steps_build(whole, &err);
+    if (mthread)
+        pthread_join(mth, NULL);
+    else if (st)
+        mj.mem = memory_build(whole, &mj.err);
+    mem = mj.mem;
+    if (!st || !mem) {
+        rc = cli_fail(st ? &mj.err : &err);
         goto out;
     }
     memory_recommend(mem, st);

@@ -54,7 +54,11 @@ model *cli_open(const char *path, bool partial, const model_opts *mo, trace **ou
         cli_fail(&err);
         return NULL;
     }
-    model *m = model_build(tr, mo, &err);
+    model_opts o = { 0 };
+    if (mo)
+        o = *mo;
+    o.jobs = load_jobs; /* the model's passes take as many threads as the load */
+    model *m = model_build(tr, &o, &err);
     if (!m) {
         cli_fail(&err);
         trace_free(tr);

@@ -141,7 +141,9 @@ int cli_convert(int argc, char **argv)
         default: break;
         }
     }
-    model_opts mo = { .keep_steps = cv.keep_steps, .no_python = cv.no_python };
+    /* keep_nesting: the step labels' model comes from this one (model_regroup) */
+    model_opts mo = { .keep_steps = cv.keep_steps, .no_python = cv.no_python,
+                      .keep_nesting = true };
     bool partial = cv.partial, short_names = cv.short_names;
     const char *base = cv.base, *step = cv.step;
     char **ins;

@@ -165,7 +165,9 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
     if (draw)
         draw_progress(path, (*tr)->file_size, (*tr)->file_size, (*tr)->nevents,
                       now_s() - lc.t0, "Building the model of");
-    *m = model_build(*tr, mo, &err);
+    model_opts o = *mo;
+    o.jobs = load_jobs; /* the model's passes take as many threads as the load */
+    *m = model_build(*tr, &o, &err);
     if (!*m) {
         draw_close();
         fprintf(stderr, "torch2pprof-tui: %s\n", error_format(&err, msg, sizeof msg));

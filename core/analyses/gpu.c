@@ -95,12 +95,12 @@ static int link_launches(const trace *tr, const unsigned char *catkind,
                          const unsigned char *keep, uint32_t **out)
 {
     size_t n = 0;
-    uint32_t *cl = malloc((tr->ncorrs ? tr->ncorrs : 1) * sizeof *cl);
+    uint32_t *cl = vec_alloc(tr->ncorrs, sizeof *cl); /* model_free's vec_free */
     struct keyed *a = vec_alloc(tr->ncorrs, sizeof *a);
     struct keyed *tmp = vec_alloc(tr->ncorrs, sizeof *tmp);
     size_t *count = malloc((1u << 16) * sizeof *count);
     if (!cl || !a || !tmp || !count) {
-        free(cl);
+        vec_free(cl, tr->ncorrs, sizeof *cl);
         vec_free(a, tr->ncorrs, sizeof *a);
         vec_free(tmp, tr->ncorrs, sizeof *tmp);
         free(count);
@@ -165,40 +165,39 @@ static int64_t union_ns(struct run *r, size_t n)
     return sum;
 }
 
-int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
+/* catkind[i] for each category id: 1 GPU work, 2 a launch, else 0 (MTIA
+   accelerators log their device work as mtia_ccp_events and its launches
+   as mtia_runtime, with the same correlation scheme as CUDA) */
+static unsigned char *work_kinds(const model *m)
+{
+    unsigned char *catkind = calloc(m->ncatkind ? m->ncatkind : 1, 1);
+    for (uint32_t i = 0; catkind && i < m->ncatkind; i++) {
+        enum catkind k = (enum catkind)m->catkind[i];
+        catkind[i] = catkind_is_gpu_work(k) ? 1 : catkind_is_launch(k) ? 2 : 0;
+    }
+    return catkind;
+}
+
+/* The device figures of ops and nodes and the GPU nodes under the launches,
+   from m->corr_launch; the ops' and the model's device figures start at 0. */
+static int attribute_nodes(model *m, const unsigned char *catkind)
 {
     const trace *tr = m->tr;
     const trace_event *ev = tr->events;
-    uint32_t ncat = m->ncatkind;
-    unsigned char *catkind = calloc(ncat ? ncat : 1, 1); /* 1 work, 2 launch */
+    const uint32_t *corr_launch = m->corr_launch;
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
-    uint32_t *corr_launch = NULL;
     hmap gm, os;
     size_t cap = m->nnodes;
-    struct run *runs = NULL; /* every stream's busy stretches */
-    size_t nruns = 0;
     int rc = -1;
 
     memset(&gm, 0, sizeof gm);
     memset(&os, 0, sizeof os);
-    if (!catkind || !stamp || hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
+    if (!stamp || hmap_init(&gm, 1024) < 0 || hmap_init(&os, 256) < 0)
         goto out;
-    /* MTIA accelerators log their device work as mtia_ccp_events and its
-       launches as mtia_runtime, with the same correlation scheme as CUDA */
-    for (uint32_t i = 0; i < ncat; i++) {
-        enum catkind k = (enum catkind)m->catkind[i];
-        catkind[i] = catkind_is_gpu_work(k) ? 1 : catkind_is_launch(k) ? 2 : 0;
-    }
     for (size_t i = 0; i < m->nops; i++) {
         m->ops[i].gpu = catkind[m->ops[i].cat] == 1;
         stamp[i] = UINT32_MAX;
     }
-
-    /* correlation -> first launch carrying it, by sorting the correlated
-       events by id: a hash table of a few 100k launches misses the cache on
-       every probe, a radix sort streams */
-    if (link_launches(tr, catkind, m->opts.keep, &corr_launch) < 0)
-        goto out;
 
     /* GPU events with a correlation that has a launch */
     size_t ci = 0;
@@ -258,6 +257,60 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
         m->nodes[m->tracks[m->nodes[lnode].track].root].dev_total_ns += dur;
     }
 
+    rc = 0;
+out:
+    free(stamp);
+    hmap_done(&gm);
+    hmap_done(&os);
+    return rc;
+}
+
+int gpu_link(const model *m, uint32_t **corr_launch)
+{
+    unsigned char *catkind = work_kinds(m);
+    *corr_launch = NULL;
+    /* correlation -> first launch carrying it, by sorting the correlated
+       events by id: a hash table of a few 100k launches misses the cache on
+       every probe, a radix sort streams */
+    int rc = catkind ? link_launches(m->tr, catkind, m->opts.keep, corr_launch) : -1;
+    free(catkind);
+    return rc;
+}
+
+int gpu_attribute_again(model *m)
+{
+    unsigned char *catkind = work_kinds(m);
+    if (!catkind)
+        return -1;
+    for (size_t i = 0; i < m->nops; i++)
+        m->ops[i].dev_self_ns = m->ops[i].dev_total_ns = 0;
+    m->gpu_events = m->gpu_unattributed_events = 0;
+    m->gpu_ns = m->gpu_unattributed_ns = 0;
+    int rc = attribute_nodes(m, catkind);
+    free(catkind);
+    return rc;
+}
+
+int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
+{
+    const trace *tr = m->tr;
+    const trace_event *ev = tr->events;
+    unsigned char *catkind = work_kinds(m);
+    uint32_t *corr_launch = NULL;
+    struct run *runs = NULL; /* every stream's busy stretches */
+    size_t nruns = 0;
+    int rc = -1;
+
+    if (!catkind)
+        goto out;
+    if (!m->corr_launch) {
+        if (link_launches(tr, catkind, m->opts.keep, &corr_launch) < 0)
+            goto out;
+        m->corr_launch = corr_launch; /* steps and scopes read the links too */
+    }
+    if (attribute_nodes(m, catkind) < 0)
+        goto out;
+
     /* streams: the tracks that carry GPU work; busy and gaps over that work
        alone, so sync rows and annotations on the same track do not count */
     size_t ns = 0;
@@ -306,9 +359,5 @@ int gpu_attribute(model *m, const uint32_t *order, const size_t *start)
 out:
     vec_free(runs, m->gpu_events, sizeof *runs);
     free(catkind);
-    free(stamp);
-    m->corr_launch = corr_launch; /* steps and scopes read the links too */
-    hmap_done(&gm);
-    hmap_done(&os);
     return rc;
 }

@@ -14,9 +14,22 @@
 
 /* Fills the device figures of ops and nodes, adds one GPU node per
    (launch node, GPU op, stream) under the launch, and the streams list.
-   order/start: the model's per-track sorted event order.
+   order/start: the model's per-track sorted event order. Links the GPU
+   events to their launches first unless m->corr_launch is set (gpu_link).
    Returns 0, or -1 when out of memory. */
 int gpu_attribute(model *m, const uint32_t *order, const size_t *start);
+
+/* The links of gpu_attribute (model->corr_launch) alone, into *corr_launch
+   (the caller owns it): they read only the trace, m->catkind and
+   m->opts.keep, so model_build runs this on a thread of its own while it
+   nests the tracks, and gives gpu_attribute the result in m->corr_launch.
+   Returns 0, or -1 when out of memory. */
+int gpu_link(const model *m, uint32_t **corr_launch);
+
+/* Again for a model whose nodes were rebuilt (model_regroup): its ops' and
+   its own device figures and GPU nodes, from m->corr_launch and m's CPU
+   nodes; the streams stay as they are. Returns 0, or -1 when out of memory. */
+int gpu_attribute_again(model *m);
 
 /* Whether a category names GPU work, or a launch. */
 bool gpu_is_work_cat(const char *cat);

@@ -3,6 +3,7 @@
 #include "core/analyses/steps.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,24 +80,60 @@ struct lists {
     size_t cap[NLISTS]; /* spans allocated */
 };
 
-static int cmp_span(const void *a, const void *b)
+static bool span_le(const span *x, const span *y)
 {
-    const span *x = a, *y = b;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    return (x->e > y->e) - (x->e < y->e);
+    return x->s < y->s || (x->s == y->s && x->e <= y->e);
 }
 
-/* sorts and merges l[0..n) in place into disjoint spans; returns the count */
+/* Sorts l[0..n) by (start, end): a bottom-up merge sort that copies a pair
+   of runs already in order as it is. A list holds each track's spans in
+   time order, the tracks one after the other, so most merges are copies;
+   qsort called the comparison through a pointer n log n times and mapped
+   its scratch array afresh each call. Spans equal in start and end are
+   equal, so the order is qsort's. Returns 0, or -1 out of memory. */
+static int sort_spans(span *l, size_t n)
+{
+    span *tmp = vec_alloc(n, sizeof *tmp);
+    if (!tmp)
+        return -1;
+    span *src = l, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            if (mid >= hi || span_le(&src[mid - 1], &src[mid])) {
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+                continue;
+            }
+            size_t a = lo, c = mid, k = lo;
+            while (a < mid && c < hi)
+                dst[k++] = span_le(&src[a], &src[c]) ? src[a++] : src[c++];
+            while (a < mid)
+                dst[k++] = src[a++];
+            while (c < hi)
+                dst[k++] = src[c++];
+        }
+        span *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != l)
+        memcpy(l, src, n * sizeof *l);
+    vec_free(tmp, n, sizeof *tmp);
+    return 0;
+}
+
+/* sorts and merges l[0..n) in place into disjoint spans; returns the count,
+   or SIZE_MAX when out of memory */
 static size_t merge_spans(span *l, size_t n)
 {
     if (n == 0)
         return 0;
     size_t i = 1;
-    for (; i < n && cmp_span(&l[i - 1], &l[i]) <= 0; i++)
+    for (; i < n && span_le(&l[i - 1], &l[i]); i++)
         ;
-    if (i < n)
-        qsort(l, n, sizeof *l, cmp_span);
+    if (i < n && sort_spans(l, n) < 0)
+        return SIZE_MAX;
     size_t k = 0;
     for (size_t j = 1; j < n; j++) {
         if (l[j].s <= l[k].e) {
@@ -369,9 +406,11 @@ static int device_windows(struct ctx *c, steps *s)
 }
 
 /* Role lists: each event's [ts, ts+dur) into its role's list, and GPU work
-   into L_GPU. An event nested in a call of the same role adds nothing to
-   the role's union, so it is left out: the lists stay short. */
-static int collect(struct ctx *c, struct lists *L)
+   into L_GPU, for the lists in mask (bit i: list i). An event nested in a
+   call of the same role adds nothing to the role's union, so it is left
+   out: the lists stay short. Each list is built in event order and sorted
+   alone, so that threads may build a share of the lists each. */
+static int collect(struct ctx *c, struct lists *L, unsigned mask)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
@@ -382,7 +421,7 @@ static int collect(struct ctx *c, struct lists *L)
             continue;
         const trace_event *x = &tr->events[e];
         span sp = { x->ts, x->ts + x->dur };
-        if (r != EV_NOROLE) {
+        if (r != EV_NOROLE && (mask >> r & 1)) {
             uint32_t p = m->ev_node[e] == MODEL_NONE ? MODEL_NONE : m->nodes[m->ev_node[e]].parent;
             if (p == MODEL_NONE || m->nodes[p].op == MODEL_NONE || c->oprole[m->nodes[p].op] != r) {
                 if (vec_grow((void **)&L->l[r], &L->cap[r], L->n[r], sizeof(span)) < 0)
@@ -390,14 +429,17 @@ static int collect(struct ctx *c, struct lists *L)
                 L->l[r][L->n[r]++] = sp;
             }
         }
-        if (v & EV_WORK) {
+        if ((v & EV_WORK) && (mask >> L_GPU & 1)) {
             if (vec_grow((void **)&L->l[L_GPU], &L->cap[L_GPU], L->n[L_GPU], sizeof(span)) < 0)
                 return -1;
             L->l[L_GPU][L->n[L_GPU]++] = sp;
         }
     }
     for (int i = 0; i < NLISTS; i++)
-        L->n[i] = merge_spans(L->l[i], L->n[i]);
+        if ((mask >> i & 1) && (L->n[i] = merge_spans(L->l[i], L->n[i])) == SIZE_MAX) {
+            L->n[i] = 0;
+            return -1;
+        }
     return 0;
 }
 
@@ -643,6 +685,72 @@ bool steps_recommend_memory(steps *s, int device, int64_t peak_bytes, int64_t to
     return s->nrecs > before;
 }
 
+/* The lists from the most spans to the fewest, as a rule (kernels, GPU
+   work, launches and operators come by the 100,000): dealt out to threads
+   in turn, each gets a like share of the scanning and sorting. */
+static const int list_weight_order[NLISTS] = { STEPS_KERNEL, L_GPU, STEPS_RUNTIME, STEPS_CPU_OP,
+                                               STEPS_MEMCPY, STEPS_MEMSET, STEPS_COMMUNICATION,
+                                               STEPS_DATALOADER };
+
+/* A thread's share of the passes after the step windows: some lists, and
+   for one of them the events' steps too (assign_events writes ev_step and
+   cpu_ns, which the lists and split never touch). */
+struct share {
+    struct ctx *c;
+    steps *s;
+    struct lists *L;
+    unsigned mask;
+    bool assign;
+    int rc;
+};
+
+static void *share_main(void *arg)
+{
+    struct share *sh = arg;
+    if (sh->assign)
+        assign_events(sh->c, sh->s);
+    sh->rc = collect(sh->c, sh->L, sh->mask);
+    return NULL;
+}
+
+#define STEPS_MAX_THREADS 4
+
+/* collect and assign_events on up to m->opts.jobs threads (this one among
+   them). Each list is made by one thread from the same events in the same
+   order as on one thread, and ev_step and cpu_ns by one thread: the figures
+   do not depend on the threads. Returns 0 or -1 (no memory). */
+static int lists_and_steps(struct ctx *c, steps *s, struct lists *L)
+{
+    unsigned n = c->m->opts.jobs < STEPS_MAX_THREADS ? c->m->opts.jobs : STEPS_MAX_THREADS;
+    if (n < 2) {
+        if (collect(c, L, (1u << NLISTS) - 1) < 0)
+            return -1;
+        assign_events(c, s);
+        return 0;
+    }
+    struct share sh[STEPS_MAX_THREADS];
+    pthread_t th[STEPS_MAX_THREADS];
+    bool started[STEPS_MAX_THREADS] = { false };
+    for (unsigned t = 0; t < n; t++)
+        sh[t] = (struct share){ .c = c, .s = s, .L = L, .assign = t == n - 1 };
+    for (int i = 0; i < NLISTS; i++)
+        sh[i % n].mask |= 1u << list_weight_order[i];
+    int rc = 0;
+    for (unsigned t = 1; t < n; t++)
+        started[t] = pthread_create(&th[t], NULL, share_main, &sh[t]) == 0;
+    share_main(&sh[0]);
+    for (unsigned t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(th[t], NULL);
+        else
+            share_main(&sh[t]); /* no thread: this one does its share */
+    }
+    for (unsigned t = 0; t < n; t++)
+        if (sh[t].rc < 0)
+            rc = -1;
+    return rc;
+}
+
 steps *steps_build(const model *m, t2p_error *err)
 {
     const trace *tr = m->tr;
@@ -735,11 +843,10 @@ steps *steps_build(const model *m, t2p_error *err)
         s->steps[i].start = s->steps[i].host_start;
         s->steps[i].end = s->steps[i].host_end;
     }
-    if (device_windows(&c, s) < 0 || collect(&c, &L) < 0)
+    if (device_windows(&c, s) < 0 || lists_and_steps(&c, s, &L) < 0)
         goto nomem;
     s->has_kernel = L.n[STEPS_KERNEL] > 0;
     split(s, &L);
-    assign_events(&c, s);
 
     for (size_t i = 0; i < s->nsteps; i++) {
         const steps_step *st = &s->steps[i];

@@ -122,6 +122,11 @@ model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err)
         mo = *base;
     mo.keep = NULL;
     mo.group = s->ev_step;
+    /* from the whole model when it kept its nesting: no second sort,
+       nesting and linking of every event */
+    if (s->m->ev_parent && mo.keep_steps == s->m->opts.keep_steps &&
+        mo.no_python == s->m->opts.no_python)
+        return model_regroup(s->m, s->ev_step, err);
     return model_build(s->m->tr, &mo, err);
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/model/model.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             b->stack = ns;
             b->stackcap = nc;
         }
+        if (m->ev_parent)
+            m->ev_parent[e] = depth > 0 ? b->stack[depth - 1].ev : MODEL_NONE;
         if (!kept) {
             m->ev_node[e] = MODEL_NONE;
             push_frame(b, &depth, (struct frame){ e, MODEL_NONE, end, 0, x->ts, 0, false });
@@ -511,16 +514,90 @@ static bool in_scope(const model *m, const int64_t *lo, const int64_t *hi, size_
     return x->ts < hi[x->track] && x->ts + x->dur > lo[x->track];
 }
 
+/* What model_build and model_regroup end alike with, once the nodes hold
+   their figures: each node's Python stack, the children lists, the merged
+   tree and the categories. Returns 0, or -1 when out of memory. */
+static int finish(model *m, const struct builder *b)
+{
+    const trace *tr = m->tr;
+    if (b->ev_stack) {
+        /* GPU nodes, added last, have none */
+        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
+        if (!m->node_stack)
+            return -1;
+        for (size_t i = 0; i < m->nnodes; i++)
+            m->node_stack[i] = STRTAB_NONE;
+        for (size_t i = 0; i < tr->nstacks; i++) {
+            uint32_t n = m->ev_node[tr->stacks[i].event];
+            if (n < m->nnodes) /* an event outside the scope has none */
+                m->node_stack[n] = tr->stacks[i].stack;
+        }
+    }
+    link_children(m->nodes, m->nnodes);
+    if (build_merged(m) < 0)
+        return -1;
+    link_children(m->mnodes, m->nmnodes);
+    return build_cats(m);
+}
+
+/* per event: its args["Call stack"], or STRTAB_NONE; NULL when none has one */
+static int events_stacks(struct builder *b)
+{
+    const trace *tr = b->tr;
+    if (!tr->nstacks || b->m->opts.no_python)
+        return 0;
+    b->ev_stack = malloc(tr->nevents * sizeof *b->ev_stack);
+    if (!b->ev_stack)
+        return -1;
+    for (size_t i = 0; i < tr->nevents; i++)
+        b->ev_stack[i] = STRTAB_NONE;
+    for (size_t i = 0; i < tr->nstacks; i++)
+        b->ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
+    return 0;
+}
+
+static void builder_done(struct builder *b)
+{
+    free(b->stack);
+    free(b->name_map);
+    free(b->name_op);
+    free(b->cat_map);
+    free(b->onstack);
+    hmap_done(&b->opmap);
+    hmap_done(&b->childmap);
+    hmap_done(&b->opgroup);
+    hmap_done(&b->variants);
+    free(b->ev_stack);
+}
+
+/* The GPU links (gpu_link) on a thread of their own while the tracks nest:
+   they read the trace and what build_name_map made, nothing nesting writes. */
+struct linker {
+    const model *m;
+    uint32_t *corr_launch;
+    int rc;
+};
+
+static void *link_main(void *arg)
+{
+    struct linker *l = arg;
+    l->rc = gpu_link(l->m, &l->corr_launch);
+    return NULL;
+}
+
 model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
 {
     int64_t *span_lo = NULL, *span_hi = NULL;
     struct builder b;
+    pthread_t linker_th;
+    bool linking = false;
     uint32_t *order = NULL, *tmp = NULL;
     size_t maxn = 0;
     size_t *start = NULL;
 
     memset(&b, 0, sizeof b);
     model *m = calloc(1, sizeof *m);
+    struct linker lk = { .m = m, .rc = 0 };
     if (!m)
         goto nomem;
     b.m = m;
@@ -530,7 +607,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         m->opts = *opts;
     m->ntracks = tr->ntracks;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
-    m->ev_node = malloc((tr->nevents ? tr->nevents : 1) * sizeof *m->ev_node);
+    m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
     m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
     order = vec_alloc(tr->nevents, sizeof *order);
     start = calloc(tr->ntracks + 1, sizeof *start);
@@ -540,14 +617,16 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         hmap_init(&b.opgroup, 64) < 0 || hmap_init(&b.variants, 64) < 0 ||
         build_name_map(&b) < 0)
         goto nomem;
-    if (tr->nstacks && !m->opts.no_python) {
-        b.ev_stack = malloc(tr->nevents * sizeof *b.ev_stack);
-        if (!b.ev_stack)
+    if (events_stacks(&b) < 0)
+        goto nomem;
+    if (m->opts.keep_nesting && !m->opts.keep) {
+        m->ev_parent = vec_alloc(tr->nevents, sizeof *m->ev_parent);
+        if (!m->ev_parent)
             goto nomem;
-        for (size_t i = 0; i < tr->nevents; i++)
-            b.ev_stack[i] = STRTAB_NONE;
-        for (size_t i = 0; i < tr->nstacks; i++)
-            b.ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
+    }
+    if (m->opts.jobs > 1 && tr->ncorrs) {
+        linking = pthread_create(&linker_th, NULL, link_main, &lk) == 0;
+        /* no thread: gpu_attribute links them itself */
     }
 
     /* a scope: only the events that may nest with a counted one on its
@@ -651,36 +730,37 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         m->window_start = m->window_end = 0; /* nothing timed */
     m->window_ns = m->window_end - m->window_start;
 
+    if (linking) {
+        pthread_join(linker_th, NULL);
+        linking = false;
+        if (lk.rc < 0)
+            goto nomem;
+        m->corr_launch = lk.corr_launch;
+    }
     if (gpu_attribute(m, order, start) < 0)
         goto nomem;
-    if (b.ev_stack) {
-        /* GPU nodes, added last, have none */
-        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
-        if (!m->node_stack)
-            goto nomem;
-        for (size_t i = 0; i < m->nnodes; i++)
-            m->node_stack[i] = STRTAB_NONE;
-        for (size_t i = 0; i < tr->nstacks; i++) {
-            uint32_t n = m->ev_node[tr->stacks[i].event];
-            if (n < m->nnodes) /* an event outside the scope has none */
-                m->node_stack[n] = tr->stacks[i].stack;
-        }
-    }
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
             m->cpu_ns += m->tracks[k].busy_ns;
-    link_children(m->nodes, m->nnodes);
-    if (build_merged(m) < 0)
+    if (finish(m, &b) < 0)
         goto nomem;
-    link_children(m->mnodes, m->nmnodes);
-    if (build_cats(m) < 0)
-        goto nomem;
+    if (m->ev_parent) {
+        /* model_regroup's: the order and the parents */
+        m->nest_order = order;
+        m->track_start = start;
+        order = NULL;
+        start = NULL;
+    }
     m->scoped = m->opts.keep != NULL;
     m->opts.keep = NULL; /* the caller's, read only while building */
     m->opts.group = NULL;
     goto done;
 
 nomem:
+    if (linking) {
+        pthread_join(linker_th, NULL);
+        vec_free(lk.corr_launch, tr->ncorrs, sizeof *lk.corr_launch);
+    }
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
     model_free(m);
     m = NULL;
@@ -690,17 +770,113 @@ done:
     free(start);
     free(span_lo);
     free(span_hi);
-    free(b.stack);
-    free(b.name_map);
-    free(b.name_op);
-    free(b.cat_map);
-    free(b.onstack);
-    hmap_done(&b.opmap);
-    hmap_done(&b.childmap);
-    hmap_done(&b.opgroup);
-    hmap_done(&b.variants);
-    free(b.ev_stack);
+    builder_done(&b);
     return m;
+}
+
+/* a copy of n elements of size elem (NULL stays NULL); false when out of memory */
+static bool dup_array(void *dst, const void *src, size_t n, size_t elem)
+{
+    void **d = dst;
+    *d = NULL;
+    if (!src)
+        return true;
+    *d = malloc(n ? n * elem : 1);
+    if (*d)
+        memcpy(*d, src, n * elem);
+    return *d != NULL;
+}
+
+model *model_regroup(const model *w, const uint32_t *group, t2p_error *err)
+{
+    const trace *tr = w->tr;
+    struct builder b;
+    memset(&b, 0, sizeof b);
+    if (!w->ev_parent || w->scoped) {
+        error_set(err, T2P_ERR_ARG, tr->path, -1, "regrouping needs the nesting of a whole model");
+        return NULL;
+    }
+    model *m = malloc(sizeof *m);
+    if (!m)
+        goto nomem;
+    /* every figure but the nodes' is the same: the scalars as they are,
+       the arrays copied (each model owns its own) */
+    *m = *w;
+    m->opts.keep_nesting = false;
+    m->opts.group = group; /* read by child_get while building */
+    m->nodes = m->mnodes = NULL;
+    m->nnodes = m->nmnodes = 0;
+    m->cats = NULL;
+    m->ncats = 0;
+    m->node_merged = m->ev_node = m->node_stack = NULL;
+    m->nest_order = m->ev_parent = NULL;
+    m->track_start = NULL;
+    m->ev_self = NULL;
+    m->ops = NULL;
+    m->tracks = NULL;
+    m->streams = NULL;
+    m->corr_launch = NULL;
+    m->catkind = NULL;
+    if (!dup_array(&m->ops, w->ops, w->nops, sizeof *w->ops) ||
+        !dup_array(&m->tracks, w->tracks, w->ntracks, sizeof *w->tracks) ||
+        !dup_array(&m->streams, w->streams, w->nstreams, sizeof *w->streams) ||
+        !dup_array(&m->catkind, w->catkind, w->ncatkind, 1))
+        goto nomem; /* what was not copied is NULL: model_free frees the rest */
+    m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
+    m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
+    if (w->corr_launch && !(m->corr_launch = vec_alloc(tr->ncorrs, sizeof *m->corr_launch)))
+        goto nomem;
+    if (!m->ev_node || !m->ev_self)
+        goto nomem;
+    if (w->corr_launch)
+        memcpy(m->corr_launch, w->corr_launch, tr->ncorrs * sizeof *m->corr_launch);
+    memcpy(m->ev_self, w->ev_self, tr->nevents * sizeof *m->ev_self);
+    b.m = m;
+    b.tr = tr;
+    if (hmap_init(&b.childmap, 4096) < 0 || hmap_init(&b.opgroup, 64) < 0 ||
+        hmap_init(&b.variants, 64) < 0 || events_stacks(&b) < 0)
+        goto nomem;
+
+    /* the nodes in model_build's order: the roots, then each track's events
+       in nesting order, each under its parent event's node */
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
+                            .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
+        if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
+            goto nomem;
+    }
+    for (size_t k = 0; k < tr->ntracks; k++) {
+        uint32_t root = m->tracks[k].root;
+        for (size_t i = w->track_start[k]; i < w->track_start[k + 1]; i++) {
+            uint32_t e = w->nest_order[i], p = w->ev_parent[e];
+            uint32_t node = child_get(&b, p == MODEL_NONE ? root : m->ev_node[p],
+                                      w->nodes[w->ev_node[e]].op, (uint32_t)k, group_of(&b, e),
+                                      b.ev_stack ? b.ev_stack[e] : STRTAB_NONE);
+            if (node == MODEL_NONE)
+                goto nomem;
+            m->ev_node[e] = node;
+            model_node *nd = &m->nodes[node];
+            nd->calls++;
+            nd->total_ns += tr->events[e].dur;
+            nd->self_ns += m->ev_self[e];
+        }
+        m->nodes[root].calls = w->nodes[w->tracks[k].root].calls;
+    }
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent != MODEL_NONE && m->nodes[nd->parent].parent == MODEL_NONE)
+            m->nodes[nd->parent].total_ns += nd->total_ns;
+    }
+    if (gpu_attribute_again(m) < 0 || finish(m, &b) < 0)
+        goto nomem;
+    m->opts.group = NULL;
+    builder_done(&b);
+    return m;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
+    builder_done(&b);
+    model_free(m);
+    return NULL;
 }
 
 void model_free(model *m)
@@ -713,114 +889,14 @@ void model_free(model *m)
     free(m->nodes);
     free(m->mnodes);
     free(m->node_merged);
-    free(m->ev_node);
+    vec_free(m->ev_node, m->tr->nevents, sizeof *m->ev_node);
     free(m->node_stack);
     vec_free(m->ev_self, m->tr->nevents, sizeof *m->ev_self);
-    free(m->corr_launch);
+    vec_free(m->nest_order, m->tr->nevents, sizeof *m->nest_order);
+    free(m->track_start);
+    vec_free(m->ev_parent, m->tr->nevents, sizeof *m->ev_parent);
+    vec_free(m->corr_launch, m->tr->ncorrs, sizeof *m->corr_launch);
     free(m->streams);
     free(m->catkind);
     free(m);
-}
-
-/* ---- sorting ---- */
-
-static const char *const sort_names[MODEL_SORT_N] = {
-    "self", "total", "calls", "name", "avg", "device_self", "device_total"
-};
-
-const char *model_sort_name(enum model_sort s)
-{
-    return (unsigned)s < MODEL_SORT_N ? sort_names[s] : "?";
-}
-
-int model_sort_parse(const char *s)
-{
-    for (int i = 0; i < MODEL_SORT_N; i++)
-        if (strcmp(s, sort_names[i]) == 0)
-            return i;
-    if (strcmp(s, "device") == 0)
-        return MODEL_SORT_DEVICE_TOTAL;
-    return -1;
-}
-
-struct sort_ctx {
-    const model *m;
-    enum model_sort s;
-    bool reverse;
-    bool cats;
-};
-
-/* qsort has no context argument in C11; the sort runs on one thread at a time */
-static _Thread_local struct sort_ctx sctx;
-
-static int cmp_i64(int64_t a, int64_t b)
-{
-    return a < b ? -1 : (a > b);
-}
-
-static void figures(const struct sort_ctx *c, uint32_t i, int64_t *v, uint32_t *name)
-{
-    if (c->cats) {
-        const model_cat *k = &c->m->cats[i];
-        *name = k->name;
-        switch (c->s) {
-        case MODEL_SORT_TOTAL: *v = k->total_ns; break;
-        case MODEL_SORT_CALLS: *v = (int64_t)k->calls; break;
-        case MODEL_SORT_AVG: *v = k->calls ? k->total_ns / (int64_t)k->calls : 0; break;
-        case MODEL_SORT_DEVICE_SELF:
-        case MODEL_SORT_DEVICE_TOTAL: *v = k->dev_self_ns; break;
-        default: *v = k->self_ns; break;
-        }
-        return;
-    }
-    const model_op *o = &c->m->ops[i];
-    *name = o->name;
-    switch (c->s) {
-    case MODEL_SORT_TOTAL: *v = o->total_ns; break;
-    case MODEL_SORT_CALLS: *v = (int64_t)o->calls; break;
-    case MODEL_SORT_AVG: *v = o->calls ? o->total_ns / (int64_t)o->calls : 0; break;
-    case MODEL_SORT_DEVICE_SELF: *v = o->dev_self_ns; break;
-    case MODEL_SORT_DEVICE_TOTAL: *v = o->dev_total_ns; break;
-    default: *v = o->self_ns; break;
-    }
-}
-
-static int cmp_sort(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    int64_t va, vb;
-    uint32_t na, nb;
-    figures(&sctx, a, &va, &na);
-    figures(&sctx, b, &vb, &nb);
-    const strtab *st = sctx.m->tr->strs;
-    int r;
-    if (sctx.s == MODEL_SORT_NAME) {
-        r = strcmp(strtab_str(st, na), strtab_str(st, nb));
-    } else {
-        r = -cmp_i64(va, vb);
-        if (r == 0)
-            r = strcmp(strtab_str(st, na), strtab_str(st, nb));
-    }
-    if (r == 0)
-        r = a < b ? -1 : (a > b);
-    return sctx.reverse ? -r : r;
-}
-
-static void sort_idx(const model *m, enum model_sort s, bool reverse, bool cats, uint32_t *idx,
-                     size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        idx[i] = (uint32_t)i;
-    sctx = (struct sort_ctx){ m, s, reverse, cats };
-    qsort(idx, n, sizeof *idx, cmp_sort);
-}
-
-void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
-{
-    sort_idx(m, s, reverse, false, idx, m->nops);
-}
-
-void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
-{
-    sort_idx(m, s, reverse, true, idx, m->ncats);
 }

@@ -21,6 +21,13 @@
 
 /* Builds the model of tr (which must outlive it). NULL with err set on failure. */
 model *model_build(const trace *tr, const model_opts *opts, t2p_error *err);
+
+/* The model that model_build(whole->tr, {whole's opts, .group = group}) builds,
+   from whole (unscoped, built with keep_nesting; it must outlive the result
+   only while this runs) without sorting, nesting or linking the events
+   again: the calls of each group apart in the trees, every other figure
+   the same. NULL with err set when out of memory or whole lacks its nesting. */
+model *model_regroup(const model *whole, const uint32_t *group, t2p_error *err);
 void model_free(model *m);
 
 enum model_sort {

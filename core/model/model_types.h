@@ -32,6 +32,12 @@ typedef struct model_opts {
        that pprof can label each sample with its step. Read only while
        model_build runs. */
     const uint32_t *group;
+    /* Keep what model_regroup needs (model.nest_order, track_start,
+       ev_parent: 8 bytes an event) in an unscoped model. */
+    bool keep_nesting;
+    /* Threads model_build may run beside the calling one, less one (0 or 1:
+       none, the single-thread path). Figures do not depend on it. */
+    unsigned jobs;
 } model_opts;
 
 /* An operator: every call with the same (name, category). */
@@ -137,6 +143,12 @@ typedef struct model {
        nodes, so each node has one Python stack (see core/load/pyframe.h). */
     uint32_t *node_stack;
     int64_t *ev_self;      /* per event: its self time (dur - its direct children's union) */
+    /* With opts.keep_nesting (else NULL): each track's events in nesting
+       order, nest_order[track_start[k] .. track_start[k + 1]), and per event
+       the event it nests in directly (MODEL_NONE: none). */
+    uint32_t *nest_order;
+    size_t *track_start;
+    uint32_t *ev_parent;
 
     uint64_t complete_events;
     uint64_t tracks_with_events;

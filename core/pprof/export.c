@@ -144,7 +144,12 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
         model_opts o = *mo;
         o.keep = mask;
         o.group = st->ev_step;
-        if (!(grouped = model_build(tr, &o, err)))
+        /* the whole trace's labelled model from the one built, when it kept
+           its nesting (no second sort, nesting and linking); a scope builds
+           its own */
+        grouped = !mask && whole->ev_parent ? model_regroup(whole, st->ev_step, err)
+                                            : model_build(tr, &o, err);
+        if (!grouped)
             goto out;
         m = grouped;
     }
@@ -219,7 +224,9 @@ static int side_prepare(struct side *d, const model *whole, const model_opts *mo
         model_opts o = *mo;
         o.keep = NULL;
         o.group = d->st->ev_step;
-        if (!(d->grouped = model_build(whole->tr, &o, err)))
+        d->grouped = whole->ev_parent ? model_regroup(whole, d->st->ev_step, err)
+                                      : model_build(whole->tr, &o, err);
+        if (!d->grouped)
             return -1;
         if (!(d->labels = steps_labels(d->st)))
             goto nomem;

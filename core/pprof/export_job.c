@@ -40,7 +40,9 @@ int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const m
             goto nomem;
         so.keep = mask;
         so.group = st->ev_step;
-        if (!(gm = model_build(whole->tr, &so, err)))
+        gm = !mask && whole->ev_parent ? model_regroup(whole, st->ev_step, err)
+                                       : model_build(whole->tr, &so, err);
+        if (!gm)
             goto out;
         m = gm;
     }

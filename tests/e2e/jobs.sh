@@ -1,8 +1,11 @@
 #!/bin/sh
-# --jobs: one trace tokenised on N threads gives byte for byte what one
-# thread gives: analyze --json (every figure: steps, memory, GPU, sources)
-# and convert's profile, on every shared trace and fixture. The explorer's
-# first screen too, on one trace. No timing here: make bench measures.
+# --jobs: one trace tokenised on N threads, and its model, steps, memory
+# and GPU figures built on N threads, gives byte for byte what one thread
+# gives: analyze --json (every figure: steps, memory, GPU, sources), analyze's
+# text and convert's profile (with its step labels, and scoped to steps),
+# with 2 and 3 threads (another share of the work each), on every shared
+# trace, sample and fixture. The explorer's first screen too, on one trace.
+# No timing here: make bench measures.
 set -u
 tool="$top_builddir/torch2pprof"
 tui="$top_builddir/torch2pprof-tui"
@@ -10,23 +13,41 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/t2p-jobs.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 [ -d "$SHARED/traces" ] || echo "note: $SHARED/traces not found; shared traces not checked"
-for t in "$SHARED"/traces/* "$top_srcdir"/tests/fixtures/*.json.gz; do
+for t in "$SHARED"/traces/* "$top_srcdir"/tests/fixtures/*.json.gz "$top_srcdir"/data/*.json.gz \
+         "$top_srcdir"/tests/fixtures/gpu_edge.json; do
     [ -e "$t" ] || continue
     case "$t" in *not_a_trace*) continue ;; esac
-    for j in 1 3; do
+    for j in 1 2 3; do
         "$tool" analyze --json --jobs $j "$t" > "$tmp/a$j.json" 2> "$tmp/a$j.err" ||
             { echo "FAIL: analyze --jobs $j $t: $(cat "$tmp/a$j.err")"; fail=1; }
+        "$tool" analyze --jobs $j "$t" > "$tmp/x$j.txt" 2>&1
         # the same output name (the profile records its command, less --jobs)
         mkdir -p "$tmp/j$j"
         (cd "$tmp/j$j" && "$tool" convert --jobs $j "$t" out.pb.gz) 2> "$tmp/c$j.err" ||
             { echo "FAIL: convert --jobs $j $t: $(cat "$tmp/c$j.err")"; fail=1; }
     done
-    for j in 3; do
+    for j in 2 3; do
         cmp -s "$tmp/a1.json" "$tmp/a$j.json" ||
             { echo "FAIL: analyze --json differs between --jobs 1 and --jobs $j: $t"; fail=1; }
+        cmp -s "$tmp/x1.txt" "$tmp/x$j.txt" ||
+            { echo "FAIL: analyze's text differs between --jobs 1 and --jobs $j: $t"; fail=1; }
         cmp -s "$tmp/j1/out.pb.gz" "$tmp/j$j/out.pb.gz" ||
             { echo "FAIL: convert's profile differs between --jobs 1 and --jobs $j: $t"; fail=1; }
     done
+done
+# scoped to steps (a model built with a keep mask and the step groups)
+t="$top_srcdir/data/resnet50_gpu.json.gz"
+for j in 1 2 3; do
+    mkdir -p "$tmp/s$j"
+    (cd "$tmp/s$j" && "$tool" convert --jobs $j --step 6-8 "$t" out.pb.gz) 2> "$tmp/s$j.err" ||
+        { echo "FAIL: convert --step 6-8 --jobs $j: $(cat "$tmp/s$j.err")"; fail=1; }
+    "$tool" analyze --json --step 7 --jobs $j "$t" > "$tmp/s$j.json" 2>&1
+done
+for j in 2 3; do
+    cmp -s "$tmp/s1/out.pb.gz" "$tmp/s$j/out.pb.gz" ||
+        { echo "FAIL: convert --step 6-8 differs between --jobs 1 and --jobs $j"; fail=1; }
+    cmp -s "$tmp/s1.json" "$tmp/s$j.json" ||
+        { echo "FAIL: analyze --step 7 differs between --jobs 1 and --jobs $j"; fail=1; }
 done
 # a comparison: --jobs 1 loads the sides one after the other, --jobs 4 each
 # side on its own thread tokenised by two

@@ -411,6 +411,79 @@ static void test_steps_scope(void **state)
     done(&f);
 }
 
+/* The same node figures in a and b (the GPU and merged trees too). */
+static void same_nodes(const model_node *a, const model_node *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const model_node *x = &a[i], *y = &b[i];
+        if (x->op != y->op || x->parent != y->parent || x->first_child != y->first_child ||
+            x->next_sibling != y->next_sibling || x->track != y->track || x->depth != y->depth ||
+            x->gpu != y->gpu || x->group != y->group || x->stream != y->stream ||
+            x->calls != y->calls || x->self_ns != y->self_ns || x->total_ns != y->total_ns ||
+            x->dev_events != y->dev_events || x->dev_leaf_ns != y->dev_leaf_ns ||
+            x->dev_self_ns != y->dev_self_ns || x->dev_total_ns != y->dev_total_ns)
+            fail_msg("node %zu differs", i);
+    }
+}
+
+/* model_regroup (convert's step labels from the model it built) against a
+   second build with the groups from the start: the same model, node for
+   node, on traces with steps, GPU work and Python call stacks. */
+static void test_steps_regroup(void **state)
+{
+    (void)state;
+    const char *paths[] = { TOP_SRCDIR "/data/resnet50_gpu.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/mlp_nested.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/gpu_edge.json" };
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        t2p_error err;
+        trace *tr = trace_load(paths[p], NULL, &err);
+        assert_non_null(tr);
+        model_opts wo = { .keep_nesting = true, .jobs = 2 };
+        model *whole = model_build(tr, &wo, &err);
+        assert_non_null(whole);
+        steps *s = steps_build(whole, &err);
+        assert_non_null(s);
+        model_opts go = { .group = s->ev_step };
+        model *want = model_build(tr, &go, &err);
+        assert_non_null(want);
+        model *got = model_regroup(whole, s->ev_step, &err);
+        assert_non_null(got);
+        if (p == 0)
+            assert_true(want->nnodes > whole->nnodes); /* the steps split the nodes */
+        assert_int_equal(got->nnodes, want->nnodes);
+        same_nodes(got->nodes, want->nodes, want->nnodes);
+        assert_int_equal(got->nmnodes, want->nmnodes);
+        same_nodes(got->mnodes, want->mnodes, want->nmnodes);
+        assert_memory_equal(got->ev_node, want->ev_node, tr->nevents * sizeof *got->ev_node);
+        assert_memory_equal(got->node_merged, want->node_merged,
+                            want->nnodes * sizeof *got->node_merged);
+        assert_int_equal(got->node_stack != NULL, want->node_stack != NULL);
+        if (want->node_stack)
+            assert_memory_equal(got->node_stack, want->node_stack,
+                                want->nnodes * sizeof *got->node_stack);
+        assert_int_equal(got->nops, want->nops);
+        assert_memory_equal(got->ops, want->ops, want->nops * sizeof *got->ops);
+        assert_int_equal(got->ncats, want->ncats);
+        assert_memory_equal(got->cats, want->cats, want->ncats * sizeof *got->cats);
+        assert_memory_equal(got->tracks, want->tracks, want->ntracks * sizeof *got->tracks);
+        assert_int_equal(got->gpu_events, want->gpu_events);
+        assert_int_equal(got->gpu_unattributed_ns, want->gpu_unattributed_ns);
+        assert_int_equal(got->busy_ns, want->busy_ns);
+        assert_int_equal(got->window_ns, want->window_ns);
+        model_free(got);
+        model_free(want);
+        /* no nesting kept: no regrouping */
+        model *plain = model_build(tr, NULL, &err);
+        assert_non_null(plain);
+        assert_null(model_regroup(plain, s->ev_step, &err));
+        model_free(plain);
+        steps_free(s);
+        model_free(whole);
+        trace_free(tr);
+    }
+}
+
 /* A recommendation with a figure: peak memory above 90 % of the device's. */
 static void test_steps_memory_recommendation(void **state)
 {
@@ -434,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_steps_no_steps),
         cmocka_unit_test(test_steps_cpu_only),
         cmocka_unit_test(test_steps_scope),
+        cmocka_unit_test(test_steps_regroup),
         cmocka_unit_test(test_steps_memory_recommendation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
