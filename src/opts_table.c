@@ -24,6 +24,8 @@ const opt_def opts_table[] = {
       "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory" },
     { OPT_STEP, "step", 0, "N|N-M", A | C, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
+    { OPT_RANGE, "range", 0, "START:END", A | C | T, NULL,
+      "only the time window [START, END), offsets from the trace's start (analyze --json: window_start_ns) with a unit: ns, us, ms, s (1.2s:1.5s; 120ms: runs to the end). An event counts when its start lies in the window, with all of its duration and self time; GPU work counts with the operator that launched it (by correlation), wherever it ran, GPU work with no launch by its own start" },
     { OPT_FOCUS, "focus", 0, "RE", C, NULL,
       "keep only stacks with a frame matching RE (POSIX extended)" },
     { OPT_IGNORE, "ignore", 0, "RE", C, NULL, "drop stacks with a frame matching RE" },
