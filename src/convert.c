@@ -21,7 +21,8 @@
 
 /* TRACE alone into OUT: the profile of its scope. Returns the exit code. */
 static int convert_one(const char *in, const char *out, const model_opts *mo, bool partial,
-                       const char *step, const select_spec *sel, const char **comments,
+                       const char *step, const char *range, const select_spec *sel,
+                       const char **comments,
                        size_t ncomments, bool short_names, bool no_memory)
 {
     char vis[1200];
@@ -37,7 +38,8 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
     memory *mem = NULL;
     convert_steps cs;
     bool usage_error;
-    if (convert_steps_prepare(&cs, &m, mo, step, &usage_error) < 0) {
+    if ((range ? convert_steps_prepare_range(&cs, &m, mo, range, &usage_error)
+               : convert_steps_prepare(&cs, &m, mo, step, &usage_error)) < 0) {
         rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
         goto out;
     }
@@ -183,6 +185,10 @@ int cli_convert(int argc, char **argv)
         opts_usage_error(c, "--step does not go with --base");
         goto done;
     }
+    if (cv.range && (step || base || many)) {
+        opts_usage_error(c, "--range takes one TRACE, without --step or --base");
+        goto done;
+    }
     for (size_t i = 0; i < nins; i++)
         if (!strcmp(ins[i], "-") && (many || base)) {
             opts_usage_error(c, "- (standard input) is one TRACE alone, without --base");
@@ -213,7 +219,7 @@ int cli_convert(int argc, char **argv)
         rc = convert_compare(&co);
         goto done;
     }
-    rc = convert_one(in, out, &mo, partial, step, selecting ? &sel : NULL, comments, ncomments,
+    rc = convert_one(in, out, &mo, partial, step, cv.range, selecting ? &sel : NULL, comments, ncomments,
                      short_names, no_memory);
 done:
     free(command);

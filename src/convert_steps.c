@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/range.h"
 #include "src/cli.h"
 
-int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, const char *spec,
-                          bool *usage_error)
+/* spec: --step's text; rg: a range (never both) */
+static int prepare(convert_steps *cs, model **m, const model_opts *mo, const char *spec,
+                   const time_range *rg, bool *usage_error)
 {
     t2p_error err;
     size_t first = 0, last = 0;
@@ -21,7 +23,10 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
         cli_fail(&err);
         return -1;
     }
-    if (spec) {
+    if (rg) {
+        if (!(keep = range_mask(*m, rg, NULL)))
+            goto nomem;
+    } else if (spec) {
         if (steps_parse_range(cs->st, spec, &first, &last, &err) < 0) {
             char vis[1200];
             fprintf(stderr, "torch2pprof convert: --step: %s\n",
@@ -36,21 +41,25 @@ int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, co
     } else if (cs->st->whole_trace) {
         return 0; /* no steps: nothing to label */
     }
-    cs->nlabels = cs->st->nsteps;
-    cs->labels = malloc(cs->nlabels * sizeof *cs->labels);
-    if (!cs->labels || (spec && !(keep = steps_mask(cs->st, first, last))))
-        goto nomem;
-    for (size_t i = 0; i < cs->nlabels; i++)
-        cs->labels[i] = steps_label(cs->st, i);
+    if (!cs->st->whole_trace) {
+        cs->nlabels = cs->st->nsteps;
+        cs->labels = malloc(cs->nlabels * sizeof *cs->labels);
+        if (!cs->labels || (spec && !(keep = steps_mask(cs->st, first, last))))
+            goto nomem;
+        for (size_t i = 0; i < cs->nlabels; i++)
+            cs->labels[i] = steps_label(cs->st, i);
+    }
     model_opts o = *mo;
     o.keep = keep;
-    o.group = cs->st->ev_step;
+    o.group = cs->st->whole_trace ? NULL : cs->st->ev_step;
     model *sm = model_build((*m)->tr, &o, &err);
     free(keep);
     if (!sm) {
         cli_fail(&err);
         return -1;
     }
+    if (rg)
+        range_label(rg, sm->scope_note, sizeof sm->scope_note);
     cs->whole = *m;
     *m = sm;
     return 0;
@@ -59,6 +68,25 @@ nomem:
     char vis[1200];
     fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown((*m)->tr->path, vis, sizeof vis));
     return -1;
+}
+
+int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, const char *spec,
+                          bool *usage_error)
+{
+    return prepare(cs, m, mo, spec, NULL, usage_error);
+}
+
+int convert_steps_prepare_range(convert_steps *cs, model **m, const model_opts *mo,
+                                const char *range_text, bool *usage_error)
+{
+    time_range rg;
+    memset(cs, 0, sizeof *cs);
+    *usage_error = false;
+    if (cli_range_resolve("torch2pprof convert", range_text, *m, &rg) != EXIT_OK) {
+        *usage_error = true;
+        return -1;
+    }
+    return prepare(cs, m, mo, NULL, &rg, usage_error);
 }
 
 void convert_steps_done(convert_steps *cs)

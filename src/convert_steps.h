@@ -24,6 +24,12 @@ typedef struct convert_steps {
 int convert_steps_prepare(convert_steps *cs, model **m, const model_opts *mo, const char *spec,
                           bool *usage_error);
 
+/* The same scoped to --range's text (with no --step): the events of the
+   range (core/analyses/range.h), each step's calls still apart. The range
+   shows in the profile through its command (the first comment). */
+int convert_steps_prepare_range(convert_steps *cs, model **m, const model_opts *mo,
+                                const char *range_text, bool *usage_error);
+
 /* Frees what prepare made (and the first model). */
 void convert_steps_done(convert_steps *cs);
 
