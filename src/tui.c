@@ -17,6 +17,7 @@
 
 #include "core/base/fmt.h"
 #include "core/model/model.h"
+#include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/ranks.h"
 #include "core/load/trace.h"
@@ -449,6 +450,33 @@ static int loop(view *v)
     }
 }
 
+/* --range against the loaded trace: every view covers it. EXIT_OK, or
+   EXIT_USAGE after saying why (the terminal closed first: close). */
+static int start_range(view *v, const model *m, const char *text, bool close)
+{
+    range_spec rs;
+    time_range r;
+    t2p_error err;
+    char vis[1200];
+    if (!text)
+        return EXIT_OK;
+    if (range_parse(text, &rs, &err) < 0 || range_resolve(m, &rs, &r, &err) < 0) {
+        if (close)
+            draw_close();
+        fprintf(stderr, "torch2pprof-tui: --range: %s\n",
+                fmt_visible(err.reason, strlen(err.reason), vis, sizeof vis));
+        return EXIT_USAGE;
+    }
+    if (view_timeline_set_range(v, r.start, r.end) < 0) {
+        if (close)
+            draw_close();
+        fprintf(stderr, "torch2pprof-tui: --range: %s\n", view_status(v));
+        return EXIT_INPUT;
+    }
+    view_set_status(v, "");
+    return EXIT_OK;
+}
+
 /* What the command line asked for, once parsed. */
 struct tui_run {
     view_opts vo;
@@ -458,6 +486,7 @@ struct tui_run {
     char *script; /* --replay's keys (owned), or NULL */
     long jobs;
     int rw, rh;
+    const char *range; /* --range, or NULL */
     double t_start;
     int nops;
     char **ops;
@@ -510,7 +539,9 @@ static int run(struct tui_run *r)
         } else {
             if (job)
                 view_attach_ranks(v, job);
-            rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
+            rc = start_range(v, m, r->range, false);
+            if (rc == EXIT_OK)
+                rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
         }
         free(script);
         view_free(v);
@@ -566,8 +597,10 @@ static int run(struct tui_run *r)
             view_attach_ranks(v, job);
         draw_mouse(r->mouse);
         view_set_export_progress(v, on_export_progress, &ec);
-        rc = loop(v);
-        draw_close();
+        if ((rc = start_range(v, m, r->range, true)) == EXIT_OK) {
+            rc = loop(v);
+            draw_close();
+        }
     }
     view_free(v);
     if (job)
@@ -683,6 +716,10 @@ int tui_main(int argc, char **argv)
     vo.short_names = cv.short_names;
     int nops = (int)p.noperands;
     char **ops = p.operands;
+    if (cv.range && (base || nops > 1 || (nops == 1 && ranks_is_dir(ops[0])))) {
+        opts_usage_error(c, "--range takes one TRACE, without --base");
+        goto usage_done;
+    }
     for (int i = 0; i < nops; i++)
         if (!strcmp(ops[i], "-")) {
             opts_usage_error(c, "the explorer reads its keys from the terminal: give TRACE as "
@@ -691,7 +728,8 @@ int tui_main(int argc, char **argv)
         }
     struct tui_run r = { .vo = vo, .base = base, .mo = mo, .partial = partial, .print = print,
                          .view_given = view_given, .mouse = mouse, .script = script,
-                         .jobs = jobs, .rw = rw, .rh = rh, .t_start = t_start, .nops = nops,
+                         .jobs = jobs, .rw = rw, .rh = rh, .range = cv.range,
+                         .t_start = t_start, .nops = nops,
                          .ops = ops };
     script = NULL; /* run's now */
     rc = run(&r);
