@@ -180,9 +180,9 @@ static const char *row_label(view *v, uint32_t id, char *buf, size_t size)
 {
     const timeline *t = state(v)->tl;
     if (id == ROW_RULER)
-        return "time from start";
+        return "time";
     if (id == ROW_STEPS)
-        return "steps, range";
+        return "steps";
     const timeline_row *r = &t->rows[id];
     char l[400];
     trace_track_label(t->m->tr, r->track, l, sizeof l);
@@ -254,8 +254,8 @@ static bool shown_range(view *v, int64_t *a, int64_t *e)
         long i = steps_find(s->st, first), j = steps_find(s->st, last);
         if (i < 0 || j < 0)
             return false;
-        *a = s->st->steps[i].start;
-        *e = s->st->steps[j].end;
+        *a = s->st->steps[i].host_start;
+        *e = s->st->steps[j].host_end;
         return true;
     }
     return false;
@@ -271,7 +271,7 @@ static void steps_row(view *v, char *b, size_t size, int w)
     tmp[n] = '\0';
     const steps *st = s->st;
     for (size_t i = 0; st && !st->whole_trace && i < st->nsteps; i++) {
-        int64_t c = col_of(s, st->steps[i].start, w);
+        int64_t c = col_of(s, st->steps[i].host_start, w);
         if (c < 0 || c >= n)
             continue;
         char l[48];
@@ -413,13 +413,13 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
         const steps *st = s->st;
         size_t i = 0;
         while (st && !st->whole_trace && i < st->nsteps &&
-               !(s->cursor >= st->steps[i].start && s->cursor < st->steps[i].end))
+               !(s->cursor >= st->steps[i].host_start && s->cursor < st->steps[i].host_end))
             i++;
         if (st && !st->whole_trace && i < st->nsteps)
             snprintf(buf, size, "step %s: %s to %s (%s); Enter: every view covers it",
-                     steps_label(st, i), at_text(s, st->steps[i].start, a, sizeof a),
-                     at_text(s, st->steps[i].end, b, sizeof b),
-                     fmt_dur(st->steps[i].end - st->steps[i].start, c, sizeof c));
+                     steps_label(st, i), at_text(s, st->steps[i].host_start, a, sizeof a),
+                     at_text(s, st->steps[i].host_end, b, sizeof b),
+                     fmt_dur(st->steps[i].host_end - st->steps[i].host_start, c, sizeof c));
         else
             snprintf(buf, size, "cursor at %s: in no step", at_text(s, s->cursor, a, sizeof a));
     } else {
@@ -451,8 +451,9 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
             } else {
                 stack_text(m, e, more, sizeof more);
             }
-            snprintf(buf, size, "%s at %s, %s: %s | %s", trace_str(m->tr, x->name),
-                     at_text(s, x->ts, a, sizeof a), fmt_dur(x->dur, b, sizeof b), lab, more);
+            /* what it is first: a narrow screen cuts the end */
+            snprintf(buf, size, "%s | at %s for %s | %s | %s", trace_str(m->tr, x->name),
+                     at_text(s, x->ts, a, sizeof a), fmt_dur(x->dur, b, sizeof b), more, lab);
         }
     }
     *len = strlen(buf);
@@ -614,8 +615,14 @@ static int tl_action(view *v, enum key_act act, int arg)
         }
         s->ev = e;
         s->cursor = t->m->tr->events[e].ts;
-        /* an event wider than the screen keeps the zoom; one off it pans there */
-        follow(s, w);
+        /* an event off the screen: the screen centres on it, the zoom kept */
+        if (s->cursor < s->t0 || s->cursor >= s->t0 + s->span) {
+            s->t0 = s->cursor - s->span / 2;
+            if (s->t0 + s->span > t->end)
+                s->t0 = t->end - s->span;
+            if (s->t0 < t->start)
+                s->t0 = t->start;
+        }
         return VIEW_DRAW_BODY | VIEW_DRAW_FOOTER | VIEW_DRAW_TITLE;
     }
     case ACT_TL_MARK_START:
@@ -636,8 +643,9 @@ static int tl_action(view *v, enum key_act act, int arg)
         if (id == ROW_STEPS) {
             const steps *st = s->st;
             for (size_t i = 0; st && !st->whole_trace && i < st->nsteps; i++)
-                if (s->cursor >= st->steps[i].start && s->cursor < st->steps[i].end)
-                    return apply_range(v, st->steps[i].start, st->steps[i].end);
+                /* its host window: the events a step scope counts, by the same rule */
+                if (s->cursor >= st->steps[i].host_start && s->cursor < st->steps[i].host_end)
+                    return apply_range(v, st->steps[i].host_start, st->steps[i].host_end);
             view_status_set(v, "the cursor is in no step");
             return VIEW_DRAW_FOOTER;
         }
