@@ -173,7 +173,9 @@ static int write_scope(view *v, const char *path, t2p_error *err)
                  fmt_ms(sum.total_ns, b, sizeof b),
                  sum.device_ns ? ", device " : "",
                  sum.device_ns ? fmt_ms(sum.device_ns, c, sizeof c) : "",
-                 all ? "whole trace" : "focus and filter applied");
+                 /* a model scoped to a step or a range says which */
+                 all ? (v->m->scope_note[0] ? v->m->scope_note : "whole trace")
+                     : "focus and filter applied");
     }
     free(keep);
     return rc;

@@ -123,4 +123,66 @@ PYEOF
 else
     bad "go missing: cannot read the profile back"
 fi
+# 6. the explorer's export of a range (e) is convert --range's profile: a
+#    range given with --range, and one marked on the Timeline with { and }
+#    (its status line says the --range that reproduces it)
+if command -v go >/dev/null 2>&1; then
+    for t in "$top_srcdir/data/alexnet_train.json.gz" "$top_srcdir/data/cnn_train_cpu.json.gz"; do
+        rm -f "$work/e.pb.gz" "$work/c.pb.gz"
+        "$tui" --range 1ms:20ms --replay "e <CtrlU> $work/e.pb.gz <Enter>" "$t" >/dev/null 2>&1
+        "$tool" convert --range 1ms:20ms "$t" -o "$work/c.pb.gz" 2>/dev/null
+        if [ -s "$work/e.pb.gz" ] && sh "$top_srcdir/tests/same_profile.sh" "$work/e.pb.gz" "$work/c.pb.gz"; then
+            ok "$(basename "$t"): the explorer's export of --range 1ms:20ms = convert --range"
+        else
+            bad "$(basename "$t"): export of a range differs from convert --range"
+        fi
+    done
+    t="$top_srcdir/data/alexnet_train.json.gz"
+    rm -f "$work/e.pb.gz" "$work/c.pb.gz"
+    "$tui" --view timeline --size 100x20 --print --replay \
+        "<Right> <Right> <Right> { <Right> <Right> <Right> <Right> <Right> } e <CtrlU> $work/e.pb.gz <Enter>" \
+        "$t" >"$work/keys.out" 2>&1
+    spec=$("$tui" --view timeline --size 100x20 --print --replay \
+        "<Right> <Right> <Right> { <Right> <Right> <Right> <Right> <Right> }" "$t" 2>&1 |
+        sed -n 's/.*(--range \([^)]*\)).*/\1/p' | head -1)
+    "$tool" convert --range "$spec" "$t" -o "$work/c.pb.gz" 2>/dev/null
+    if [ -n "$spec" ] && [ -s "$work/e.pb.gz" ] &&
+        sh "$top_srcdir/tests/same_profile.sh" "$work/e.pb.gz" "$work/c.pb.gz"; then
+        ok "a range marked with { } on the Timeline exports convert --range $spec's profile"
+    else
+        bad "a marked range ($spec): export and convert differ: $(tail -3 "$work/keys.out")"
+    fi
+fi
+
+# 7. a step's host window as a range counts what --step counts (the same rule:
+#    CPU events by their start, GPU work with its launch)
+"$py" - "$tool" "$gpu" <<'PYEOF' || fail=1
+import gzip, json, subprocess, sys
+tool, trace = sys.argv[1], sys.argv[2]
+def run(*a):
+    return json.loads(subprocess.run([tool, "analyze", "--json", "-top", "0"] + list(a) + [trace],
+                                     stdout=subprocess.PIPE, check=True).stdout)
+whole = run()
+evs = json.load(gzip.open(trace))["traceEvents"]
+base = whole["base_ns"] + whole["window_start_ns"]
+steps = [e for e in evs if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")
+         and e.get("cat") in ("cpu_op", "user_annotation")]
+bad = []
+for e in steps[:3]:
+    n = e["name"].split("#")[1]
+    # the trace's us with three decimals: exact ns
+    ts = int(round(float(e["ts"]) * 1000)) + whole["base_ns"] - base
+    dur = int(round(float(e["dur"]) * 1000))
+    r, s = run("--range", "%dns:%dns" % (ts, ts + dur)), run("--step", n)
+    for f in ("busy_ns", "gpu_ns", "gpu_events", "cpu_time_ns"):
+        if r[f] != s[f]:
+            bad.append("step %s: %s range %d, --step %d" % (n, f, r[f], s[f]))
+    ro = {(o["name"], o["category"]): (o["count"], o["self_ns"], o["device_total_ns"]) for o in r["ops"]}
+    so = {(o["name"], o["category"]): (o["count"], o["self_ns"], o["device_total_ns"]) for o in s["ops"]}
+    if ro != so:
+        bad.append("step %s: the operators differ" % n)
+print(("FAIL: " + "; ".join(bad)) if bad else
+      "ok: 3 steps' host windows as ranges count what --step counts")
+sys.exit(1 if bad else 0)
+PYEOF
 exit $fail
