@@ -21,7 +21,7 @@ const opt_def opts_table[] = {
     { OPT_BY_LINE, "by-line", 0, NULL, A, NULL,
       "the top Python source lines (file:line, function, self, total) from python_function events or Call stacks; --json: \"lines\"" },
     { OPT_VIEW, "view", 0, "VIEW", T, NULL,
-      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory" },
+      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory, timeline" },
     { OPT_STEP, "step", 0, "N|N-M", A | C, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
     { OPT_RANGE, "range", 0, "START:END", A | C | T, NULL,
@@ -117,7 +117,7 @@ const opts_cmd opts_tui = {
     "       torch2pprof-tui [OPTIONS] --base BASE TRACE\n"
     "       torch2pprof-tui --replay KEYS [--print] [OPTIONS] [TRACE]\n",
     "Explore a PyTorch profiler trace: operators, categories, the call tree, threads,\n"
-    "steps, memory. Without TRACE, opens the sample trace that ships with\n"
+    "steps, memory, a timeline. Without TRACE, opens the sample trace that ships with\n"
     "torch2pprof. A directory or several traces are the ranks of one job, loaded in\n"
     "parallel: the Ranks view lists them (Enter shows one rank in every view), All\n"
     "ranks merges them.\n",
