@@ -99,17 +99,22 @@ static void emit(struct sweep *w, int64_t a, int64_t b)
     r->end = b;
 }
 
-/* the segments of a row from its sorted events */
-static int segments(struct sweep *w, const timeline *t, const uint32_t *o, size_t n)
+/* the segments of a row from its sorted events; work_only: a stream's,
+   made of its GPU work alone (annotations on a GPU row are no work) */
+static int segments(struct sweep *w, const timeline *t, const uint32_t *o, size_t n,
+                    bool work_only)
 {
     const trace_event *ev = t->m->tr->events;
     int64_t cur = INT64_MIN;
     w->depth = 0;
-    w->cap = 0;
     for (size_t i = 0; i < n; i++) {
         const trace_event *x = &ev[o[i]];
         if (x->dur <= 0)
             continue; /* an instant fills no time */
+        if (work_only && !catkind_is_gpu_work(x->cat < t->m->ncatkind
+                                                  ? (enum catkind)t->m->catkind[x->cat]
+                                                  : CATKIND_NONE))
+            continue;
         while (w->depth && w->stk[w->depth - 1].end <= x->ts) {
             int64_t e = w->stk[w->depth - 1].end;
             emit(w, cur, e);
@@ -149,39 +154,49 @@ static int64_t seg_end(const timeline_row *r, size_t i)
     return i + 1 < r->nseg ? r->seg[i + 1].start : r->end;
 }
 
-/* runs of the segments whose role is r (r == -2: any event, the busy time) */
-static int runs_of(timeline_row *row, int r, timeline_runs *out)
+/* Each role's runs (runs[STEPS_OTHER]: the busy time, any event open) in
+   two passes over the segments: count, then fill. */
+static int all_runs(timeline_row *row)
 {
-    size_t n = 0;
+    size_t n[STEPS_NROLES] = { 0 };
     for (size_t i = 0; i < row->nseg; i++) {
-        bool in = r == -2 ? row->seg[i].event != TIMELINE_NONE : row->seg[i].role == r;
-        bool prev = i > 0 && (r == -2 ? row->seg[i - 1].event != TIMELINE_NONE
-                                      : row->seg[i - 1].role == r);
-        n += in && !prev;
+        const timeline_seg *g = &row->seg[i], *p = i ? &row->seg[i - 1] : NULL;
+        if (g->role >= 0 && g->role < STEPS_OTHER && !(p && p->role == g->role))
+            n[g->role]++;
+        if (g->event != TIMELINE_NONE && !(p && p->event != TIMELINE_NONE))
+            n[STEPS_OTHER]++;
     }
-    memset(out, 0, sizeof *out);
-    if (n == 0)
-        return 0;
-    out->s = malloc(n * sizeof *out->s);
-    out->e = malloc(n * sizeof *out->e);
-    out->cum = malloc(n * sizeof *out->cum);
-    if (!out->s || !out->e || !out->cum)
-        return -1;
-    int64_t sum = 0;
+    for (int r = 0; r < STEPS_NROLES; r++) {
+        timeline_runs *o = &row->runs[r];
+        memset(o, 0, sizeof *o);
+        if (!n[r])
+            continue;
+        o->s = malloc(n[r] * sizeof *o->s);
+        o->e = malloc(n[r] * sizeof *o->e);
+        o->cum = malloc(n[r] * sizeof *o->cum);
+        if (!o->s || !o->e || !o->cum)
+            return -1;
+    }
+    int64_t sum[STEPS_NROLES] = { 0 };
     for (size_t i = 0; i < row->nseg; i++) {
-        bool in = r == -2 ? row->seg[i].event != TIMELINE_NONE : row->seg[i].role == r;
-        if (!in)
-            continue;
-        if (out->n && out->e[out->n - 1] == row->seg[i].start) {
-            out->e[out->n - 1] = seg_end(row, i);
-            continue;
+        const timeline_seg *g = &row->seg[i];
+        int64_t a = g->start, b = seg_end(row, i);
+        int rs[2] = { g->role >= 0 && g->role < STEPS_OTHER ? g->role : -1,
+                      g->event != TIMELINE_NONE ? STEPS_OTHER : -1 };
+        for (int k = 0; k < 2; k++) {
+            if (rs[k] < 0)
+                continue;
+            timeline_runs *o = &row->runs[rs[k]];
+            if (o->n && o->e[o->n - 1] == a) {
+                o->e[o->n - 1] = b;
+                continue;
+            }
+            if (o->n)
+                sum[rs[k]] += o->e[o->n - 1] - o->s[o->n - 1];
+            o->s[o->n] = a;
+            o->e[o->n] = b;
+            o->cum[o->n++] = sum[rs[k]];
         }
-        if (out->n)
-            sum += out->e[out->n - 1] - out->s[out->n - 1];
-        out->s[out->n] = row->seg[i].start;
-        out->e[out->n] = seg_end(row, i);
-        out->cum[out->n] = sum;
-        out->n++;
     }
     return 0;
 }
@@ -322,11 +337,13 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
         r->nev = at[k + 1] - at[k];
         sort_row(tr->events, t->order + r->first, r->nev);
         w.r = r;
-        if (segments(&w, t, t->order + r->first, r->nev) < 0)
+        w.cap = 2 * r->nev + 1;
+        if (!(r->seg = malloc(w.cap * sizeof *r->seg)))
             goto nomem;
-        for (int q = 0; q < STEPS_NROLES; q++)
-            if (runs_of(r, q == STEPS_OTHER ? -2 : q, &r->runs[q]) < 0)
-                goto nomem;
+        if (segments(&w, t, t->order + r->first, r->nev, r->kind == TIMELINE_STREAM) < 0)
+            goto nomem;
+        if (all_runs(r) < 0)
+            goto nomem;
     }
     /* the strips, once their streams are sorted */
     for (size_t i = 0; i < t->nrows; i++) {

@@ -4,7 +4,9 @@
 
    Rows: the GPU streams first, grouped by device, each device's streams
    after a utilisation strip (the union of its GPU work); then the CPU
-   threads. Each track's time is cut into segments: at each instant the
+   threads. A stream's row holds its GPU work alone (kernels, memcpy,
+   memset: annotations on a GPU row are no work), so that it and its
+   device's strip tell the same busy time. Each track's time is cut into segments: at each instant the
    innermost open event, and the role the Steps view gives that instant
    (core/analyses/steps.h: of the open events, the role first in the
    split's priority order, Kernel before Memcpy ... before CPU Exec). Per
