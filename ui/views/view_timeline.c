@@ -74,6 +74,11 @@ static int tl_open(view *v)
         return -1;
     s->mark = INT64_MIN;
     s->ev = TIMELINE_NONE;
+    s->span = 1;
+    /* the whole trace's model, kept for when another view scopes every
+       view (a step) before the timeline is first shown; built on first use */
+    if (!v->m->scoped)
+        s->whole = v->m;
     return 0;
 }
 
