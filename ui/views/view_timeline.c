@@ -58,6 +58,7 @@ struct tl_state {
     int64_t cursor;     /* the cursor's time */
     int64_t mark;       /* a range's start marked with {, INT64_MIN: none */
     uint32_t ev;        /* the event , and . went to (named in the footer), or TIMELINE_NONE */
+    int64_t want0, wantn, wantc; /* --range: the window to show once built (wantn 0: none) */
     col shown[3];
     char title[64];
 };
@@ -125,6 +126,11 @@ static const timeline *tl_of(view *v)
     s->t0 = s->tl->start;
     s->span = s->tl->end - s->tl->start > 0 ? s->tl->end - s->tl->start : 1;
     s->cursor = s->t0;
+    if (s->wantn > 0) { /* --range: its window, with a little room around it */
+        s->t0 = s->want0;
+        s->span = s->wantn;
+        s->cursor = s->wantc;
+    }
     return s->tl;
 }
 
@@ -521,16 +527,21 @@ static int clear_range(view *v)
 int view_timeline_set_range(view *v, int64_t start, int64_t end)
 {
     struct tl_state *s = state(v);
-    if (!s || !tl_of(v))
+    /* the model is all a range needs: the timeline waits until it is shown */
+    if (!s || !s->whole)
         return -1;
     int r = apply_range(v, start, end);
     if (r == VIEW_QUIT || !s->scoped)
         return -1;
-    /* the window on screen: the range, with a little room around it */
     int64_t pad = (end - start) / 20;
-    s->t0 = start - pad;
-    s->span = end - start + 2 * pad;
-    s->cursor = start;
+    s->want0 = start - pad;
+    s->wantn = end - start + 2 * pad;
+    s->wantc = start;
+    if (s->tl) {
+        s->t0 = s->want0;
+        s->span = s->wantn;
+        s->cursor = start;
+    }
     return 0;
 }
 
