@@ -28,35 +28,51 @@ static int device_of(const trace *tr, uint32_t k)
     return *pid && !*end && v >= 0 && v < 1 << 20 ? (int)v : -1;
 }
 
-static const trace_event *g_ev; /* for qsort's comparison: the events sorted */
-
-static int cmp_ev(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const trace_event *p = &g_ev[x], *q = &g_ev[y];
-    if (p->ts != q->ts)
-        return p->ts < q->ts ? -1 : 1;
-    if (p->dur != q->dur)
-        return p->dur > q->dur ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
 static bool before(const trace_event *ev, uint32_t x, uint32_t y)
 {
     return ev[x].ts < ev[y].ts || (ev[x].ts == ev[y].ts && ev[x].dur > ev[y].dur) ||
            (ev[x].ts == ev[y].ts && ev[x].dur == ev[y].dur && x < y);
 }
 
-/* sorts a row's events by (ts, dur desc): usually in order already */
-static void sort_row(const trace_event *ev, uint32_t *o, size_t n)
+/* Sorts a row's events by (ts, dur desc): a natural merge sort, since a
+   trace writes each track nearly in order (a few runs: O(n log runs));
+   tmp holds n entries. */
+static void sort_row(const trace_event *ev, uint32_t *o, size_t n, uint32_t *tmp)
 {
     size_t i = 1;
-    while (i < n && before(ev, o[i - 1], o[i]))
+    while (i < n && !before(ev, o[i], o[i - 1]))
         i++;
-    if (i < n) {
-        g_ev = ev;
-        qsort(o, n, sizeof *o, cmp_ev);
+    if (i >= n)
+        return; /* in order already: the usual case */
+    uint32_t *src = o, *dst = tmp;
+    for (;;) {
+        size_t runs = 0, a = 0;
+        while (a < n) {
+            /* the run at a, then the run after it, merged into dst */
+            size_t b = a + 1;
+            while (b < n && !before(ev, src[b], src[b - 1]))
+                b++;
+            size_t c = b < n ? b + 1 : b;
+            while (c < n && !before(ev, src[c], src[c - 1]))
+                c++;
+            size_t x = a, y = b, k = a;
+            while (x < b && y < c)
+                dst[k++] = before(ev, src[y], src[x]) ? src[y++] : src[x++];
+            while (x < b)
+                dst[k++] = src[x++];
+            while (y < c)
+                dst[k++] = src[y++];
+            runs++;
+            a = c;
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+        if (runs <= 1)
+            break;
     }
+    if (src != o)
+        memcpy(o, src, n * sizeof *o);
 }
 
 struct open {
@@ -283,8 +299,9 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
     struct trow *tw = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *tw);
     size_t *at = calloc(tr->ntracks + 1, sizeof *at);
     size_t *rowof = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *rowof);
+    uint32_t *tmp = malloc((tr->nevents ? tr->nevents : 1) * sizeof *tmp);
     struct sweep w = { 0 };
-    if (!t || !tw || !at || !rowof)
+    if (!t || !tw || !at || !rowof || !tmp)
         goto nomem;
     t->m = m;
     t->st = st;
@@ -335,7 +352,7 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
         r->device = tw[i].device;
         r->first = at[k];
         r->nev = at[k + 1] - at[k];
-        sort_row(tr->events, t->order + r->first, r->nev);
+        sort_row(tr->events, t->order + r->first, r->nev, tmp);
         w.r = r;
         w.cap = 2 * r->nev + 1;
         if (!(r->seg = malloc(w.cap * sizeof *r->seg)))
@@ -360,12 +377,14 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
     free(tw);
     free(at);
     free(rowof);
+    free(tmp);
     return t;
 nomem:
     free(w.stk);
     free(tw);
     free(at);
     free(rowof);
+    free(tmp);
     timeline_free(t);
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the timeline");
     return NULL;
