@@ -12,6 +12,7 @@
 #include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
+#include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_lines.h"
@@ -110,8 +111,30 @@ static const cli_col stream_cols[] = {
     {"Stream", CLI_COL_LEFT | CLI_COL_NAME}, {"GPU events", 0}, {"Busy ms", 0}, {"Util %", 0},
     {"Max idle ms", 0}};
 
+/* What --range applied: the range and how many events start in it. */
+struct ranged {
+    time_range r;
+    size_t kept;
+};
+
+/* "Scope: range ..." under the header, and when nothing starts in the
+   range a line that says so: the figures below are then all zero. */
+static void range_lines(FILE *f, const struct ranged *rg)
+{
+    char a[48], b[48], l[64];
+    if (!rg)
+        return;
+    fprintf(f, "Scope:             %s (from %s to %s after the trace's start: events that start "
+               "in it, the GPU work they launched)\n", range_label(&rg->r, l, sizeof l),
+            range_offset_text(rg->r.off_start, a, sizeof a),
+            range_offset_text(rg->r.off_end, b, sizeof b));
+    if (!rg->kept)
+        fprintf(f, "Empty range:       no event starts in it; every figure below is 0\n");
+}
+
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st)
+                        enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st,
+                        const struct ranged *rg)
 {
     const trace *tr = m->tr;
     char a[64], b[64];
@@ -125,6 +148,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     cli_put_text(f, tr->path, strlen(tr->path));
     fputc('\n', f);
     analyze_steps_scope_line(f, st);
+    range_lines(f, rg);
     if (tr->truncated) {
         fputs("WARNING:           truncated trace (", f);
         cli_put_text(f, tr->truncated_reason, strlen(tr->truncated_reason));
@@ -174,7 +198,8 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                        const shortnames *sn, const analyze_steps_sel *st)
+                        const shortnames *sn, const analyze_steps_sel *st,
+                        const struct ranged *rg)
 {
     const trace *tr = m->tr;
     fputs("{\"file\":", f);
@@ -196,6 +221,10 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld,\"window_ns\":%lld,\"busy_ns\":%lld",
             (long long)tr->base_ns, (long long)m->window_start, (long long)m->window_ns,
             (long long)m->busy_ns);
+    /* the range applied, on the trace's clock like window_start_ns */
+    if (rg)
+        fprintf(f, ",\"range_start_ns\":%lld,\"range_end_ns\":%lld,\"range_events\":%zu",
+                (long long)rg->r.start, (long long)rg->r.end, rg->kept);
     fprintf(f, ",\"cpu_time_ns\":%lld,\"all_tracks_self_ns\":%lld,\"gpu_busy_ns\":%lld",
             (long long)m->cpu_ns, (long long)m->busy_ns, (long long)m->gpu_busy_ns);
     fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld,\"gpu_unattributed_events\":%llu,"
@@ -291,8 +320,9 @@ static void *mem_main(void *arg)
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel)
+                       bool short_names, analyze_steps_sel *sel, const char *range_text)
 {
+    struct ranged rgv, *rg = NULL;
     char vis[1200];
     t2p_error err;
     int rc = EXIT_INPUT;
@@ -324,6 +354,35 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
         goto out;
     }
+    if (range_text) {
+        unsigned char *keep;
+        rg = &rgv;
+        if ((rc = cli_range_resolve("torch2pprof analyze", range_text, whole, &rg->r)) != EXIT_OK)
+            goto out;
+        rc = EXIT_INPUT;
+        if (!(keep = range_mask(whole, &rg->r, &rg->kept))) {
+            fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+            goto out;
+        }
+        model_opts ro = *mo;
+        ro.keep = keep;
+        m = model_build(tr, &ro, &err);
+        free(keep);
+        if (!m) {
+            m = whole;
+            rc = cli_fail(&err);
+            goto out;
+        }
+        range_label(&rg->r, m->scope_note, sizeof m->scope_note);
+        /* the Steps table: the steps whose host window starts in the range */
+        sel->ranged = true;
+        for (sel->rlo = 0; sel->rlo < st->nsteps && st->steps[sel->rlo].host_start < rg->r.start;
+             sel->rlo++)
+            ;
+        for (sel->rhi = sel->rlo; sel->rhi < st->nsteps && st->steps[sel->rhi].host_start < rg->r.end;
+             sel->rhi++)
+            ;
+    }
     if (!(order = malloc((m->nops ? m->nops : 1) * sizeof *order)) ||
         (short_names && !(sn = shortname_new(m)))) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
@@ -334,13 +393,13 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (json) {
-        report_json(stdout, m, order, nshow, sn, sel);
+        report_json(stdout, m, order, nshow, sn, sel, rg);
         analyze_memory_json(stdout, mem, msort, top);
         if (by_line)
             analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg);
         analyze_memory_text(stdout, mem, st, msort, top);
         if (by_line)
             analyze_lines_text(stdout, m, top);
@@ -435,6 +494,16 @@ int cli_analyze(int argc, char **argv)
         opts_usage_error(c, "expected a TRACE, several, or a directory");
         goto done;
     }
+    if (cv.range && (cv.step || sel.only)) {
+        opts_usage_error(c, "--range does not go with --step or --steps (a range is a scope "
+                            "of its own)");
+        goto done;
+    }
+    if (cv.range && (cv.base || cmp.per_step || cmp.base_step ||
+                     analyze_ranks_wanted((int)p.noperands, p.operands))) {
+        opts_usage_error(c, "--range takes one TRACE, without --base");
+        goto done;
+    }
     for (size_t i = 0; i < p.noperands; i++)
         if (!strcmp(p.operands[i], "-") && (p.noperands > 1 || cv.base)) {
             opts_usage_error(c, "- (standard input) is one TRACE alone, without --base");
@@ -476,7 +545,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel);
+                     cv.short_names, &sel, cv.range);
 done:
     opts_parsed_done(&p);
     return rc;

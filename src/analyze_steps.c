@@ -90,7 +90,9 @@ void analyze_steps_text(FILE *f, const analyze_steps_sel *sel)
 {
     const steps *s = sel->st;
     const model *m = s->m;
-    size_t lo = sel->spec ? sel->first : 0, hi = sel->spec ? sel->last + 1 : s->nsteps;
+    size_t lo = sel->spec ? sel->first : sel->ranged ? sel->rlo : 0;
+    size_t hi = sel->spec ? sel->last + 1 : sel->ranged ? sel->rhi : s->nsteps;
+    bool scoped = sel->spec || sel->ranged;
     if (!s->whole_trace) {
         bool gpu = m->gpu_events > 0;
         fprintf(f, "\nSteps (ms; the window split by role, TensorBoard's Overview rules)\n");
@@ -98,11 +100,11 @@ void analyze_steps_text(FILE *f, const analyze_steps_sel *sel)
         size_t dropped = 0;
         for (size_t i = lo; i < hi; i++)
             dropped += !s->steps[i].kept;
-        cli_table(f, step_cols, 5 + STEPS_NROLES, x.n + (s->nkept && !sel->spec), step_row, &x);
+        cli_table(f, step_cols, 5 + STEPS_NROLES, x.n + (s->nkept && !scoped), step_row, &x);
         if (dropped)
             fprintf(f, "* dropped from the average: the profiler stopped before its GPU work ran\n");
     }
-    if (s->nrecs && !sel->spec) {
+    if (s->nrecs && !scoped) {
         fprintf(f, "\nRecommendations\n");
         for (size_t i = 0; i < s->nrecs; i++)
         {
@@ -132,7 +134,8 @@ void analyze_steps_json(FILE *f, const analyze_steps_sel *sel)
                 (long long)s->steps[sel->last].end);
     }
     fputs(",\"steps\":[", f);
-    size_t lo = sel->spec ? sel->first : 0, hi = sel->spec ? sel->last + 1 : s->nsteps;
+    size_t lo = sel->spec ? sel->first : sel->ranged ? sel->rlo : 0;
+    size_t hi = sel->spec ? sel->last + 1 : sel->ranged ? sel->rhi : s->nsteps;
     for (size_t i = lo; !s->whole_trace && i < hi; i++) {
         const steps_step *st = &s->steps[i];
         const char *label = steps_label(s, i);
@@ -149,7 +152,7 @@ void analyze_steps_json(FILE *f, const analyze_steps_sel *sel)
                 (long long)st->overlap.overlap_ns, (long long)st->overlap.other_ns);
     }
     fputs("],\"steps_average\":", f);
-    if (s->whole_trace || !s->nkept) {
+    if (s->whole_trace || !s->nkept || sel->ranged) {
         fputs("null", f);
     } else {
         fprintf(f, "{\"steps\":%zu,\"duration_ns\":%lld", s->nkept, (long long)s->avg_duration_ns);
@@ -157,7 +160,7 @@ void analyze_steps_json(FILE *f, const analyze_steps_sel *sel)
         fprintf(f, ",\"gpu_busy_ns\":%lld}", (long long)s->avg_gpu_busy_ns);
     }
     fputs(",\"recommendations\":[", f);
-    for (size_t i = 0; i < s->nrecs; i++) {
+    for (size_t i = 0; i < s->nrecs && !sel->ranged; i++) {
         fprintf(f, "%s{\"id\":\"%s\",\"text\":", i ? "," : "", s->recs[i].id);
         cli_json_string(f, s->recs[i].text, strlen(s->recs[i].text));
         fputc('}', f);

@@ -15,6 +15,10 @@ typedef struct analyze_steps_sel {
     bool only;         /* --steps: the Steps section alone */
     const char *spec;  /* --step's text, or NULL */
     size_t first, last; /* the steps --step names (when spec) */
+    /* --range: the Steps table lists the steps whose window starts in it,
+       steps[rlo..rhi), without the average and recommendations */
+    bool ranged;
+    size_t rlo, rhi;
 } analyze_steps_sel;
 
 /* With sel->spec: parses it against sel->st and replaces *m by the model

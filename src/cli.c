@@ -13,7 +13,7 @@
 #include "core/base/fmt.h"
 #include "core/base/textsafe.h"
 #include "core/base/outfile.h"
-#include "core/analyses/ranks.h"
+#include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "src/opts.h"
 
@@ -205,4 +205,16 @@ int cli_report_done(void)
     fprintf(stderr, "torch2pprof: <stdout>: cannot write the report: %s\n",
             errno ? strerror(errno) : "write error");
     return EXIT_INPUT;
+}
+
+int cli_range_resolve(const char *prog, const char *text, const model *whole, time_range *r)
+{
+    range_spec rs;
+    t2p_error err;
+    char vis[1200];
+    if (range_parse(text, &rs, &err) < 0 || range_resolve(whole, &rs, r, &err) < 0) {
+        fprintf(stderr, "%s: --range: %s\n", prog, cli_shown(err.reason, vis, sizeof vis));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }

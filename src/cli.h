@@ -67,6 +67,14 @@ struct opts_parsed;
 char *cli_convert_command(const struct opts_parsed *p, char *const *inputs, size_t ninputs,
                           const char *out);
 
+/* --range's text (already checked by opts_common) against the trace of
+   whole, the model of the whole trace, into *r. Returns EXIT_OK, or
+   EXIT_USAGE after printing "PROG: --range: <why>" (a range that starts
+   past the trace's end). */
+struct time_range;
+int cli_range_resolve(const char *prog, const char *text, const model *whole,
+                      struct time_range *r);
+
 /* Writes s as a JSON string literal: valid UTF-8 always (U+FFFD for each
    byte that is not), control characters escaped. */
 void cli_json_string(FILE *f, const char *s, size_t len);

@@ -193,7 +193,7 @@ int cli_convert(int argc, char **argv)
         comments[ncomments++] = cbuf[2 + nentries];
         selecting = true;
     }
-    export_args ea = { .step = step, .entries = entries, .nentries = nentries, .filter = filter,
+    export_args ea = { .step = step, .range = cv.range, .entries = entries, .nentries = nentries, .filter = filter,
                        .ignore_re = sel.ignore_re, .thread_re = sel.thread_re,
                        .short_names = short_names, .hide_python = mo.no_python,
                        .no_memory = no_memory, .comments = comments, .tool_version = PACKAGE_VERSION };
@@ -203,6 +203,10 @@ int cli_convert(int argc, char **argv)
         comments[ncomments++] = "no Python frames (--no-python)";
     if (step && base) {
         opts_usage_error(c, "--step does not go with --base");
+        goto done;
+    }
+    if (cv.range && (step || base || many)) {
+        opts_usage_error(c, "--range takes one TRACE, without --step or --base");
         goto done;
     }
     for (size_t i = 0; i < nins; i++)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/range.h"
 #include "core/base/fmt.h"
 #include "src/args.h"
 
@@ -273,6 +274,19 @@ int opts_common(const opts_cmd *c, const opt_hit *h, opts_common_vals *v)
     case OPT_NO_PYTHON: v->no_python = true; return 1;
     case OPT_SHORT_NAMES: v->short_names = true; return 1;
     case OPT_STEP: v->step = h->value; return 1;
+    case OPT_RANGE: {
+        /* a malformed range is refused before a long load */
+        range_spec rs;
+        t2p_error err;
+        char vis[1200];
+        if (range_parse(h->value, &rs, &err) < 0) {
+            opts_usage_error(c, "--range: %s",
+                             fmt_visible(err.reason, strlen(err.reason), vis, sizeof vis));
+            return -1;
+        }
+        v->range = h->value;
+        return 1;
+    }
     case OPT_BASE: v->base = h->value; return 1;
     case OPT_JOBS: return opts_number(c, h, 1, 4096, &v->jobs) == 0 ? 1 : -1;
     default: return 0;

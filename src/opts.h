@@ -32,6 +32,7 @@ enum opt_id {
     OPT_JSON,
     OPT_STEPS,
     OPT_STEP,
+    OPT_RANGE,
     OPT_BY_LINE,
     OPT_BASE,
     OPT_PER_STEP,
@@ -125,6 +126,7 @@ typedef struct opts_common_vals {
     bool partial, partial_given, strict;
     bool keep_steps, no_python, short_names;
     const char *step; /* --step N[-M], or NULL */
+    const char *range; /* --range START:END (checked by range_parse), or NULL */
     const char *base; /* --base BASE, or NULL */
     long jobs;        /* 0: one per core */
 } opts_common_vals;

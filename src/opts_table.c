@@ -21,9 +21,11 @@ const opt_def opts_table[] = {
     { OPT_BY_LINE, "by-line", 0, NULL, A, NULL,
       "the top Python source lines (file:line, function, self, total) from python_function events or Call stacks; --json: \"lines\"" },
     { OPT_VIEW, "view", 0, "VIEW", T, NULL,
-      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory" },
+      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory, timeline" },
     { OPT_STEP, "step", 0, "N|N-M", A | C | T, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
+    { OPT_RANGE, "range", 0, "START:END", A | C | T, NULL,
+      "only the time window [START, END), offsets from the trace's start (analyze --json: window_start_ns) with a unit: ns, us, ms, s (1.2s:1.5s; 120ms: runs to the end). An event counts when its start lies in the window, with all of its duration and self time; GPU work counts with the operator that launched it (by correlation), wherever it ran, GPU work with no launch by its own start" },
     { OPT_RANK, "rank", 0, "N", C | T, NULL,
       "one rank of a job (several traces or a directory): convert writes its profile alone (labelled rank=N); the explorer opens on it" },
     { OPT_FOCUS, "focus", 0, "OP[>CHILD...]", C | T, NULL,
@@ -123,7 +125,7 @@ const opts_cmd opts_tui = {
     "       torch2pprof-tui [OPTIONS] --base BASE TRACE\n"
     "       torch2pprof-tui --replay KEYS [--print] [OPTIONS] [TRACE]\n",
     "Explore a PyTorch profiler trace: operators, categories, the call tree, threads,\n"
-    "steps, memory. Without TRACE, opens the sample trace that ships with\n"
+    "steps, memory, a timeline. Without TRACE, opens the sample trace that ships with\n"
     "torch2pprof. A directory or several traces are the ranks of one job, loaded in\n"
     "parallel: the Ranks view lists them (Enter shows one rank in every view), All\n"
     "ranks merges them.\n",

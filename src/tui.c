@@ -17,6 +17,7 @@
 
 #include "core/base/fmt.h"
 #include "core/model/model.h"
+#include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/ranks.h"
 #include "core/load/trace.h"
@@ -454,6 +455,33 @@ static int loop(view *v)
     }
 }
 
+/* --range against the loaded trace: every view covers it. EXIT_OK, or
+   EXIT_USAGE after saying why (the terminal closed first: close). */
+static int start_range(view *v, const model *m, const char *text, bool close)
+{
+    range_spec rs;
+    time_range r;
+    t2p_error err;
+    char vis[1200];
+    if (!text)
+        return EXIT_OK;
+    if (range_parse(text, &rs, &err) < 0 || range_resolve(m, &rs, &r, &err) < 0) {
+        if (close)
+            draw_close();
+        fprintf(stderr, "torch2pprof-tui: --range: %s\n",
+                fmt_visible(err.reason, strlen(err.reason), vis, sizeof vis));
+        return EXIT_USAGE;
+    }
+    if (view_timeline_set_range(v, r.start, r.end) < 0) {
+        if (close)
+            draw_close();
+        fprintf(stderr, "torch2pprof-tui: --range: %s\n", view_status(v));
+        return EXIT_INPUT;
+    }
+    view_set_status(v, "");
+    return EXIT_OK;
+}
+
 /* What the command line asked for, once parsed. */
 struct tui_run {
     view_opts vo;
@@ -463,6 +491,7 @@ struct tui_run {
     char *script; /* --replay's keys (owned), or NULL */
     long jobs;
     int rw, rh;
+    const char *range; /* --range, or NULL */
     double t_start;
     int nops;
     char **ops;
@@ -534,9 +563,10 @@ static int run(struct tui_run *r)
             char why[600];
             if (job)
                 view_attach_ranks(v, job);
-            if ((rc = open_scope(v, r, why, sizeof why)) != EXIT_OK)
+            rc = start_range(v, m, r->range, false);
+            if (rc == EXIT_OK && (rc = open_scope(v, r, why, sizeof why)) != EXIT_OK)
                 fprintf(stderr, "torch2pprof-tui: %s\n", why);
-            else
+            else if (rc == EXIT_OK)
                 rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
         }
         free(script);
@@ -592,12 +622,14 @@ static int run(struct tui_run *r)
         char why[600];
         if (job)
             view_attach_ranks(v, job);
-        if ((rc = open_scope(v, r, why, sizeof why)) != EXIT_OK) {
+        draw_mouse(r->mouse);
+        view_set_export_progress(v, on_export_progress, &ec);
+        if ((rc = start_range(v, m, r->range, true)) != EXIT_OK) {
+            /* start_range closed the terminal and said why */
+        } else if ((rc = open_scope(v, r, why, sizeof why)) != EXIT_OK) {
             draw_close();
             fprintf(stderr, "torch2pprof-tui: %s\n", why);
         } else {
-            draw_mouse(r->mouse);
-            view_set_export_progress(v, on_export_progress, &ec);
             rc = loop(v);
             draw_close();
         }
@@ -745,6 +777,10 @@ int tui_main(int argc, char **argv)
         snprintf(sargs.step, sizeof sargs.step, "%s", cv.step);
     int nops = (int)p.noperands;
     char **ops = p.operands;
+    if (cv.range && (base || nops > 1 || (nops == 1 && ranks_is_dir(ops[0])))) {
+        opts_usage_error(c, "--range takes one TRACE, without --base");
+        goto usage_done;
+    }
     for (int i = 0; i < nops; i++)
         if (!strcmp(ops[i], "-")) {
             opts_usage_error(c, "the explorer reads its keys from the terminal: give TRACE as "
@@ -753,7 +789,8 @@ int tui_main(int argc, char **argv)
         }
     struct tui_run r = { .vo = vo, .base = base, .mo = mo, .partial = partial, .print = print,
                          .view_given = view_given, .mouse = mouse, .script = script,
-                         .jobs = jobs, .rw = rw, .rh = rh, .t_start = t_start, .nops = nops,
+                         .jobs = jobs, .rw = rw, .rh = rh, .range = cv.range,
+                         .t_start = t_start, .nops = nops,
                          .ops = ops, .sargs = &sargs, .entries = entries,
                          .nentries = nentries, .filter = filter };
     script = NULL; /* run's now */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check torch2pprof's figures against the independent oracle (and PyTorch's own table).
 
-usage: check_analyze.py [--step N|N-M] TOOL TRACE [EXPECTED.json]
+usage: check_analyze.py [--step N|N-M | --range START:END] TOOL TRACE [EXPECTED.json]
 
 Runs `TOOL analyze --json -top 0 TRACE` and compares
   (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
@@ -18,6 +18,9 @@ Runs `TOOL analyze --json -top 0 TRACE` and compares
       leaves them out of its tree; the trace cannot show which events were async).
 With --step, both sides are scoped to those steps: `TOOL analyze --step SPEC` against
 the oracle's own scoping (oracle.step_kept), all the figures of (a).
+With --range, the same against the oracle's own range rule (oracle.range_kept: an
+event by its start, GPU work by its launch's), its own parse of START:END and its
+own trace start; and the range the tool reports (range_start_ns, range_end_ns).
 If the oracle says TRACE is not a timing trace, the tool must refuse it (exit != 0).
 
 Exit 0 if all match, 1 on any mismatch, 77 (automake SKIP) if TOOL does not exist.
@@ -42,9 +45,11 @@ def tool_windows(tool, trace):
 
 
 def main(argv):
-    step = None
+    step = rng = None
     if len(argv) > 2 and argv[0] == "--step":
         step, argv = argv[1], argv[2:]
+    elif len(argv) > 2 and argv[0] == "--range":
+        rng, argv = argv[1], argv[2:]
     if len(argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
@@ -55,13 +60,14 @@ def main(argv):
         return 1
 
     try:
-        scope = (step, tool_windows(tool, trace)) if step else None
+        scope = (step, tool_windows(tool, trace)) if step else {"range": rng} if rng else None
         fig = oracle.analyze(trace, scope=scope)
     except oracle.NotATrace as e:
         fig = None
         why = str(e)
 
-    cmd = [tool, "analyze", "--json", "-top", "0"] + (["--step", step] if step else []) + [trace]
+    cmd = [tool, "analyze", "--json", "-top", "0"] + (["--step", step] if step else []) + \
+        (["--range", rng] if rng else []) + [trace]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if fig is None:
         if p.returncode != 0:
@@ -82,6 +88,11 @@ def main(argv):
         return 1
 
     bad = []
+    if rng:
+        r = (got.get("base_ns", 0) + got.get("range_start_ns", 0),
+             got.get("base_ns", 0) + got.get("range_end_ns", 0))
+        if "range_start_ns" not in got or r != fig["range_abs"]:
+            bad.append("range: tool %r, oracle %r (absolute ns)" % (r, fig["range_abs"]))
     # ---- (a) tool vs oracle
     for f in ("busy_ns", "all_tracks_self_ns", "cpu_time_ns", "partial_overlap_events",
               "partial_overlap_ns", "gpu_busy_ns", "window_ns", "tracks", "gpu_events", "gpu_ns",
@@ -146,6 +157,9 @@ def main(argv):
     ora_cats = {c["name"]: c for c in fig["categories"]}
     for k in sorted(set(tool_cats) | set(ora_cats)):
         o, t = ora_cats.get(k), tool_cats.get(k)
+        if o is None and t is not None and (step or rng) and \
+                not (t.get("count") or t.get("self_ns") or t.get("total_ns")):
+            continue  # a scope's callers outside it: their category, with nothing in it
         if o is None or t is None:
             bad.append("category %r: only in the %s" % (k, "tool" if o is None else "oracle"))
             continue

@@ -212,6 +212,37 @@ def step_kept(ops, first_launch, is_gpu_event, scope):
     return kept
 
 
+UNITS_NS = {"ns": 1, "us": 1000, "ms": 1000000, "s": 1000000000}
+
+
+def range_offsets(spec):
+    """--range START:END as offsets in ns (END None: to the end), parsed here on
+    its own: each end a decimal with a unit ns/us/ms/s, digits past a ns dropped."""
+    def one(text):
+        m = re.fullmatch(r"([0-9]*\.?[0-9]*)(ns|us|ms|s)", text)
+        if not m or m.group(1) in ("", "."):
+            raise ValueError("bad time %r" % text)
+        return int(decimal.Decimal(m.group(1)) * UNITS_NS[m.group(2)])
+    a, b = spec.split(":")
+    return (one(a) if a else 0), (one(b) if b else None)
+
+
+def range_kept(ops, first_launch, is_gpu_event, start, end):
+    """The events a --range scope counts (the issue's rule, computed here on its
+    own): [start, end) in absolute ns; an event belongs by its start, GPU work
+    by the start of the CPU launch that has its correlation, if any."""
+    kept = set()
+    for t in ops:
+        ts = t["ts"]
+        if t["cat"].lower() in GPU_CATS and t["corr"] is not None:
+            launch = first_launch.get(t["corr"])
+            if launch is not None and not is_gpu_event(launch):
+                ts = launch["ts"]
+        if start <= ts < end:
+            kept.add(id(t))
+    return kept
+
+
 def analyze(path, slow=False, scope=None):
     """The figures of the trace at path; with scope (see step_kept), of the
     events of those steps alone: they nest with every event of the trace, but
@@ -347,8 +378,16 @@ def analyze(path, slow=False, scope=None):
         return t["cat"].lower() in GPU_CATS or device_row(t["track"])
 
     every = ops
-    if scope is not None:
+    range_abs = None
+    if isinstance(scope, dict):             # {"range": "START:END"}
+        t0 = min(t["ts"] for t in window + ops)
+        t1 = max(t["end"] for t in window + ops)
+        a, b = range_offsets(scope["range"])
+        range_abs = (t0 + a, min(t1, t0 + b) if b is not None else t1)
+        keep = range_kept(ops, first_launch, is_gpu_event, *range_abs)
+    elif scope is not None:
         keep = step_kept(ops, first_launch, is_gpu_event, scope)
+    if scope is not None:
         ops = [t for t in ops if id(t) in keep]
         by_track = {k: [t for t in evs if id(t) in keep] for k, evs in by_track.items()}
         by_track = {k: evs for k, evs in by_track.items() if evs}
@@ -517,6 +556,7 @@ def analyze(path, slow=False, scope=None):
         window_ns = 0
     tracks = len({t["track"] for t in ops})   # the Trace span is the window, not a track of work
     return {
+        "range_abs": range_abs,
         "events": len(events),
         "complete_events": len(timed),
         "skipped": skipped,

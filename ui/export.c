@@ -218,6 +218,10 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
         fmt_shell_word(buf, size, &at, "--step");
         fmt_shell_word(buf, size, &at, sa->step);
     }
+    if (sa->range[0]) {
+        fmt_shell_word(buf, size, &at, "--range");
+        fmt_shell_word(buf, size, &at, sa->range);
+    }
     for (int i = 0; i < nentries; i++) {
         char opt[32];
         snprintf(opt, sizeof opt, "--%s", entries[i].opt);
@@ -269,7 +273,8 @@ static int write_scope(view *v, const char *path, t2p_error *err)
     model_opts mo = v->m->opts;
     mo.keep = NULL; /* read only while the model was built */
     mo.group = NULL;
-    export_args ea = { .step = sa.step[0] ? sa.step : NULL, .entries = entries,
+    export_args ea = { .step = sa.step[0] ? sa.step : NULL,
+                       .range = sa.range[0] ? sa.range : NULL, .entries = entries,
                        .nentries = (size_t)n, .filter = scope_filter(v->scope),
                        .short_names = v->short_names, .hide_python = v->hide_python,
                        .comments = comments, .ncomments = 1,
@@ -306,7 +311,7 @@ static int write_scope(view *v, const char *path, t2p_error *err)
         int64_t rank = ranks_trace_rank(v->m->tr);
         ea.has_rank = rank >= 0;
         ea.rank = rank;
-        const model *whole = sa.step[0] ? sa.whole : v->m;
+        const model *whole = sa.step[0] || sa.range[0] ? sa.whole : v->m;
         if (export_trace(whole, v->m->tr, &mo, &ea, path, &res, err) < 0)
             goto out;
     }

@@ -18,6 +18,7 @@
 #define CALLERS KEYS_VIEW(VIEW_CALLERS)
 #define TREES (TREE | CALLERS)
 #define MEMORY KEYS_VIEW(VIEW_MEMORY)
+#define TIMELINE KEYS_VIEW(VIEW_TIMELINE)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -47,6 +48,27 @@ static const key_def table[] = {
       NULL, 0 },
     { '>', ACT_SORT_NEXT, 0, MEMORY, "sort by the next figure", NULL, 0 },
     { 'r', ACT_REVERSE, 0, MEMORY, "reverse the sort", NULL, 0 },
+    /* the Timeline: time along the row, the cursor a time on a track */
+    { '+', ACT_TL_ZOOM_IN, 0, TIMELINE, "zoom in around the cursor (= too)", "+/- zoom", 0 },
+    { '=', ACT_TL_ZOOM_IN, 0, TIMELINE, "zoom in around the cursor", NULL, 0 },
+    { '-', ACT_TL_ZOOM_OUT, 0, TIMELINE, "zoom out around the cursor", NULL, 0 },
+    { '0', ACT_TL_ZOOM_ALL, 0, TIMELINE, "zoom out to the whole trace", "0 all", 0 },
+    { VK_LEFT, ACT_TL_LEFT, 0, TIMELINE, "cursor one column earlier (h too)", NULL, 0 },
+    { 'h', ACT_TL_LEFT, 0, TIMELINE, "cursor one column earlier", NULL, 0 },
+    { VK_RIGHT, ACT_TL_RIGHT, 0, TIMELINE, "cursor one column later (l too)", NULL, 0 },
+    { 'l', ACT_TL_RIGHT, 0, TIMELINE, "cursor one column later", NULL, 0 },
+    { 'H', ACT_TL_PAN_LEFT, 0, TIMELINE, "pan half a screen earlier", "H/L pan", 0 },
+    { 'L', ACT_TL_PAN_RIGHT, 0, TIMELINE, "pan half a screen later", NULL, 0 },
+    { '.', ACT_TL_NEXT_EVENT, 0, TIMELINE, "next event on the cursor's track", ",/. event", 0 },
+    { ',', ACT_TL_PREV_EVENT, 0, TIMELINE, "previous event on the cursor's track", NULL, 0 },
+    { '{', ACT_TL_MARK_START, 0, TIMELINE,
+      "mark the range's start at the cursor (then } its end: every view covers the range; Esc clears it)",
+      "{/} range", 0 },
+    { '}', ACT_TL_MARK_END, 0, TIMELINE, "mark the range's end at the cursor: every view covers it",
+      NULL, 0 },
+    { VK_ENTER, ACT_DRILL, 0, TIMELINE,
+      "on an event: the Tree of its operator's stacks, focused in every view; on the steps row: "
+      "the step's window as the range", "Enter focus", 0 },
     { VK_ENTER, ACT_DRILL, 0, KEYS_ALL, "the Tree of every stack through the operator, category or track",
       "Enter drill down", TABLES },
     { VK_LEFT, ACT_CLOSE, 0, TREES, "collapse, or go to the parent", "\xe2\x86\x90\xe2\x86\x92 fold", 0 },

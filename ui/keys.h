@@ -40,6 +40,10 @@ enum key_act {
     ACT_ALL_TABLE,
     /* names: short or full, from every view */
     ACT_SHORT_NAMES,
+    /* the Timeline: the time cursor, the window shown, the range */
+    ACT_TL_LEFT, ACT_TL_RIGHT, ACT_TL_PAN_LEFT, ACT_TL_PAN_RIGHT, ACT_TL_ZOOM_IN,
+    ACT_TL_ZOOM_OUT, ACT_TL_ZOOM_ALL, ACT_TL_NEXT_EVENT, ACT_TL_PREV_EVENT, ACT_TL_MARK_START,
+    ACT_TL_MARK_END,
     ACT_N
 };
 

@@ -63,7 +63,8 @@
     X(STEPS, steps)      \
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks) \
-    X(MEMORY, memory)
+    X(MEMORY, memory)    \
+    X(TIMELINE, timeline)
 
 /* Panes: views without a tab or a digit, opened by a key from another
    view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).
@@ -144,6 +145,7 @@ struct export_entry;
    line spells them (ui/export.c builds `torch2pprof convert ...` from them). */
 struct view_scope_args {
     char step[64];        /* --step: "1011", "1009-1011"; "" for every step */
+    char range[96];       /* --range: "1204000000ns:1517000000ns"; "" for the whole trace */
     const model *whole;   /* the whole trace's model when v->m is a step's, else NULL */
     bool has_rank;        /* --rank: the rank shown, of a job */
     int64_t rank;
@@ -250,6 +252,11 @@ void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
    model must be one of j's. Without it the Ranks view shows the one trace. */
 struct ranks_job;
 void view_attach_ranks(view *v, const struct ranks_job *j);
+
+/* Every view covers [start, end) on the trace's clock (a time range,
+   core/analyses/range.h), as the Timeline view's range keys do: for
+   --range. 0, or -1 with the reason in the status line. */
+int view_timeline_set_range(view *v, int64_t start, int64_t end);
 
 /* Pushes a scope entry and shows the tree of its stacks, as Enter and f
    do: for tests and scripts. */

@@ -866,6 +866,8 @@ steps *steps_build(const model *m, t2p_error *err)
             s->avg_role_ns[r] /= k;
     }
     recommend(&c, s);
+    s->ev_class = c.evr; /* kept: steps_ev_role */
+    c.evr = NULL;
     goto done;
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory computing the steps");
@@ -880,11 +882,18 @@ done:
     return s;
 }
 
+int steps_ev_role(const steps *s, size_t e)
+{
+    int r = e < s->nevents && s->ev_class ? s->ev_class[e] & EV_ROLE : EV_NOROLE;
+    return r == EV_NOROLE ? -1 : r;
+}
+
 void steps_free(steps *s)
 {
     if (!s)
         return;
     free(s->steps);
     vec_free(s->ev_step, s->nevents, sizeof *s->ev_step);
+    vec_free(s->ev_class, s->nevents, 1);
     free(s);
 }

@@ -99,7 +99,15 @@ typedef struct steps {
        STEPS_NONE (see the rule above). Never NULL after steps_build. */
     uint32_t *ev_step;
     size_t nevents;
+    /* Per trace event: the split's classification (steps_ev_role reads
+       it), for every front that draws events by role (the timeline). */
+    unsigned char *ev_class;
 } steps;
+
+/* The role trace event e has in the split (a kernel of a communication
+   operator: STEPS_COMMUNICATION), or -1 for none (a ProfilerStep#, a
+   category no role takes). */
+int steps_ev_role(const steps *s, size_t e);
 
 /* Builds the steps of m (which must outlive them; a model of the whole
    trace, not a scoped one: T2P_ERR_ARG). NULL with err set when out of

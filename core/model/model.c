@@ -201,9 +201,13 @@ static void pop_frame(struct builder *b, size_t depth)
     if (b->mat > depth)
         b->mat = depth;
     if (!f->kept) {
-        /* outside the scope: only what was counted under it goes up */
+        /* outside the scope: only what was counted under it goes up; a
+           caller that counted stacks run through (it has a node) holds its
+           op on them, so they are its op's cum as pprof counts it */
         if (depth > 0)
             b->stack[depth - 1].sub += f->sub;
+        if (f->node != MODEL_NONE && --b->onstack[m->nodes[f->node].op] == 0)
+            m->ops[m->nodes[f->node].op].cum_ns += f->sub;
         return;
     }
     model_node *nd = &m->nodes[f->node];
@@ -305,6 +309,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             if (a->node == MODEL_NONE)
                 return -1;
             m->ev_node[a->ev] = a->node;
+            b->onstack[aop]++; /* its stacks hold aop: cum (pop_frame) */
         }
         mt->events++;
 

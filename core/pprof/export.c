@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/analyses/memory.h"
+#include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
 #include "core/model/scope.h"
@@ -125,7 +126,21 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
     if (!(st = steps_build(whole, err)))
         goto out;
     const model *m = whole;
-    if (a->step || !st->whole_trace) {
+    if (a->range) {
+        /* the events of the window, each step's calls still apart */
+        range_spec rs;
+        time_range rg;
+        if (range_parse(a->range, &rs, err) < 0 || range_resolve(whole, &rs, &rg, err) < 0) {
+            char why[sizeof err->reason];
+            snprintf(why, sizeof why, "--range: %.480s", err->reason);
+            snprintf(err->reason, sizeof err->reason, "%s", why);
+            err->kind = T2P_ERR_ARG;
+            goto out;
+        }
+        if (!(mask = range_mask(whole, &rg, NULL)))
+            goto nomem;
+    }
+    if (a->range || a->step || !st->whole_trace) {
         /* each step's calls in nodes of their own: a step label on every
            sample; with --step, only those steps' events count */
         size_t first = 0, last = 0;
@@ -139,15 +154,15 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
             if (!(mask = steps_mask(st, first, last)))
                 goto nomem;
         }
-        if (!(labels = steps_labels(st)))
+        if (!st->whole_trace && !(labels = steps_labels(st)))
             goto nomem;
         model_opts o = *mo;
         o.keep = mask;
-        o.group = st->ev_step;
+        o.group = st->whole_trace ? NULL : st->ev_step;
         /* the whole trace's labelled model from the one built, when it kept
            its nesting (no second sort, nesting and linking); a scope builds
            its own */
-        grouped = !mask && whole->ev_parent ? model_regroup(whole, st->ev_step, err)
+        grouped = !mask && whole->ev_parent ? model_regroup(whole, o.group, err)
                                             : model_build(tr, &o, err);
         if (!grouped)
             goto out;

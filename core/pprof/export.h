@@ -26,6 +26,8 @@ typedef struct export_entry {
 
 typedef struct export_args {
     const char *step;             /* "N" or "N-M": those steps alone; NULL: every step */
+    const char *range;            /* "START:END" (core/analyses/range.h): that window alone;
+                                     NULL: the whole trace (never with step) */
     const export_entry *entries;  /* the focus stack, outermost first */
     size_t nentries;
     const char *filter;           /* name filter (smart case); NULL or "": none */

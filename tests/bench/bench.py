@@ -18,6 +18,10 @@ rank 3 stretched 1.2x, then each scaled by scale-trace.py to the benchmark
 trace's size: 8 x 274 MB of JSON); analyze DIR must take at most 4.5x the time
 of analyze of one rank and 8x its peak RSS, and find rank 3 as the straggler.
 BENCH_RANKS=0 skips it; BENCH_RANKS_COPIES (default 20) sets each rank's size.
+timeline: the explorer opened on the Timeline (--view timeline) at 200x50: the first
+screen after the load at most TIMELINE_FIRST_MS, and every key (zoom to the whole trace,
+zoom in and out, pan, jump to the next and previous event, a track further down) at most
+KEY_LIMIT_MS (issue 25). BENCH_TIMELINE=0 skips it.
 deep: one thread nested 100,000 calls deep (written by the script); the
 explorer's first screen, unfolded to the leaf, must take at most 2x analyze's
 time on it. BENCH_DEEP=0 skips it.
@@ -48,6 +52,9 @@ COMPARE_TIME_X, COMPARE_RSS_X = 1.3, 2.0  # analyze --base against analyze
 RANKS_TIME_X, RANKS_RSS_X = 4.5, 8.0  # analyze of 8 ranks against analyze of one
 RSS_LIMIT_MB = 120
 KEY_LIMIT_MS = 30.0
+TIMELINE_FIRST_MS = 100.0
+# the Timeline's keys: the whole trace, zoom in, events, pan, zoom out, other tracks
+TIMELINE_KEYS = "0 + + + . . , H L - - 0 <Down> <Down> <Down> . . , L H + - 0"
 # every kind of key the issue times: view switches, sort changes, expand all,
 # collapse all, focus on an op and on a tree node, back, search and its steps,
 # filter and clearing it
@@ -311,6 +318,42 @@ def readme_table(path, r):
     print(f"bench: the table in {path} rewritten")
 
 
+def bench_timeline(tui, big, out, runs):
+    """The Timeline on the benchmark trace: first screen after the load, key times."""
+    first, keys = [], {}
+    rep = os.path.join(out, "timeline-replay.txt")
+    for _ in range(runs):
+        with open(rep, "w") as f:
+            run([tui, "--view", "timeline", "--size", "200x50", "--replay", TIMELINE_KEYS, big],
+                out=f)
+        load = None
+        for line in open(rep):
+            parts = line.split()
+            if parts and parts[0] == "load":
+                load = float(parts[1])
+            elif parts and parts[0] == "first-screen" and load is not None:
+                first.append(float(parts[1]) - load)
+            elif parts and parts[0] == "key":
+                keys.setdefault(parts[1], []).append(float(parts[2]))
+    if not first:
+        print("\ntimeline: no first screen reported: MISSED")
+        return False
+    med = statistics.median(first)
+    ok = med <= TIMELINE_FIRST_MS
+    print(f"\ntimeline (200x50, {len(first)} runs): first screen {med:.1f} ms after the load "
+          f"(max {max(first):.1f}; target {TIMELINE_FIRST_MS:.0f}) {'ok' if ok else 'MISSED'}")
+    worst = 0.0
+    for k, v in keys.items():
+        good = max(v) <= KEY_LIMIT_MS
+        ok &= good
+        worst = max(worst, max(v))
+        print(f"  key {k:6} median {statistics.median(v):7.2f}  max {max(v):7.2f} "
+              f"{'ok' if good else 'MISSED'}")
+    EXTRA["timeline_first_screen_ms"] = med
+    EXTRA["timeline_keys_max_ms"] = worst
+    return ok
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
     src = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".")
@@ -479,6 +522,8 @@ def main():
 
     if os.environ.get("BENCH_RANKS", "1") != "0":
         ok &= bench_ranks(tool, shared, out, runs)
+    if have_tui and os.environ.get("BENCH_TIMELINE", "1") != "0":
+        ok &= bench_timeline(tui, big, out, runs)
     if have_tui and os.environ.get("BENCH_DEEP", "1") != "0":
         ok &= bench_deep(tool, tui, out, runs)
     if os.environ.get("BENCH_MEMORY", "1") != "0":

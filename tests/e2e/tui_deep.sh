@@ -30,8 +30,9 @@ with open(out, "w") as f:
 PY
 
 # replay KEYS: the screen and the stats in $work/out, exit status in $rc
+# 140 columns: the tab line holds the nine tabs, the sort and "tree: per track"
 replay() {
-    (ulimit -t 8; exec "$tui" --replay "$1" --print --size 120x24 "$work/deep.json") \
+    (ulimit -t 8; exec "$tui" --replay "$1" --print --size 140x24 "$work/deep.json") \
         >"$work/out" 2>&1
     rc=$?
 }

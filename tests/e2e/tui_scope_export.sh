@@ -79,6 +79,10 @@ case_ "a filter and a focus" "$alex" "1 \\ r e l u <Enter> <Enter>"
 case_ "a step (Enter in Steps)" "$res" "5 <Down> <Enter>"
 case_ "a step with ]" "$res" "1 ]"
 case_ "a step and a focus" "$res" "5 <Down> <Enter> 1 <Down> <Enter>"
+# a time range: marked in the Timeline, or --range at open
+case_ "a range marked in the Timeline" "$res" "9 { <Right> <Right> <Right> <Right> <Right> <Right> }"
+case_ "a range and a focus" "$res" "9 { <Right> <Right> <Right> <Right> } 1 <Down> <Enter>"
+case_ "--range at open" "$alex" "1" --range 100ms:400ms
 # p and s
 case_ "p: Python frames hidden" "$py" "p"
 case_ "p in the Tree" "$pystack" "3 p"

@@ -953,6 +953,7 @@ static void test_tree_memory_sort(void **state)
     struct fixture *f = unit_view_open(TOP_SRCDIR "/tests/fixtures/cnn_memory.json.gz", NULL);
     view *v = f->v;
     char line[4096];
+    view_resize(v, 160, 40); /* the tab line holds nine tabs, then the sort */
     keys(v, "8jjjjjjjjjj");
     view_key(v, VK_ENTER);
     assert_int_equal(view_current(v), VIEW_TREE);

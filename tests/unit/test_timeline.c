@@ -1,0 +1,229 @@
+/* Unit tests of core/analyses/timeline.c and core/analyses/range.c on a
+   hand-made trace whose figures are worked out by hand (times in us in the
+   trace, ns below).
+
+   Thread 1: ProfilerStep#1 [0,100) > aten::mm [10,60) > cudaLaunchKernel
+   [20,25) (correlation 1); cudaMemcpyAsync [70,72) (correlation 2) in the
+   step. GPU 0 stream 7: the kernel [30,50), the memcpy [80,90).
+   By the Steps view's roles: thread 1 is Runtime [20,25) and [70,72), CPU
+   Exec [10,20) and [25,60), busy with no role (the step alone) the rest of
+   [0,100); the stream is Kernel 20, Memcpy 10; the device strip busy 30. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/analyses/range.h"
+#include "core/analyses/steps.h"
+#include "core/analyses/timeline.h"
+#include "core/load/trace.h"
+#include "core/model/model.h"
+#include "tests/unit/unit.h"
+
+#define US 1000
+
+static const char TRACE[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":50},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"args\":{\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":2,\"args\":{\"correlation\":2}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":20,\"args\":{\"correlation\":1}},"
+    "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":10,\"args\":{\"correlation\":2}}"
+    "]}";
+
+struct fx {
+    char *path;
+    trace *tr;
+    model *m;
+    steps *s;
+    timeline *t;
+};
+
+static void load(struct fx *f)
+{
+    t2p_error err;
+    f->path = unit_write_tmp(TRACE);
+    f->tr = trace_load(f->path, NULL, &err);
+    assert_non_null(f->tr);
+    f->m = model_build(f->tr, NULL, &err);
+    assert_non_null(f->m);
+    f->s = steps_build(f->m, &err);
+    assert_non_null(f->s);
+    f->t = timeline_build(f->m, f->s, &err);
+    assert_non_null(f->t);
+}
+
+static void done(struct fx *f)
+{
+    timeline_free(f->t);
+    steps_free(f->s);
+    model_free(f->m);
+    trace_free(f->tr);
+    unlink(f->path);
+    free(f->path);
+}
+
+static uint32_t ev(const trace *tr, const char *name)
+{
+    for (size_t e = 0; e < tr->nevents; e++)
+        if (strcmp(trace_str(tr, tr->events[e].name), name) == 0)
+            return (uint32_t)e;
+    fail_msg("no event %s", name);
+    return 0;
+}
+
+static void test_timeline_rows_and_roles(void **state)
+{
+    (void)state;
+    struct fx f;
+    load(&f);
+    const timeline *t = f.t;
+    /* the strip, the stream, the thread */
+    assert_int_equal(t->nrows, 3);
+    assert_int_equal(t->rows[0].kind, TIMELINE_UTIL);
+    assert_int_equal(t->rows[0].device, 0);
+    assert_int_equal(t->rows[1].kind, TIMELINE_STREAM);
+    assert_int_equal(t->rows[2].kind, TIMELINE_THREAD);
+    int64_t a = 0, b = 100 * US, busy;
+    assert_int_equal(timeline_role_ns(t, 2, STEPS_RUNTIME, a, b), 7 * US);
+    assert_int_equal(timeline_role_ns(t, 2, STEPS_CPU_OP, a, b), 45 * US);
+    assert_int_equal(timeline_role_ns(t, 2, STEPS_KERNEL, a, b), 0);
+    assert_int_equal(timeline_role_ns(t, 1, STEPS_KERNEL, a, b), 20 * US);
+    assert_int_equal(timeline_role_ns(t, 1, STEPS_MEMCPY, a, b), 10 * US);
+    /* a window cutting stretches: [22,40) holds Runtime [22,25), CPU [25,40) */
+    assert_int_equal(timeline_role_ns(t, 2, STEPS_RUNTIME, 22 * US, 40 * US), 3 * US);
+    assert_int_equal(timeline_role_ns(t, 2, STEPS_CPU_OP, 22 * US, 40 * US), 15 * US);
+    /* cells: what filled most of them */
+    assert_int_equal(timeline_cell(t, 2, 20 * US, 26 * US, &busy), STEPS_RUNTIME);
+    assert_int_equal(busy, 6 * US);
+    assert_int_equal(timeline_cell(t, 2, 0, 10 * US, &busy), -1); /* the step alone: no role */
+    assert_int_equal(busy, 10 * US);
+    assert_int_equal(timeline_cell(t, 1, 30 * US, 50 * US, &busy), STEPS_KERNEL);
+    assert_int_equal(timeline_cell(t, 1, 50 * US, 70 * US, &busy), -1); /* idle */
+    assert_int_equal(busy, 0);
+    assert_int_equal(timeline_cell(t, 1, 40 * US, 80 * US, &busy), -1); /* idle 30 > kernel 10 */
+    assert_int_equal(busy, 10 * US);
+    /* the strip: the device's busy time */
+    assert_int_equal(timeline_cell(t, 0, 0, 100 * US, &busy), -1);
+    assert_int_equal(busy, 30 * US);
+    assert_int_equal(timeline_cell(t, 0, 30 * US, 50 * US, &busy), 0);
+    done(&f);
+}
+
+static void test_timeline_events(void **state)
+{
+    (void)state;
+    struct fx f;
+    load(&f);
+    const timeline *t = f.t;
+    const trace *tr = f.tr;
+    /* the innermost event open at a time */
+    assert_int_equal(timeline_event_at(t, 2, 22 * US), ev(tr, "cudaLaunchKernel"));
+    assert_int_equal(timeline_event_at(t, 2, 25 * US), ev(tr, "aten::mm"));
+    assert_int_equal(timeline_event_at(t, 2, 65 * US), ev(tr, "ProfilerStep#1"));
+    assert_int_equal(timeline_event_at(t, 2, 100 * US), TIMELINE_NONE);
+    assert_int_equal(timeline_event_at(t, 1, 55 * US), TIMELINE_NONE);
+    assert_int_equal(timeline_event_at(t, 1, 85 * US), ev(tr, "Memcpy HtoD"));
+    /* next and previous starts */
+    assert_int_equal(timeline_step_event(t, 2, 0, 1), ev(tr, "aten::mm"));
+    assert_int_equal(timeline_step_event(t, 2, 10 * US, 1), ev(tr, "cudaLaunchKernel"));
+    assert_int_equal(timeline_step_event(t, 2, 70 * US, 1), TIMELINE_NONE);
+    assert_int_equal(timeline_step_event(t, 2, 25 * US, -1), ev(tr, "cudaLaunchKernel"));
+    assert_int_equal(timeline_step_event(t, 2, 0, -1), TIMELINE_NONE);
+    /* the launch of GPU work */
+    assert_int_equal(timeline_launch_of(t, ev(tr, "gemm")), ev(tr, "cudaLaunchKernel"));
+    assert_int_equal(timeline_launch_of(t, ev(tr, "Memcpy HtoD")), ev(tr, "cudaMemcpyAsync"));
+    assert_int_equal(timeline_launch_of(t, ev(tr, "aten::mm")), TIMELINE_NONE);
+    done(&f);
+}
+
+static void test_range_parse(void **state)
+{
+    (void)state;
+    range_spec r;
+    t2p_error err;
+    assert_int_equal(range_parse("1.5ms:2s", &r, &err), 0);
+    assert_int_equal(r.start_off, 1500000);
+    assert_int_equal(r.end_off, 2000000000);
+    assert_true(r.has_end);
+    assert_int_equal(range_parse("120ms:", &r, &err), 0);
+    assert_int_equal(r.start_off, 120000000);
+    assert_false(r.has_end);
+    assert_int_equal(range_parse(":7us", &r, &err), 0);
+    assert_int_equal(r.start_off, 0);
+    assert_int_equal(r.end_off, 7000);
+    assert_int_equal(range_parse("0.0000000019s:3ns", &r, &err), 0); /* past a ns: dropped */
+    assert_int_equal(r.start_off, 1);
+    const char *bad[] = { "1s", "1s:1s", "2s:1s", "1x:2s", "1:2s", "-1s:2s", "s:1s",
+                          "1s:2s:3s", "99999999999999999999s:", "1.2.3s:4s" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        if (range_parse(bad[i], &r, &err) == 0)
+            fail_msg("'%s' parsed", bad[i]);
+        assert_int_equal(err.kind, T2P_ERR_ARG);
+    }
+    char b[48];
+    assert_string_equal(range_offset_text(1204000000, b, sizeof b), "1.204s");
+    assert_string_equal(range_offset_text(10000000, b, sizeof b), "10ms");
+    assert_string_equal(range_offset_text(1234567, b, sizeof b), "1234.567us");
+    assert_string_equal(range_offset_text(5, b, sizeof b), "5ns");
+}
+
+/* The rule: by its start; GPU work by its launch's. [22,75): the launch
+   [20,25) is out, so is its kernel [30,50) though it ran inside; the
+   memcpy launch [70,72) is in, so is its memcpy [80,90) though it ran
+   after; mm [10,60) and the step [0,100) are out. */
+static void test_range_mask(void **state)
+{
+    (void)state;
+    struct fx f;
+    load(&f);
+    t2p_error err;
+    range_spec rs;
+    time_range r;
+    assert_int_equal(range_parse("22us:75us", &rs, &err), 0);
+    assert_int_equal(range_resolve(f.m, &rs, &r, &err), 0);
+    size_t kept;
+    unsigned char *k = range_mask(f.m, &r, &kept);
+    assert_non_null(k);
+    assert_int_equal(kept, 2);
+    assert_true(k[ev(f.tr, "cudaMemcpyAsync")]);
+    assert_true(k[ev(f.tr, "Memcpy HtoD")]);
+    assert_false(k[ev(f.tr, "gemm")]);
+    assert_false(k[ev(f.tr, "cudaLaunchKernel")]);
+    free(k);
+    /* the scoped model: the memcpy's device time under its launch's caller */
+    model *m = range_scope(f.m, &r, NULL, &err);
+    assert_non_null(m);
+    assert_int_equal(m->gpu_ns, 10 * US);
+    assert_int_equal(m->gpu_unattributed_events, 0);
+    assert_string_equal(m->scope_note, "range 22.000\xe2\x80\x93" "75.000 us");
+    model_free(m);
+    /* past the end: refused; an END past it stops there */
+    assert_int_equal(range_parse("1s:", &rs, &err), 0);
+    assert_int_equal(range_resolve(f.m, &rs, &r, &err), -1);
+    assert_int_equal(range_parse("50us:1s", &rs, &err), 0);
+    assert_int_equal(range_resolve(f.m, &rs, &r, &err), 0);
+    assert_int_equal(r.end, f.m->window_end);
+    done(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_timeline_rows_and_roles),
+        cmocka_unit_test(test_timeline_events),
+        cmocka_unit_test(test_range_parse),
+        cmocka_unit_test(test_range_mask),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
