@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "core/analyses/compare.h"
+#include "core/analyses/hta.h"
 #include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
 #include "core/analyses/steps.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_gpu.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
@@ -275,7 +277,7 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel)
+                       bool short_names, analyze_steps_sel *sel, const hta_opts *ho)
 {
     char vis[1200];
     t2p_error err;
@@ -286,6 +288,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     steps *st = NULL;
     memory *mem = NULL;
     shortnames *sn = NULL;
+    hta *gpu = NULL;
+    unsigned char *keep = NULL;
     if (!whole)
         return EXIT_INPUT;
     if (!(st = steps_build(whole, &err)) || !(mem = memory_build(whole, &err))) {
@@ -304,6 +308,16 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
         goto out;
     }
+    /* HTA's analyses take the whole model and the scope as a keep mask:
+       inside --step the scope is the window, else HTA's own */
+    if (sel->spec && !(keep = steps_mask(st, sel->first, sel->last))) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+        goto out;
+    }
+    if (!sel->only && !(gpu = hta_build(whole, keep, ho, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (sel->only) {
@@ -311,12 +325,14 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     } else if (json) {
         report_json(stdout, m, order, nshow, sn, sel);
         analyze_memory_json(stdout, mem, msort, top);
+        analyze_gpu_json(stdout, gpu);
         if (by_line)
             analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel);
         analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_gpu_text(stdout, gpu);
         if (by_line)
             analyze_lines_text(stdout, m, top);
     }
@@ -326,6 +342,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     rc = EXIT_OK;
 out:
+    hta_free(gpu);
+    free(keep);
     shortname_free(sn);
     free(order);
     memory_free(mem);
@@ -347,12 +365,15 @@ int cli_analyze(int argc, char **argv)
     bool json = false, spread = false, by_line = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
+    hta_opts ho;
+    long v;
     char vis[1200];
     opts_parsed p;
     int rc, k;
 
     if (opts_parse(c, argc, argv, &p, &rc) < 0)
         return rc;
+    hta_opts_default(&ho);
     rc = EXIT_USAGE;
     for (size_t i = 0; i < p.nhits; i++) {
         const opt_hit *h = &p.hits[i];
@@ -392,6 +413,17 @@ int cli_analyze(int argc, char **argv)
         case OPT_BASE_STEP: cmp.base_step = h->value; break;
         case OPT_BY_LINE: by_line = true; break;
         case OPT_STEPS: sel.only = true; break;
+        case OPT_KERNEL_WAIT:
+        case OPT_RUNTIME_CUTOFF:
+        case OPT_DELAY_CUTOFF:
+            /* microseconds, HTA's unit; up to a day */
+            if (opts_number(c, h, 0, 86400L * 1000000, &v) != 0)
+                goto done;
+            *(h->id == OPT_KERNEL_WAIT      ? &ho.kernel_wait_ns
+              : h->id == OPT_RUNTIME_CUTOFF ? &ho.runtime_cutoff_ns
+                                            : &ho.delay_cutoff_ns) = (int64_t)v * 1000;
+            break;
+        case OPT_SEQ_OP: ho.seq_op = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
             rc = EXIT_OK;
@@ -451,7 +483,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel);
+                     cv.short_names, &sel, &ho);
 done:
     opts_parsed_done(&p);
     return rc;

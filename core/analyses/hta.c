@@ -155,7 +155,7 @@ static int roles(hta_ctx *c)
         if (ev->cat < m->ncatkind && catkind_is_gpu_work((enum catkind)m->catkind[ev->cat]))
             c->role[e] = HTA_EV_WORK;
         else if (ev->cat == sync && sync != STRTAB_NONE &&
-                 m->tracks[ev->track].stream != MODEL_NONE)
+                 (tr->tracks[ev->track].is_gpu || m->tracks[ev->track].stream != MODEL_NONE))
             c->role[e] = HTA_EV_SYNC;
     }
     if (m->corr_launch)
