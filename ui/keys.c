@@ -18,6 +18,7 @@
 #define CALLERS KEYS_VIEW(VIEW_CALLERS)
 #define TREES (TREE | CALLERS)
 #define MEMORY KEYS_VIEW(VIEW_MEMORY)
+#define GPU KEYS_VIEW(VIEW_GPU)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -42,6 +43,11 @@ static const key_def table[] = {
     { VK_ENTER, ACT_DRILL, 0, MEMORY,
       "on an operator: the Tree of its stacks with its device's memory columns (Esc: back)",
       "Enter tree", 0 },
+    { VK_ENTER, ACT_DRILL, 0, GPU,
+      "on a stream: its launches by delay, outliers first; on a launch: the Tree of the operator that launched it",
+      "Enter launches", 0 },
+    { 'e', ACT_EXPORT, 0, GPU,
+      "export the stream's GPU time by the stacks that launched it (asks where)", NULL, 0 },
     /* the Memory view sorts by its own figures: said in its section */
     { '<', ACT_SORT_PREV, 0, MEMORY, "sort by the previous figure: alloc size, allocs, increase",
       NULL, 0 },

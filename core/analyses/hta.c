@@ -240,7 +240,7 @@ static int cmp_dev(const void *pa, const void *pb)
     return x->event < y->event ? -1 : x->event > y->event;
 }
 
-/* The streams (tracks with device events in the window, in track order) and
+/* The streams (tracks with GPU work in the window, in track order) and
    the device events sorted by stream then start. */
 static int streams(hta_ctx *c)
 {
@@ -255,7 +255,9 @@ static int streams(hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++)
         if (c->in[e] && c->role[e] != HTA_EV_CPU) {
             c->dev[c->ndev++] = (uint32_t)e;
-            c->stream_of[tr->events[e].track] = 0;
+            /* a stream is a track with GPU work: cuda_sync alone makes none */
+            if (c->role[e] == HTA_EV_WORK)
+                c->stream_of[tr->events[e].track] = 0;
         }
     size_t n = 0;
     for (size_t k = 0; k < tr->ntracks; k++)

@@ -26,6 +26,8 @@ int hta_idle(hta_ctx *c)
 
     for (size_t i = 0; i <= c->ndev; i++) {
         uint32_t e = i < c->ndev ? c->dev[i] : MODEL_NONE;
+        if (e != MODEL_NONE && c->stream_of[tr->events[e].track] == MODEL_NONE)
+            continue; /* cuda_sync on a track without GPU work */
         uint32_t st = e != MODEL_NONE ? c->stream_of[tr->events[e].track] : MODEL_NONE;
         if (st != cur) {
             if (s && busy_end != INT64_MIN)
@@ -37,6 +39,8 @@ int hta_idle(hta_ctx *c)
             have_prev = false;
             busy_end = INT64_MIN;
         }
+        if (e == MODEL_NONE)
+            break;
         if (c->role[e] != HTA_EV_WORK)
             continue;
         const trace_event *ev = &tr->events[e];
