@@ -13,6 +13,7 @@ to 1 us. Prints one line per check; exits 1 on a failure.
 """
 import decimal
 import gzip
+import hashlib
 import json
 import subprocess
 import sys
@@ -120,13 +121,16 @@ def compare(ours, rec, scale, c):
         seqs = ours["kernel_sequences"]["sequences"]
         c.count("sequences", len(seqs), len(rec["sequences"]))
         for i, (m, r) in enumerate(zip(seqs, rec["sequences"])):
-            c.count("sequences[%d].operator" % i, m["operator"], r["pattern"].split("|")[0])
+            c.count("sequences[%d].operator" % i, m["operator"], r["operator"])
             c.count("sequences[%d].count" % i, m["count"], r["count"])
             c.dur("sequences[%d].cpu" % i, m["cpu_ns"], r["cpu"], scale)
-            n = len(r["pattern"].split("|")) - 1
-            if n != len(m["kernels"]):
+            if r["kernels"] == len(m["kernels"]):
+                text = "|".join([m["operator"]] + m["kernels"]).encode()
+                c.count("sequences[%d].kernels" % i, hashlib.sha1(text).hexdigest(), r["sha1"])
+                c.dur("sequences[%d].gpu" % i, m["gpu_ns"], r["gpu"], scale)
+            else:
                 c.notes.append("sequences[%d]: %d kernels, HTA %d (HTA adds the backward "
-                               "thread's)" % (i, len(m["kernels"]), n))
+                               "thread's)" % (i, len(m["kernels"]), r["kernels"]))
 
 
 def main():
