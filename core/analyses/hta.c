@@ -374,9 +374,9 @@ const char *hta_window_text(const hta *h, char *buf, size_t size)
         break;
     case HTA_WINDOW_NO_LAST_STEP:
         snprintf(buf, size,
-                 "HTA's: %u steps less the last (CPU events before %.3f ms, the GPU work "
-                 "they launched; %llu GPU events left out)",
-                 (unsigned)h->window_steps, (double)h->window_cut / 1e6,
+                 "HTA's: %u steps less the last (the CPU events that start before it, %.3f ms "
+                 "into the trace, and the GPU work they launched; %llu GPU events left out)",
+                 (unsigned)h->window_steps, (double)(h->window_cut - h->m->window_start) / 1e6,
                  (unsigned long long)h->gpu_dropped);
         break;
     default:
