@@ -220,7 +220,7 @@ const char *keys_hint_but(int vi, int nviews, const enum key_act *off, size_t co
             continue;
         char one[64];
         if (!strcmp(k->hint, "#views"))
-            snprintf(one, sizeof one, "1-%d views", nviews);
+            snprintf(one, sizeof one, "1-%d views", nviews > 9 ? 9 : nviews);
         else
             snprintf(one, sizeof one, "%s", k->hint);
         /* whole hints only, in table order: the first that does not fit
@@ -319,7 +319,7 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
                     continue;
                 done[j] = true;
                 if (table[j].key == KEYS_DIGITS)
-                    snprintf(kn, sizeof kn, "1-%d", nviews);
+                    snprintf(kn, sizeof kn, "1-%d", nviews > 9 ? 9 : nviews);
                 else
                     keys_name(table[j].key, kn, sizeof kn);
                 if (ko < sizeof ks)
@@ -328,7 +328,11 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
             if (!strcmp(table[i].help, "#views")) {
                 size_t ho = (size_t)snprintf(help, sizeof help, "go to a view:");
                 for (int v = 0; v < nviews && ho < sizeof help; v++)
-                    ho += (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1, labels[v]);
+                    /* the digits stop at 9: later views by Tab */
+                    ho += v < 9 ? (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1,
+                                                   labels[v])
+                                : (size_t)snprintf(help + ho, sizeof help - ho, " %s (Tab)",
+                                                   labels[v]);
             } else {
                 snprintf(help, sizeof help, "%s", table[i].help);
             }
