@@ -161,6 +161,10 @@ static void jstream(FILE *f, const hta *h, size_t i)
     cli_json_string(f, dev, strlen(dev));
     fputs(",\"stream\":", f);
     cli_json_string(f, trace_str(tr, k->tid), strtab_len(tr->strs, k->tid));
+    char label[256];
+    trace_track_label(tr, h->streams[i].track, label, sizeof label);
+    fputs(",\"name\":", f);
+    cli_json_string(f, label, strlen(label));
 }
 
 void analyze_gpu_json(FILE *f, const hta *h)

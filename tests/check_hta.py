@@ -58,6 +58,17 @@ class Check:
             self.fails.append(("%s: ours %s, HTA %s" % (what, ours, theirs))[:300])
 
 
+def stream_no(r):
+    """HTA's stream (args.stream) of one of our rows: the number in the track's name
+    ("stream 7", "Stream 101" where the tid is a thread id, as MTIA writes), else the
+    tid's."""
+    w = r["name"].split()
+    if len(w) >= 2 and w[0].lower() == "stream" and w[-1].isdigit():
+        return int(w[-1])
+    w = str(r["stream"]).split()
+    return int(w[-1]) if w and w[-1].isdigit() else None
+
+
 def compare(ours, rec, scale, c):
     t, ft = ours["temporal"], rec["temporal"]
     for k in ("kernel", "idle", "compute", "non_compute"):
@@ -82,7 +93,7 @@ def compare(ours, rec, scale, c):
                      ("mean_ns", "mean"), ("std_ns", "std")):
             c.dur("kernels_by_type[%s].%s" % (key[1][:40], b), m[a], r[b], scale)
 
-    idle = {int(r["stream"]): r for r in ours["idle"]}
+    idle = {stream_no(r): r for r in ours["idle"]}
     for r in rec["idle"]:
         m = idle.get(r["stream"])
         if m is None:
@@ -100,7 +111,7 @@ def compare(ours, rec, scale, c):
                  ("runtime_outlier_count", "runtime_outlier")):
         c.count("launch." + b, l[a], fl[b])
 
-    q = {int(r["stream"]): r for r in ours["queue"]}
+    q = {stream_no(r): r for r in ours["queue"]}
     c.count("queue streams", sorted(q), sorted(r["stream"] for r in rec["queue"]))
     for r in rec["queue"]:
         m = q.get(r["stream"])
