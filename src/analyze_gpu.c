@@ -85,21 +85,29 @@ static const cli_col stream_cols[] = {
 static const cli_col seq_cols[] = {
     {"Count", 0}, {"GPU ms", 0}, {"CPU ms", 0}, {"Sequence", CLI_COL_LEFT | CLI_COL_NAME}};
 
+/* "Label:      text" wrapped to f's width under the text. */
+static void put_line(FILE *f, const char *label, const char *text)
+{
+    char line[1200];
+    snprintf(line, sizeof line, "%-12s %s", label, text);
+    cli_put_wrapped(f, line, 13);
+}
+
 void analyze_gpu_text(FILE *f, const hta *h)
 {
-    char a[64], b[64], c[64], w[400];
+    char a[64], b[64], c[64], d0[64], w[800];
     struct gctx x = { .h = h };
     if (!h || !h->gpu_events)
         return;
     fprintf(f, "\nGPU (HTA's analyses)\n");
-    fprintf(f, "Window:      ");
-    hta_window_text(h, w, sizeof w);
-    cli_put_wrapped(f, w, 13);
-    fprintf(f, "Temporal:    %s ms from the first GPU event to the last: compute %s%%, "
-               "non-compute %s%%, idle %s%%\n",
-            fmt_ms(h->kernel_ns, a, sizeof a), fmt_pct(h->compute_ns, h->kernel_ns, b, sizeof b),
-            fmt_pct(h->non_compute_ns, h->kernel_ns, c, sizeof c),
-            fmt_pct(h->idle_ns, h->kernel_ns, w, sizeof w));
+    put_line(f, "Window:", hta_window_text(h, w, sizeof w));
+    snprintf(w, sizeof w,
+             "%s ms from the first GPU event to the last: compute %s%%, non-compute %s%%, "
+             "idle %s%%",
+             fmt_ms(h->kernel_ns, a, sizeof a), fmt_pct(h->compute_ns, h->kernel_ns, b, sizeof b),
+             fmt_pct(h->non_compute_ns, h->kernel_ns, c, sizeof c),
+             fmt_pct(h->idle_ns, h->kernel_ns, d0, sizeof d0));
+    put_line(f, "Temporal:", w);
     if (h->ntypes) {
         fputc('\n', f);
         cli_table(f, type_cols, 3, h->ntypes, type_row, &x);
@@ -109,26 +117,26 @@ void analyze_gpu_text(FILE *f, const hta *h)
     const hta_delay *d = &h->delay;
     if (d->count) {
         snprintf(w, sizeof w,
-                 "Launches:    %" PRIu64 " calls joined to their GPU event; delay p50 %.1f us, "
+                 "%" PRIu64 " calls joined to their GPU event; delay p50 %.1f us, "
                  "p95 %.1f us, max %.1f us; %" PRIu64 " longer than %.0f us, %" PRIu64
                  " calls longer than %.0f us (runtime outliers), %" PRIu64 " short kernels "
                  "(GPU shorter than its call)",
                  d->count, d->p50_ns / 1e3, d->p95_ns / 1e3, (double)d->max_ns / 1e3,
                  d->long_delay, (double)h->opts.delay_cutoff_ns / 1e3, d->runtime_outlier,
                  (double)h->opts.runtime_cutoff_ns / 1e3, d->short_kernel);
-        cli_put_wrapped(f, w, 13);
+        put_line(f, "Launches:", w);
     }
     uint64_t overlaps = 0;
     for (size_t i = 0; i < h->nstreams; i++)
         overlaps += h->streams[i].overlaps;
     if (h->gpu_no_launch || overlaps || h->streams_without_launches) {
         snprintf(w, sizeof w,
-                 "Left out:    %" PRIu64 " GPU events without a launch call (never host wait; "
+                 "%" PRIu64 " GPU events without a launch call (never host wait; "
                  "not in launch delay or queue), %" PRIu64
                  " overlapping the previous event on their stream (gap counted 0), %" PRIu64
                  " streams without launches",
                  h->gpu_no_launch, overlaps, h->streams_without_launches);
-        cli_put_wrapped(f, w, 13);
+        put_line(f, "Left out:", w);
     }
     if (h->nseqs) {
         fprintf(f, "\nFrequent kernel sequences under \"%s\" (%" PRIu64 " calls, %zu sequences)\n",

@@ -161,7 +161,8 @@ typedef struct hta {
 } hta;
 
 /* Builds the analyses of m (a model of the whole trace, which must outlive
-   them) over keep's events (NULL: HTA's window). opts NULL: defaults.
+   them) over keep's events (NULL: HTA's window; for a scoped model, the
+   CPU events in its window and the GPU work it links). opts NULL: defaults.
    NULL with err set when out of memory. */
 hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts,
                t2p_error *err);

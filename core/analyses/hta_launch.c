@@ -20,7 +20,13 @@ static int cmp_launch(const void *pa, const void *pb)
     return a->gpu < b->gpu ? -1 : a->gpu > b->gpu;
 }
 
-/* Figures over l[0..n-1], sorted by delay desc; v: scratch of n. */
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The figures over launches l[0..n-1] (one stream's, or all); v: scratch of n. */
 static void delay_stats(const hta *h, const hta_launch *l, size_t n, int64_t *v, hta_delay *d)
 {
     memset(d, 0, sizeof *d);
@@ -32,16 +38,11 @@ static void delay_stats(const hta *h, const hta_launch *l, size_t n, int64_t *v,
         d->long_delay += l[i].delay_ns > h->opts.delay_cutoff_ns;
         d->runtime_outlier += l[i].cpu_ns > h->opts.runtime_cutoff_ns;
         d->short_kernel += l[i].cpu_ns <= h->opts.runtime_cutoff_ns && l[i].gpu_ns < l[i].cpu_ns;
-        v[n - 1 - i] = l[i].delay_ns; /* ascending */
+        v[i] = l[i].delay_ns;
     }
+    qsort(v, n, sizeof *v, cmp_i64);
     d->p50_ns = hta_quantile(v, n, 0.5);
     d->p95_ns = hta_quantile(v, n, 0.95);
-}
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return a < b ? -1 : a > b;
 }
 
 int hta_launch_stats(hta_ctx *c)
@@ -82,22 +83,7 @@ int hta_launch_stats(hta_ctx *c)
         i = j;
     }
     /* all streams: the same figures over every launch */
-    hta_delay *d = &h->delay;
-    memset(d, 0, sizeof *d);
-    d->count = h->nlaunches;
-    for (size_t i = 0; i < h->nlaunches; i++) {
-        const hta_launch *l = &h->launches[i];
-        d->sum_ns += l->delay_ns;
-        if (l->delay_ns > d->max_ns)
-            d->max_ns = l->delay_ns;
-        d->long_delay += l->delay_ns > h->opts.delay_cutoff_ns;
-        d->runtime_outlier += l->cpu_ns > h->opts.runtime_cutoff_ns;
-        d->short_kernel += l->cpu_ns <= h->opts.runtime_cutoff_ns && l->gpu_ns < l->cpu_ns;
-        v[i] = l->delay_ns;
-    }
-    qsort(v, h->nlaunches, sizeof *v, cmp_i64);
-    d->p50_ns = hta_quantile(v, h->nlaunches, 0.5);
-    d->p95_ns = hta_quantile(v, h->nlaunches, 0.95);
+    delay_stats(h, h->launches, h->nlaunches, v, &h->delay);
     free(v);
     return 0;
 }

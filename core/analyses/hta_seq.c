@@ -83,7 +83,7 @@ static int cmp_text(const struct cmp_env *env, const uint32_t *a, size_t na, con
     }
 }
 
-/* insertion-free merge sort with an environment (qsort has none) */
+/* a stable merge sort whose comparison reads an environment (qsort has none) */
 typedef int (*cmp_fn)(const struct cmp_env *, const void *, const void *);
 
 static void msort(void *base, void *tmp, size_t n, size_t sz, cmp_fn cmp,

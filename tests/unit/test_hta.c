@@ -304,6 +304,20 @@ static void test_window(void **state)
     assert_int_equal(h->gpu_events, 2);
     assert_int_equal(h->kernel_ns, 110 * US);
     hta_free(h);
+    /* a model of the first step alone (as the explorer's step scope builds
+       it), without its mask: its window and its links make the scope */
+    for (size_t e = 0; e < f.tr->nevents; e++)
+        keep[e] = f.tr->events[e].ts < 100 * US;
+    model_opts mo = { .keep = keep };
+    model *sm = model_build(f.tr, &mo, &err);
+    assert_non_null(sm);
+    h = hta_build(sm, NULL, NULL, &err);
+    assert_non_null(h);
+    assert_int_equal(h->window, HTA_WINDOW_SCOPE);
+    assert_int_equal(h->gpu_events, 1);
+    assert_int_equal(h->kernel_ns, 10 * US);
+    hta_free(h);
+    model_free(sm);
     free(keep);
     done(&f);
 }
