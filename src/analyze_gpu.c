@@ -65,14 +65,17 @@ static void seq_row(void *ctx, size_t i, const char **cell, size_t *len)
     const hta_seq *q = &h->seqs[i];
     const trace *tr = h->m->tr;
     cell[0] = fmt_count(q->count, x->buf[0], 64);
-    cell[1] = fmt_ms(q->gpu_ns, x->buf[1], 64);
-    cell[2] = fmt_ms(q->cpu_ns, x->buf[2], 64);
-    /* the kernels' names, shortened to what fits: the op, the first kernel, how many */
-    snprintf(x->label, sizeof x->label, "%s: %zu kernels, first %s", trace_str(tr, q->op),
-             q->len, q->len ? trace_str(tr, h->seq_names[q->first]) : "-");
-    cell[3] = x->label;
+    cell[1] = fmt_count(q->len, x->buf[1], 64);
+    cell[2] = fmt_ms(q->gpu_ns, x->buf[2], 64);
+    cell[3] = fmt_ms(q->cpu_ns, x->buf[3], 64);
     for (int c = 0; c < 4; c++)
         len[c] = strlen(cell[c]);
+    cell[4] = trace_str(tr, q->op);
+    len[4] = strtab_len(tr->strs, q->op);
+    /* the whole sequence is in --json; here its first kernel */
+    uint32_t k = q->len ? h->seq_names[q->first] : STRTAB_NONE;
+    cell[5] = k != STRTAB_NONE ? trace_str(tr, k) : "-";
+    len[5] = k != STRTAB_NONE ? strtab_len(tr->strs, k) : 1;
 }
 
 static const cli_col type_cols[] = {
@@ -83,7 +86,8 @@ static const cli_col stream_cols[] = {
     {"Delay p50 us", CLI_COL_DROP}, {"p95 us", CLI_COL_DROP}, {"max us", CLI_COL_DROP},
     {"Queue mean", CLI_COL_DROP}, {"max", CLI_COL_DROP}};
 static const cli_col seq_cols[] = {
-    {"Count", 0}, {"GPU ms", 0}, {"CPU ms", 0}, {"Sequence", CLI_COL_LEFT | CLI_COL_NAME}};
+    {"Count", 0}, {"Kernels", 0}, {"GPU ms", 0}, {"CPU ms", 0},
+    {"Operator", CLI_COL_LEFT | CLI_COL_NAME}, {"First kernel", CLI_COL_LEFT | CLI_COL_NAME}};
 
 /* "Label:      text" wrapped to f's width under the text. */
 static void put_line(FILE *f, const char *label, const char *text)
@@ -141,7 +145,7 @@ void analyze_gpu_text(FILE *f, const hta *h)
     if (h->nseqs) {
         fprintf(f, "\nFrequent kernel sequences under \"%s\" (%" PRIu64 " calls, %zu sequences)\n",
                 h->opts.seq_op, h->seq_roots, h->nseqs_all);
-        cli_table(f, seq_cols, 4, h->nseqs, seq_row, &x);
+        cli_table(f, seq_cols, 6, h->nseqs, seq_row, &x);
     }
 }
 
