@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "core/analyses/compare.h"
+#include "core/analyses/hta.h"
 #include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_gpu.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
@@ -320,7 +322,8 @@ static void *mem_main(void *arg)
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel, const char *range_text)
+                       bool short_names, analyze_steps_sel *sel, const char *range_text,
+                       const hta_opts *ho)
 {
     struct ranged rgv, *rg = NULL;
     char vis[1200];
@@ -332,6 +335,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     steps *st = NULL;
     memory *mem = NULL;
     shortnames *sn = NULL;
+    hta *gpu = NULL;
+    unsigned char *keep = NULL;
     if (!whole)
         return EXIT_INPUT;
     struct mem_job mj = { .m = whole };
@@ -355,7 +360,6 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     }
     if (range_text) {
-        unsigned char *keep;
         rg = &rgv;
         if ((rc = cli_range_resolve("torch2pprof analyze", range_text, whole, &rg->r)) != EXIT_OK)
             goto out;
@@ -366,8 +370,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         }
         model_opts ro = *mo;
         ro.keep = keep;
-        m = model_build(tr, &ro, &err);
-        free(keep);
+        m = model_build(tr, &ro, &err); /* keep stays: HTA's scope below */
         if (!m) {
             m = whole;
             rc = cli_fail(&err);
@@ -388,6 +391,16 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
         goto out;
     }
+    /* HTA's analyses take the whole model and the scope as a keep mask:
+       inside --step or --range the scope is the window, else HTA's own */
+    if (sel->spec && !keep && !(keep = steps_mask(st, sel->first, sel->last))) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+        goto out;
+    }
+    if (!sel->only && !(gpu = hta_build(whole, keep, ho, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (sel->only) {
@@ -395,12 +408,14 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     } else if (json) {
         report_json(stdout, m, order, nshow, sn, sel, rg);
         analyze_memory_json(stdout, mem, msort, top);
+        analyze_gpu_json(stdout, gpu);
         if (by_line)
             analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg);
         analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_gpu_text(stdout, gpu);
         if (by_line)
             analyze_lines_text(stdout, m, top);
     }
@@ -410,6 +425,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     rc = EXIT_OK;
 out:
+    hta_free(gpu);
+    free(keep);
     shortname_free(sn);
     free(order);
     memory_free(mem);
@@ -431,12 +448,15 @@ int cli_analyze(int argc, char **argv)
     bool json = false, spread = false, by_line = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
+    hta_opts ho;
+    long v;
     char vis[1200];
     opts_parsed p;
     int rc, k;
 
     if (opts_parse(c, argc, argv, &p, &rc) < 0)
         return rc;
+    hta_opts_default(&ho);
     rc = EXIT_USAGE;
     for (size_t i = 0; i < p.nhits; i++) {
         const opt_hit *h = &p.hits[i];
@@ -476,6 +496,17 @@ int cli_analyze(int argc, char **argv)
         case OPT_BASE_STEP: cmp.base_step = h->value; break;
         case OPT_BY_LINE: by_line = true; break;
         case OPT_STEPS: sel.only = true; break;
+        case OPT_KERNEL_WAIT:
+        case OPT_RUNTIME_CUTOFF:
+        case OPT_DELAY_CUTOFF:
+            /* microseconds, HTA's unit; up to a day */
+            if (opts_number(c, h, 0, 86400L * 1000000, &v) != 0)
+                goto done;
+            *(h->id == OPT_KERNEL_WAIT      ? &ho.kernel_wait_ns
+              : h->id == OPT_RUNTIME_CUTOFF ? &ho.runtime_cutoff_ns
+                                            : &ho.delay_cutoff_ns) = (int64_t)v * 1000;
+            break;
+        case OPT_SEQ_OP: ho.seq_op = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
             rc = EXIT_OK;
@@ -545,7 +576,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel, cv.range);
+                     cv.short_names, &sel, cv.range, &ho);
 done:
     opts_parsed_done(&p);
     return rc;

@@ -57,7 +57,11 @@ enum opt_id {
     OPT_REPLAY,
     OPT_REPLAY_FILE,
     OPT_PRINT,
-    OPT_SIZE
+    OPT_SIZE,
+    OPT_KERNEL_WAIT,
+    OPT_RUNTIME_CUTOFF,
+    OPT_DELAY_CUTOFF,
+    OPT_SEQ_OP
 };
 
 /* One option, declared once for every program that takes it. */

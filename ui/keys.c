@@ -19,6 +19,7 @@
 #define TREES (TREE | CALLERS)
 #define MEMORY KEYS_VIEW(VIEW_MEMORY)
 #define TIMELINE KEYS_VIEW(VIEW_TIMELINE)
+#define GPU KEYS_VIEW(VIEW_GPU)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -43,6 +44,11 @@ static const key_def table[] = {
     { VK_ENTER, ACT_DRILL, 0, MEMORY,
       "on an operator: the Tree of its stacks with its device's memory columns (Esc: back)",
       "Enter tree", 0 },
+    { VK_ENTER, ACT_DRILL, 0, GPU,
+      "on a stream: its launches by delay, outliers first; on a launch: the Tree of the operator that launched it",
+      "Enter launches", 0 },
+    { 'e', ACT_EXPORT, 0, GPU,
+      "export the stream's GPU time by the stacks that launched it (asks where)", NULL, 0 },
     /* the Memory view sorts by its own figures: said in its section */
     { '<', ACT_SORT_PREV, 0, MEMORY, "sort by the previous figure: alloc size, allocs, increase",
       NULL, 0 },
@@ -236,7 +242,7 @@ const char *keys_hint_but(int vi, int nviews, const enum key_act *off, size_t co
             continue;
         char one[64];
         if (!strcmp(k->hint, "#views"))
-            snprintf(one, sizeof one, "1-%d views", nviews);
+            snprintf(one, sizeof one, "1-%d views", nviews > 9 ? 9 : nviews);
         else
             snprintf(one, sizeof one, "%s", k->hint);
         /* whole hints only, in table order: the first that does not fit
@@ -335,7 +341,7 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
                     continue;
                 done[j] = true;
                 if (table[j].key == KEYS_DIGITS)
-                    snprintf(kn, sizeof kn, "1-%d", nviews);
+                    snprintf(kn, sizeof kn, "1-%d", nviews > 9 ? 9 : nviews);
                 else
                     keys_name(table[j].key, kn, sizeof kn);
                 if (ko < sizeof ks)
@@ -344,7 +350,11 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
             if (!strcmp(table[i].help, "#views")) {
                 size_t ho = (size_t)snprintf(help, sizeof help, "go to a view:");
                 for (int v = 0; v < nviews && ho < sizeof help; v++)
-                    ho += (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1, labels[v]);
+                    /* the digits stop at 9: later views by Tab */
+                    ho += v < 9 ? (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1,
+                                                   labels[v])
+                                : (size_t)snprintf(help + ho, sizeof help - ho, " %s (Tab)",
+                                                   labels[v]);
             } else {
                 snprintf(help, sizeof help, "%s", table[i].help);
             }

@@ -64,7 +64,8 @@
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks) \
     X(MEMORY, memory)    \
-    X(TIMELINE, timeline)
+    X(TIMELINE, timeline) \
+    X(GPU, gpu)
 
 /* Panes: views without a tab or a digit, opened by a key from another
    view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).

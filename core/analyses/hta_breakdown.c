@@ -1,0 +1,232 @@
+/* HTA's BreakdownAnalysis: the temporal breakdown (get_temporal_breakdown)
+   and the kernel-type split with its per-kernel table
+   (get_gpu_kernel_breakdown, include_memory_kernels=True). Over the device
+   events of the window on every stream: GPU work and cuda_sync, which HTA
+   reads as GPU time because they carry a stream. */
+#include "config.h"
+
+#include "core/analyses/hta_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run {
+    int64_t start, end;
+    unsigned type;
+};
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    const struct run *a = pa, *b = pb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Merges sorted runs in place into their union (touching runs merge, as
+   merge_kernel_intervals does); returns how many remain. */
+static size_t merge_runs(struct run *r, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && r[i].start <= r[k - 1].end) {
+            if (r[i].end > r[k - 1].end)
+                r[k - 1].end = r[i].end;
+            continue;
+        }
+        r[k++] = r[i];
+    }
+    return k;
+}
+
+static int64_t runs_len(const struct run *r, size_t n)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += r[i].end - r[i].start;
+    return s;
+}
+
+struct edge {
+    int64_t t;
+    unsigned type;
+    int delta;
+};
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+    const struct edge *a = pa, *b = pb;
+    return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+    const hta_typerow *a = pa, *b = pb;
+    if (a->ns != b->ns)
+        return a->ns > b->ns ? -1 : 1;
+    return a->mask < b->mask ? -1 : a->mask > b->mask;
+}
+
+struct kkey {
+    uint32_t name, event;
+};
+
+static int cmp_kname(const void *pa, const void *pb)
+{
+    const struct kkey *a = pa, *b = pb;
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* a kernel row with its name's text, for sorting by (type name, name) as HTA does */
+struct krow {
+    const char *s;
+    size_t len;
+    hta_kernel k;
+};
+
+static int cmp_kernel(const void *pa, const void *pb)
+{
+    const struct krow *a = pa, *b = pb;
+    int c = strcmp(hta_ktype_name(a->k.type), hta_ktype_name(b->k.type));
+    if (c)
+        return c;
+    c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+    return c ? c : a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* The per-kernel table: every name of type COMPUTATION, COMMUNICATION or
+   MEMORY with its count, sum, mean, min, max and sample std. */
+static int kernels(hta_ctx *c)
+{
+    const trace *tr = c->tr;
+    hta *h = c->h;
+    size_t n = 0;
+    struct kkey *k = malloc((c->ndev ? c->ndev : 1) * sizeof *k);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < c->ndev; i++) {
+        uint32_t e = c->dev[i];
+        if (hta_name_type(c, tr->events[e].name) != HTA_OTHER)
+            k[n++] = (struct kkey){ tr->events[e].name, e };
+    }
+    qsort(k, n, sizeof *k, cmp_kname);
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++)
+        nk += i == 0 || k[i].name != k[i - 1].name;
+    h->kernels = calloc(nk ? nk : 1, sizeof *h->kernels);
+    if (!h->kernels) {
+        free(k);
+        return -1;
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        hta_kernel *r = &h->kernels[h->nkernels++];
+        r->name = k[i].name;
+        r->type = hta_name_type(c, k[i].name);
+        r->min_ns = INT64_MAX;
+        r->max_ns = INT64_MIN;
+        for (; j < n && k[j].name == k[i].name; j++) {
+            int64_t d = tr->events[k[j].event].dur;
+            r->sum_ns += d;
+            if (d < r->min_ns)
+                r->min_ns = d;
+            if (d > r->max_ns)
+                r->max_ns = d;
+        }
+        r->count = j - i;
+        r->mean_ns = (double)r->sum_ns / (double)r->count;
+        double ss = 0;
+        for (size_t q = i; q < j; q++) {
+            double d = (double)tr->events[k[q].event].dur - r->mean_ns;
+            ss += d * d;
+        }
+        r->std_ns = r->count > 1 ? sqrt(ss / (double)(r->count - 1)) : 0;
+        i = j;
+    }
+    free(k);
+    struct krow *kr = malloc((h->nkernels ? h->nkernels : 1) * sizeof *kr);
+    if (!kr)
+        return -1;
+    for (size_t i = 0; i < h->nkernels; i++)
+        kr[i] = (struct krow){ trace_str(tr, h->kernels[i].name),
+                               strtab_len(tr->strs, h->kernels[i].name), h->kernels[i] };
+    qsort(kr, h->nkernels, sizeof *kr, cmp_kernel);
+    for (size_t i = 0; i < h->nkernels; i++)
+        h->kernels[i] = kr[i].k;
+    free(kr);
+    return 0;
+}
+
+int hta_breakdown(hta_ctx *c)
+{
+    const trace *tr = c->tr;
+    hta *h = c->h;
+    size_t n = c->ndev;
+    struct run *r = malloc((n ? n : 1) * sizeof *r);
+    struct run *t = malloc((n ? n : 1) * sizeof *t);
+    struct edge *ed = malloc((n ? 2 * n : 1) * sizeof *ed);
+    int rc = -1;
+    if (!r || !t || !ed)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const trace_event *ev = &tr->events[c->dev[i]];
+        r[i] = (struct run){ ev->ts, ev->ts + ev->dur, hta_name_type(c, ev->name) };
+    }
+    qsort(r, n, sizeof *r, cmp_run);
+
+    /* temporal: the span of all device events, their union, COMPUTATION's union */
+    if (n) {
+        int64_t first = r[0].start, last = INT64_MIN;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].end > last)
+                last = r[i].end;
+        size_t nc = 0;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].type == HTA_COMPUTATION)
+                t[nc++] = r[i];
+        h->compute_ns = runs_len(t, merge_runs(t, nc));
+        memcpy(t, r, n * sizeof *t);
+        int64_t busy = runs_len(t, merge_runs(t, n));
+        h->kernel_ns = last - first;
+        h->idle_ns = h->kernel_ns - busy;
+        h->non_compute_ns = h->kernel_ns - h->compute_ns - h->idle_ns;
+    }
+
+    /* kernel types: each type's union, then the time each set of types runs */
+    size_t ne = 0;
+    for (unsigned k = 0; k < HTA_OTHER; k++) {
+        size_t nt = 0;
+        for (size_t i = 0; i < n; i++)
+            if (r[i].type == k)
+                t[nt++] = r[i];
+        nt = merge_runs(t, nt);
+        for (size_t i = 0; i < nt; i++) {
+            ed[ne++] = (struct edge){ t[i].start, k, 1 };
+            ed[ne++] = (struct edge){ t[i].end, k, -1 };
+        }
+    }
+    qsort(ed, ne, sizeof *ed, cmp_edge);
+    int64_t row[8] = { 0 };
+    int active[HTA_OTHER] = { 0 };
+    for (size_t i = 0; i < ne; i++) {
+        active[ed[i].type] += ed[i].delta;
+        if (i + 1 < ne) {
+            unsigned mask = 0;
+            for (unsigned k = 0; k < HTA_OTHER; k++)
+                if (active[k] > 0)
+                    mask |= 1u << k;
+            row[mask] += ed[i + 1].t - ed[i].t;
+        }
+    }
+    for (unsigned mask = 1; mask < 8; mask++)
+        if (row[mask] > 0) {
+            h->types[h->ntypes++] = (hta_typerow){ mask, row[mask] };
+            h->types_ns += row[mask];
+        }
+    qsort(h->types, h->ntypes, sizeof *h->types, cmp_row);
+    rc = kernels(c);
+out:
+    free(r);
+    free(t);
+    free(ed);
+    return rc;
+}
