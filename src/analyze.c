@@ -12,7 +12,9 @@
 #include "core/model/model.h"
 #include "core/model/shortname.h"
 #include "core/analyses/steps.h"
+#include "core/analyses/kernels.h"
 #include "src/analyze_compare.h"
+#include "src/analyze_kernels.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
@@ -275,7 +277,7 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel)
+                       bool short_names, bool kernels_only, analyze_steps_sel *sel)
 {
     char vis[1200];
     t2p_error err;
@@ -286,6 +288,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     steps *st = NULL;
     memory *mem = NULL;
     shortnames *sn = NULL;
+    kernels *kr = NULL;
+    unsigned char *kmask = NULL;
     if (!whole)
         return EXIT_INPUT;
     if (!(st = steps_build(whole, &err)) || !(mem = memory_build(whole, &err))) {
@@ -299,6 +303,17 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         rc = usage_error ? EXIT_USAGE : EXIT_INPUT;
         goto out;
     }
+    /* the kernels of --step's scope: the whole model read through its mask */
+    if (sel->spec && !(kmask = steps_mask(st, sel->first, sel->last))) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+        goto out;
+    }
+    if (!(kr = kernels_build(whole, st, kmask, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (!sel->spec)
+        kernels_recommend(kr, st);
     if (!(order = malloc((m->nops ? m->nops : 1) * sizeof *order)) ||
         (short_names && !(sn = shortname_new(m)))) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
@@ -308,14 +323,18 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
+    } else if (kernels_only) {
+        analyze_kernels_only(stdout, kr, top, json);
     } else if (json) {
         report_json(stdout, m, order, nshow, sn, sel);
+        analyze_kernels_json(stdout, kr, top);
         analyze_memory_json(stdout, mem, msort, top);
         if (by_line)
             analyze_lines_json(stdout, m, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel);
+        analyze_kernels_text(stdout, kr, top);
         analyze_memory_text(stdout, mem, st, msort, top);
         if (by_line)
             analyze_lines_text(stdout, m, top);
@@ -327,6 +346,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     rc = EXIT_OK;
 out:
     shortname_free(sn);
+    kernels_free(kr);
+    free(kmask);
     free(order);
     memory_free(mem);
     steps_free(st);
@@ -344,7 +365,7 @@ int cli_analyze(int argc, char **argv)
     opts_common_vals cv = { 0 };
     long top = 20;
     int sort = MODEL_SORT_SELF;
-    bool json = false, spread = false, by_line = false;
+    bool json = false, spread = false, by_line = false, kernels_only = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
     char vis[1200];
@@ -392,6 +413,7 @@ int cli_analyze(int argc, char **argv)
         case OPT_BASE_STEP: cmp.base_step = h->value; break;
         case OPT_BY_LINE: by_line = true; break;
         case OPT_STEPS: sel.only = true; break;
+        case OPT_KERNELS: kernels_only = true; break;
         case OPT_HELP:
             opts_help(c, stdout);
             rc = EXIT_OK;
@@ -421,8 +443,9 @@ int cli_analyze(int argc, char **argv)
             opts_usage_error(c, "--short-names takes one TRACE, not several or a directory");
             goto done;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only) {
-            opts_usage_error(c, "--base, --per-step, --steps and delta sort keys take one "
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only ||
+            kernels_only) {
+            opts_usage_error(c, "--base, --per-step, --steps, --kernels and delta sort keys take one "
                                 "TRACE, not several or a directory");
             goto done;
         }
@@ -451,7 +474,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel);
+                     cv.short_names, kernels_only, &sel);
 done:
     opts_parsed_done(&p);
     return rc;

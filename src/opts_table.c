@@ -18,6 +18,8 @@ const opt_def opts_table[] = {
     { OPT_JSON, "json", 0, NULL, A, NULL, "one JSON object, times in integer nanoseconds" },
     { OPT_STEPS, "steps", 0, NULL, A, NULL,
       "only the Steps section: each ProfilerStep# split by role as TensorBoard's Overview did, the average, the recommendations" },
+    { OPT_KERNELS, "kernels", 0, NULL, A, NULL,
+      "only the Kernels sections, as TensorBoard's Kernel view and GPU summary: kernels by name, by launching operator, per GPU (utilization, est. SM efficiency, est. occupancy, tensor cores); --json: \"kernels\", \"kernels_by_op\", \"gpus\"" },
     { OPT_BY_LINE, "by-line", 0, NULL, A, NULL,
       "the top Python source lines (file:line, function, self, total) from python_function events or Call stacks; --json: \"lines\"" },
     { OPT_VIEW, "view", 0, "VIEW", T, NULL,
