@@ -40,6 +40,8 @@ enum key_act {
     ACT_ALL_TABLE,
     /* names: short or full, from every view */
     ACT_SHORT_NAMES,
+    /* the view chooser: a list of every view (those past nine have no digit) */
+    ACT_CHOOSE,
     ACT_N
 };
 

@@ -428,6 +428,13 @@ static int eligible_share(kernels *k, const int64_t *node_k, const int64_t *node
     return 0;
 }
 
+/* Whether kernel event e counts: in keep, and in m's scope when m is a
+   scoped model (a GPU event outside its scope has no node there). */
+static bool in_scope(const model *m, const unsigned char *keep, size_t e)
+{
+    return (!keep || keep[e]) && (!m->scoped || m->ev_node[e] != MODEL_NONE);
+}
+
 kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep,
                        t2p_error *err)
 {
@@ -444,7 +451,7 @@ kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep
     k->m = m;
     for (size_t e = 0; e < tr->nevents; e++) {
         uint32_t cat = tr->events[e].cat;
-        if (cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL && (!keep || keep[e]))
+        if (cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL && in_scope(m, keep, e))
             nk++;
     }
     kv = malloc((nk ? nk : 1) * sizeof *kv);
@@ -459,7 +466,7 @@ kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep
     size_t ci = 0, ki = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *x = &tr->events[e];
-        if (x->cat >= m->ncatkind || m->catkind[x->cat] != CATKIND_KERNEL || (keep && !keep[e]))
+        if (x->cat >= m->ncatkind || m->catkind[x->cat] != CATKIND_KERNEL || !in_scope(m, keep, e))
             continue;
         while (ci < tr->ncorrs && tr->corrs[ci].event < e)
             ci++;

@@ -85,7 +85,8 @@ typedef struct kernels {
 } kernels;
 
 /* Builds the figures of m's kernels (m of the whole trace or a scope),
-   counting only the events keep marks (NULL: all; steps_mask for --step).
+   counting only the events keep marks (NULL: all; steps_mask for --step)
+   and, when m is a scoped model, those of its scope.
    s (may be NULL: no span, gpus without utilization) gives the span: its
    kept steps whose ProfilerStep# keep marks (all of them when none is
    kept). NULL with err set when out of memory. */
