@@ -931,7 +931,11 @@ static void test_tab_at(void **state)
         view_key(v, '1' + cur);
         screen_line(v, 2, line, sizeof line);
         for (int i = 0; i < VIEW_NTABS; i++) {
-            snprintf(want, sizeof want, "%d %s", i + 1, view_ops_of((enum view_tab)i)->label);
+            /* the digits stop at nine: the tabs after them have none */
+            if (i < 9)
+                snprintf(want, sizeof want, "%d %s", i + 1, view_ops_of((enum view_tab)i)->label);
+            else
+                snprintf(want, sizeof want, " %s ", view_ops_of((enum view_tab)i)->label);
             const char *at = strstr(line, want);
             assert_non_null(at);
             int x = (int)(at - line); /* the tabs are ASCII: bytes are columns */
