@@ -127,6 +127,15 @@ void analyze_kernels_text(FILE *f, const kernels *k, size_t top)
             shown(k->nrows, top), k->nrows);
     cli_table(f, name_cols, sizeof name_cols / sizeof name_cols[0], shown(k->nrows, top),
               name_row, &x);
+    uint64_t nb = 0, no = 0;
+    for (size_t i = 0; i < k->nrows; i++) {
+        nb += k->rows[i].no_blocks_per_sm;
+        no += k->rows[i].no_occupancy;
+    }
+    if (nb || no)
+        fprintf(f, "counted 0 (missing or not a number in args): blocks per SM of %llu calls, "
+                   "occupancy of %llu (--json: calls_without_* per row)\n",
+                (unsigned long long)nb, (unsigned long long)no);
     x.rows = k->by_op;
     fprintf(f, "\nKernels by operator (ms; %zu of %zu rows; the operator that launched them)\n",
             shown(k->nby_op, top), k->nby_op);

@@ -59,7 +59,8 @@ typedef struct trace_stack {
 
 /* A kernel's launch figures from its args (what CUPTI reported), kept for
    every complete event that has any of them (kernels; memcpy/memset rows
-   carry args.device too). Only numbers count: a string or null is absent. */
+   carry args.device too). Only numbers count: a string, null or a figure
+   past 1e12 (blocks per SM, occupancy) is absent. */
 enum {
     TRACE_KARG_BPS = 1,       /* "blocks per SM" */
     TRACE_KARG_OCC = 2,       /* "est. achieved occupancy %" */

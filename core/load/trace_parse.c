@@ -429,6 +429,14 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     return K_OTHER;
 }
 
+/* A kernel's blocks per SM or occupancy that a sum weighted by durations
+   (up to 2^62 ns) can hold: real ones are below a million; one past 1e12
+   is taken for no figure rather than an infinite average. */
+static bool karg_sane(double x)
+{
+    return x >= -1e12 && x <= 1e12;
+}
+
 /* Record mode: keeps the element just read (see trace_parser.recs). */
 static int record(trace_parser *L, bool not_event)
 {
@@ -558,11 +566,11 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
             break;
         case K_KBPS:
-            if (!is_str && num_parse_double(s, n, &c->k_bps))
+            if (!is_str && num_parse_double(s, n, &c->k_bps) && karg_sane(c->k_bps))
                 c->kflags |= TRACE_KARG_BPS;
             break;
         case K_KOCC:
-            if (!is_str && num_parse_double(s, n, &c->k_occ))
+            if (!is_str && num_parse_double(s, n, &c->k_occ) && karg_sane(c->k_occ))
                 c->kflags |= TRACE_KARG_OCC;
             break;
         case K_KREGS:
