@@ -62,6 +62,7 @@ struct steps_state {
     const model *whole; /* the model the steps are of */
     steps *st;
     kernels *k;         /* the GPU summary over the kept steps, or NULL */
+    bool placed;        /* the cursor was put on the first step, under the header */
     model *scoped;      /* the step's model the view shows, or NULL */
     size_t step;        /* which step it is */
     int key;            /* K_* */
@@ -108,6 +109,7 @@ static const steps *steps_of(view *v)
         s->st = NULL;
         kernels_free(s->k);
         s->k = NULL;
+        s->placed = false;
         free(s->top);
         s->top = NULL;
         s->whole = v->m;
@@ -192,6 +194,12 @@ static int sview_rebuild(view *v, view_rows *r)
     /* the header: each GPU's figures over the kept steps */
     for (size_t i = 0; s->k && i < s->k->ngpus && rc == 0; i++)
         rc = view_rows_push(r, ROW_GPU0 + (uint32_t)i);
+    /* the first time, the cursor starts on the first step: Enter scopes to
+       it as it did before the header was there */
+    if (!s->placed && s->k && s->k->ngpus && n) {
+        v->cur[VIEW_STEPS] = s->k->ngpus;
+        s->placed = true;
+    }
     for (size_t i = 0; i < n && rc == 0; i++)
         if (scope_name_passes(v->scope, steps_label(st, kb[i].id)))
             rc = view_rows_push(r, kb[i].id);
