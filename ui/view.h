@@ -9,7 +9,7 @@
      view_*.c     one file per view, each filling one struct view_ops
                   (ui/view_impl.h) - the views are listed in VIEW_LIST below
      keys.c       the one key table: dispatch, help, hint bar, --replay names
-     scope.c      focus stack and filter: what every view shows
+     (core/model/scope.c: focus stack and filter, what every view shows)
      tree_rows.c  the rows of a call tree (expand, collapse, row at, index of)
      tree_moves.c the keys every tree view shares, and search steps in a tree
      search.c     the prompt and finding rows
@@ -51,7 +51,7 @@
 #include "core/model/model.h"
 #include "core/model/select.h"
 #include "ui/keys.h"
-#include "ui/scope.h"
+#include "core/model/scope.h"
 
 /* Every view, in tab order: X(ENUM_SUFFIX, file_suffix). View `name` is
    ui/view_name.c and fills `const struct view_ops view_name_ops`. */
@@ -143,7 +143,7 @@ void view_free(view *v);
    memory: the view is then unusable and must be freed). */
 int view_set_model(view *v, const model *m);
 /* The same keeping the focus and the filter, carried to m by what they
-   name (ui/scope.h scope_carry; the old model must still be alive). 1, or
+   name (core/model/scope.h scope_carry; the old model must still be alive). 1, or
    0 when m lacks a focus entry (the focus then stops before it and the
    status says so), or -1 as view_set_model. */
 int view_set_model_keep(view *v, const model *m);

@@ -11,7 +11,7 @@
 #include "core/model/model.h"
 #include "ui/cols.h"
 #include "ui/keys.h"
-#include "ui/scope.h"
+#include "core/model/scope.h"
 #include "ui/search.h"
 #include "ui/view.h"
 

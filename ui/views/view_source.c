@@ -15,7 +15,7 @@
 #include "core/base/fmt.h"
 #include "core/analyses/pylines.h"
 #include "core/analyses/srcfile.h"
-#include "ui/scope.h"
+#include "core/model/scope.h"
 #include "ui/view_impl.h"
 
 enum { C_LINE, C_SELF, C_TOTAL, C_TEXT };

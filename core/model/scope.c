@@ -1,7 +1,7 @@
-/* The scope of every view; see ui/scope.h. */
+/* The scope of every view; see core/model/scope.h. */
 #include "config.h"
 
-#include "ui/scope.h"
+#include "core/model/scope.h"
 
 #include <stdio.h>
 #include <stdlib.h>
