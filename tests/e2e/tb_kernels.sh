@@ -33,4 +33,19 @@ for fx in "$top_srcdir"/tests/fixtures/tb/*.kernels.json; do
     n=$((n + 1))
 done
 [ "$n" -ge 8 ] || { echo "FAIL: only $n kernel fixtures"; fail=1; }
+
+# traces without a kernel event: the plugin had no Kernel view; ours is empty
+# and no GPU is summed (cupti_profiler's GPU rows are cuda_profiler_range)
+for name in cupti_profiler x_events_only; do
+    "$tool" analyze --kernels --json "$SHARED/traces/$name.json.gz" > kernels.json &&
+    "$py" - kernels.json "$name" <<'PYEOF' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["kernels"] == [] and d["kernels_by_op"] == [] and d["gpus"] == [] \
+    and d["kernels_info"]["events"] == 0
+print("%s: %s: no kernel, no GPU summary" % ("ok" if ok else "FAIL", sys.argv[2]))
+sys.exit(0 if ok else 1)
+PYEOF
+done
+rm -f kernels.json
 exit $fail
