@@ -15,8 +15,10 @@
 #include "core/model/shortname.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
+#include "core/analyses/kernels.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_gpu.h"
+#include "src/analyze_kernels.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
@@ -322,7 +324,7 @@ static void *mem_main(void *arg)
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel, const char *range_text,
+                       bool short_names, bool kernels_only, analyze_steps_sel *sel, const char *range_text,
                        const hta_opts *ho)
 {
     struct ranged rgv, *rg = NULL;
@@ -337,6 +339,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     shortnames *sn = NULL;
     hta *gpu = NULL;
     unsigned char *keep = NULL;
+    kernels *kr = NULL;
+    unsigned char *kmask = NULL;
     if (!whole)
         return EXIT_INPUT;
     struct mem_job mj = { .m = whole };
@@ -386,6 +390,17 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
              sel->rhi++)
             ;
     }
+    /* the kernels of --step's scope: the whole model read through its mask */
+    if (sel->spec && !(kmask = steps_mask(st, sel->first, sel->last))) {
+        fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
+        goto out;
+    }
+    if (!(kr = kernels_build(whole, st, kmask ? kmask : keep, &err))) { /* --range: its mask */
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (!sel->spec && !range_text)
+        kernels_recommend(kr, st);
     if (!(order = malloc((m->nops ? m->nops : 1) * sizeof *order)) ||
         (short_names && !(sn = shortname_new(m)))) {
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
@@ -405,8 +420,11 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
+    } else if (kernels_only) {
+        analyze_kernels_only(stdout, kr, top, json);
     } else if (json) {
         report_json(stdout, m, order, nshow, sn, sel, rg);
+        analyze_kernels_json(stdout, kr, top);
         analyze_memory_json(stdout, mem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)
@@ -414,6 +432,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg);
+        analyze_kernels_text(stdout, kr, top);
         analyze_memory_text(stdout, mem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
         if (by_line)
@@ -428,6 +447,8 @@ out:
     hta_free(gpu);
     free(keep);
     shortname_free(sn);
+    kernels_free(kr);
+    free(kmask);
     free(order);
     memory_free(mem);
     steps_free(st);
@@ -445,7 +466,7 @@ int cli_analyze(int argc, char **argv)
     opts_common_vals cv = { 0 };
     long top = 20;
     int sort = MODEL_SORT_SELF;
-    bool json = false, spread = false, by_line = false;
+    bool json = false, spread = false, by_line = false, kernels_only = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
     hta_opts ho;
@@ -507,6 +528,7 @@ int cli_analyze(int argc, char **argv)
                                             : &ho.delay_cutoff_ns) = (int64_t)v * 1000;
             break;
         case OPT_SEQ_OP: ho.seq_op = h->value; break;
+        case OPT_KERNELS: kernels_only = true; break;
         case OPT_HELP:
             opts_help(c, stdout);
             rc = EXIT_OK;
@@ -546,8 +568,9 @@ int cli_analyze(int argc, char **argv)
             opts_usage_error(c, "--short-names takes one TRACE, not several or a directory");
             goto done;
         }
-        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only) {
-            opts_usage_error(c, "--base, --per-step, --steps and delta sort keys take one "
+        if (sort < 0 || cmp.base_path || cmp.per_step || cmp.base_step || sel.only ||
+            kernels_only) {
+            opts_usage_error(c, "--base, --per-step, --steps, --kernels and delta sort keys take one "
                                 "TRACE, not several or a directory");
             goto done;
         }
@@ -576,7 +599,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel, cv.range, &ho);
+                     cv.short_names, kernels_only, &sel, cv.range, &ho);
 done:
     opts_parsed_done(&p);
     return rc;

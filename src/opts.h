@@ -31,6 +31,7 @@ enum opt_id {
     OPT_SORT,
     OPT_JSON,
     OPT_STEPS,
+    OPT_KERNELS,
     OPT_STEP,
     OPT_RANGE,
     OPT_BY_LINE,

@@ -20,6 +20,8 @@
 #define MEMORY KEYS_VIEW(VIEW_MEMORY)
 #define TIMELINE KEYS_VIEW(VIEW_TIMELINE)
 #define GPU KEYS_VIEW(VIEW_GPU)
+#define KERNELS KEYS_VIEW(VIEW_KERNELS)
+#define CHOOSER KEYS_VIEW(VIEW_CHOOSER)
 
 /* In hint bar order; the first row for a key and view wins. */
 static const key_def table[] = {
@@ -29,6 +31,8 @@ static const key_def table[] = {
     { KEYS_DIGITS, ACT_VIEW, 0, KEYS_ALL, "#views", "#views", 0 },
     { VK_TAB, ACT_NEXT_VIEW, 0, KEYS_ALL, "next view", NULL, 0 },
     { VK_BTAB, ACT_PREV_VIEW, 0, KEYS_ALL, "previous view", NULL, 0 },
+    { 'V', ACT_CHOOSE, 0, KEYS_ALL, "the list of every view, to choose one (the digits reach nine)",
+      NULL, 0 },
     { VK_ENTER, ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
     { VK_RIGHT, ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
     { 'l', ACT_OPEN, 0, TREES, "expand, or go to the first child", NULL, 0 },
@@ -49,6 +53,21 @@ static const key_def table[] = {
       "Enter launches", 0 },
     { 'e', ACT_EXPORT, 0, GPU,
       "export the stream's GPU time by the stacks that launched it (asks where)", NULL, 0 },
+    { VK_ENTER, ACT_DRILL, 0, KERNELS,
+      "on a kernel: the operators that launched it, with their share of its time; on one of "
+      "those: the Tree of its stacks, focused in every view (Esc: back)",
+      "Enter launchers", 0 },
+    { '<', ACT_SORT_PREV, 0, KERNELS,
+      "sort by the previous column: total, calls, mean, min, max, blocks/SM, occupancy, "
+      "tensor cores, name", NULL, 0 },
+    { '>', ACT_SORT_NEXT, 0, KERNELS, "sort by the next column", NULL, 0 },
+    { 'r', ACT_REVERSE, 0, KERNELS, "reverse the sort", NULL, 0 },
+    { 'e', ACT_EXPORT, 0, KERNELS,
+      "export the kernel's time by launching stack to pprof (the kernel becomes the focus; "
+      "asks where; never overwrites)", NULL, 0 },
+    { VK_ENTER, ACT_DRILL, 0, CHOOSER, "show the view under the cursor", "Enter show", 0 },
+    { VK_ESC, ACT_BACK, 0, CHOOSER, "back to the view it was opened from (q, V too)",
+      "Esc/q back", 0 },
     /* the Memory view sorts by its own figures: said in its section */
     { '<', ACT_SORT_PREV, 0, MEMORY, "sort by the previous figure: alloc size, allocs, increase",
       NULL, 0 },
@@ -349,12 +368,12 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
             }
             if (!strcmp(table[i].help, "#views")) {
                 size_t ho = (size_t)snprintf(help, sizeof help, "go to a view:");
+                /* the digits stop at nine: the views after them by Tab and V */
                 for (int v = 0; v < nviews && ho < sizeof help; v++)
-                    /* the digits stop at 9: later views by Tab */
                     ho += v < 9 ? (size_t)snprintf(help + ho, sizeof help - ho, " %d %s", v + 1,
                                                    labels[v])
-                                : (size_t)snprintf(help + ho, sizeof help - ho, " %s (Tab)",
-                                                   labels[v]);
+                                : (size_t)snprintf(help + ho, sizeof help - ho, "%s%s",
+                                                   v == 9 ? "; by Tab or V: " : ", ", labels[v]);
             } else {
                 snprintf(help, sizeof help, "%s", table[i].help);
             }

@@ -44,6 +44,8 @@ enum key_act {
     ACT_TL_LEFT, ACT_TL_RIGHT, ACT_TL_PAN_LEFT, ACT_TL_PAN_RIGHT, ACT_TL_ZOOM_IN,
     ACT_TL_ZOOM_OUT, ACT_TL_ZOOM_ALL, ACT_TL_NEXT_EVENT, ACT_TL_PREV_EVENT, ACT_TL_MARK_START,
     ACT_TL_MARK_END,
+    /* the view chooser: a list of every view (those past nine have no digit) */
+    ACT_CHOOSE,
     ACT_N
 };
 

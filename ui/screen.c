@@ -84,10 +84,10 @@ static void crumb(view *v, cols_line *l)
 }
 
 /* Tab i of the tab line as drawn: "[N Label] " for the current view,
-   " N Label  " for the others; views past the ninth have no digit (Tab
-   reaches them). */
+   " N Label  " for the others; past the ninth without N. */
 static int tab_text(const view *v, int i, char *buf, size_t size)
 {
+    /* the digits stop at nine: the views after them (Tab, V) show none */
     if (i >= 9)
         return snprintf(buf, size, i == (int)v->tab ? "[%s] " : " %s  ", v->ops[i]->label);
     return snprintf(buf, size, i == (int)v->tab ? "[%d %s] " : " %d %s  ", i + 1,

@@ -63,16 +63,18 @@
     X(STEPS, steps)      \
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks) \
-    X(MEMORY, memory)    \
+    X(MEMORY, memory)     \
     X(TIMELINE, timeline) \
-    X(GPU, gpu)
+    X(GPU, gpu)           \
+    X(KERNELS, kernels)
 
 /* Panes: views without a tab or a digit, opened by a key from another
    view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).
    Listed the same way; they come after the tabs. */
 #define VIEW_PANES(X) \
     X(SOURCE, source) \
-    X(CALLERS, callers)
+    X(CALLERS, callers) \
+    X(CHOOSER, chooser)
 
 #define VIEW_ENUM(E, n) VIEW_##E,
 /* the panes number on from VIEW_NTABS: the first pane is VIEW_NTABS */

@@ -133,6 +133,17 @@ static int link_launches(const trace *tr, const unsigned char *catkind,
     return 0;
 }
 
+uint32_t gpu_launcher_node(const model *m, uint32_t launch)
+{
+    if (launch == MODEL_NONE || launch >= m->tr->nevents || m->ev_node[launch] == MODEL_NONE)
+        return MODEL_NONE;
+    uint32_t lnode = m->ev_node[launch];
+    uint32_t opnode = m->nodes[lnode].parent;
+    if (opnode == MODEL_NONE || m->nodes[opnode].parent == MODEL_NONE)
+        return lnode; /* a launch with no operator around it launched it itself */
+    return opnode;
+}
+
 struct run {
     int64_t start, end;
 };
@@ -232,9 +243,7 @@ static int attribute_nodes(model *m, const unsigned char *catkind)
             continue;
         }
         uint32_t lnode = m->ev_node[launch];
-        uint32_t opnode = m->nodes[lnode].parent;
-        if (m->nodes[opnode].parent == MODEL_NONE)
-            opnode = lnode; /* a launch with no operator around it launched it itself */
+        uint32_t opnode = gpu_launcher_node(m, launch);
         m->nodes[opnode].dev_self_ns += dur;
         m->ops[m->nodes[opnode].op].dev_self_ns += dur;
 

@@ -31,6 +31,13 @@ int gpu_link(const model *m, uint32_t **corr_launch);
    nodes; the streams stay as they are. Returns 0, or -1 when out of memory. */
 int gpu_attribute_again(model *m);
 
+/* The node that launched GPU work through the launch event launch (its
+   node the launch's call): the launch's parent, or the launch itself when
+   no operator surrounds it; MODEL_NONE when the launch has no node in m
+   (outside its scope, or MODEL_NONE). The one rule gpu_attribute credits
+   device self time by, for every reader that names a kernel's operator. */
+uint32_t gpu_launcher_node(const model *m, uint32_t launch);
+
 /* Whether a category names GPU work, or a launch. */
 bool gpu_is_work_cat(const char *cat);
 bool gpu_is_launch_cat(const char *cat);

@@ -616,6 +616,14 @@ static void add_rec(steps *s, const char *id, const char *fmt, ...)
     va_end(ap);
 }
 
+bool steps_add_rec(steps *s, const char *id, const char *text)
+{
+    if (!s || s->nrecs == STEPS_MAX_RECS)
+        return false;
+    add_rec(s, id, "%s", text);
+    return true;
+}
+
 static void recommend(struct ctx *c, steps *s)
 {
     const trace *tr = c->tr;

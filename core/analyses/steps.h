@@ -160,6 +160,10 @@ const char *steps_range_label(const steps *s, size_t first, size_t last, char *b
    many were found (<= n); 0 also when out of memory. */
 size_t steps_top_ops(const steps *s, size_t i, uint32_t *out_op, int64_t *out_ns, size_t n);
 
+/* Adds a recommendation made by another analysis (core/analyses/kernels.h's
+   GPU ones): id static, text copied. Returns false when the list is full. */
+bool steps_add_rec(steps *s, const char *id, const char *text);
+
 /* Adds the memory recommendation when peak device memory is above
    STEPS_REC_MEMORY of the device's totalGlobalMem. Called by whoever reads
    the memory figures (deviceProperties and the [memory] events); device is

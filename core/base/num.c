@@ -2,6 +2,11 @@
 
 #include "core/base/num.h"
 
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -183,5 +188,27 @@ bool num_parse_id(const char *s, size_t len, uint64_t *out)
         v = v * 10 + d;
     }
     *out = neg ? 0 - v : v;
+    return true;
+}
+
+bool num_parse_double(const char *s, size_t len, double *out)
+{
+    /* a copy: the text is not terminated, and strtod wants a C string */
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    /* strtod reads the locale's decimal point (the explorer sets LC_ALL for
+       ncursesw): JSON's '.' is turned into it */
+    const char *dp = localeconv()->decimal_point;
+    char *dot = memchr(buf, '.', len);
+    if (dot && dp && dp[0] && !dp[1])
+        *dot = dp[0];
+    char *end;
+    double v = strtod(buf, &end);
+    if (end != buf + len || !isfinite(v))
+        return false;
+    *out = v;
     return true;
 }

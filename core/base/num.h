@@ -23,4 +23,9 @@ static inline bool num_parse_us_to_ns(const char *s, size_t len, int64_t *out)
    up to 64 bits. Returns false otherwise. */
 bool num_parse_id(const char *s, size_t len, uint64_t *out);
 
+/* A JSON number as a double (for figures that are fractions, such as a
+   kernel's "blocks per SM"). Returns false for text that is not a finite
+   number; the caller passes number tokens only (strings are no numbers). */
+bool num_parse_double(const char *s, size_t len, double *out);
+
 #endif

@@ -48,6 +48,7 @@ void trace_free(trace *t)
     free(t->tracks);
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
+    vec_free(t->kargs, t->cap_kargs, sizeof *t->kargs);
     trace_mem_free(t);
     free(t);
 }

@@ -290,6 +290,17 @@ static int finish_event(trace_parser *L)
                 return fail_nomem(L);
             t->stacks[t->nstacks++] = (trace_stack){ (uint32_t)(t->nevents - 1), c->stack };
         }
+        if (c->kflags && t->nevents > before) {
+            if (vec_grow((void **)&t->kargs, &t->cap_kargs, t->nkargs, sizeof *t->kargs) < 0)
+                return fail_nomem(L);
+            trace_karg *k = &t->kargs[t->nkargs++];
+            *k = (trace_karg){ .event = (uint32_t)(t->nevents - 1), .flags = c->kflags,
+                               .device = (c->kflags & TRACE_KARG_DEVICE) ? (int16_t)c->k_dev : -1,
+                               .blocks_per_sm = c->k_bps, .occupancy = c->k_occ,
+                               .registers = c->k_regs, .shared_memory = c->k_smem };
+            memcpy(k->grid, c->k_grid, sizeof k->grid);
+            memcpy(k->block, c->k_block, sizeof k->block);
+        }
         return 1;
     }
     case 'M': {
@@ -377,12 +388,25 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     case 4:
         if (!memcmp(k, "name", 4)) return K_NAME;
         if (!memcmp(k, "Addr", 4)) return K_ADDR;
+        if (!memcmp(k, "grid", 4)) return K_KGRID;
         break;
     case 5:
         if (!memcmp(k, "Bytes", 5)) return K_BYTES;
+        if (!memcmp(k, "block", 5)) return K_KBLOCK;
         break;
     case 6:
         if (!memcmp(k, "labels", 6)) return K_LABELS;
+        if (!memcmp(k, "device", 6)) return K_KDEVICE;
+        break;
+    case 13:
+        if (!memcmp(k, "blocks per SM", 13)) return K_KBPS;
+        if (!memcmp(k, "shared memory", 13)) return K_KSMEM;
+        break;
+    case 20:
+        if (!memcmp(k, "registers per thread", 20)) return K_KREGS;
+        break;
+    case 25:
+        if (!memcmp(k, "est. achieved occupancy %", 25)) return K_KOCC;
         break;
     case 9:
         if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
@@ -404,6 +428,14 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     }
     return K_OTHER;
+}
+
+/* A kernel's blocks per SM or occupancy that a sum weighted by durations
+   (up to 2^62 ns) can hold: real ones are below a million; one past 1e12
+   is taken for no figure rather than an infinite average. */
+static bool karg_sane(double x)
+{
+    return x >= -1e12 && x <= 1e12;
 }
 
 /* Record mode: keeps the element just read (see trace_parser.recs). */
@@ -534,9 +566,42 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_TOTAL_RES:
             c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
             break;
+        case K_KBPS:
+            if (!is_str && num_parse_double(s, n, &c->k_bps) && karg_sane(c->k_bps))
+                c->kflags |= TRACE_KARG_BPS;
+            break;
+        case K_KOCC:
+            if (!is_str && num_parse_double(s, n, &c->k_occ) && karg_sane(c->k_occ))
+                c->kflags |= TRACE_KARG_OCC;
+            break;
+        case K_KREGS:
+            if (!is_str && num_parse_scaled(s, n, 0, &c->k_regs))
+                c->kflags |= TRACE_KARG_REGS;
+            break;
+        case K_KSMEM:
+            if (!is_str && num_parse_scaled(s, n, 0, &c->k_smem))
+                c->kflags |= TRACE_KARG_SMEM;
+            break;
+        case K_KDEVICE:
+            if (!is_str && num_parse_scaled(s, n, 0, &c->k_dev) && c->k_dev >= 0 &&
+                c->k_dev <= INT16_MAX)
+                c->kflags |= TRACE_KARG_DEVICE;
+            break;
         default:
             break;
         }
+        return 1;
+    }
+    if (L->in_args && d == L->ev_depth + 3 && L->c.k_arr) {
+        /* an element of args.grid or args.block: three integers */
+        struct trace_cur *c = &L->c;
+        int64_t x;
+        if (is_str || c->k_n >= 3 || !num_parse_scaled(s, n, 0, &x) || x < INT32_MIN ||
+            x > INT32_MAX) {
+            c->k_bad = true;
+            return 1;
+        }
+        (c->k_arr == K_KGRID ? c->k_grid : c->k_block)[c->k_n++] = (int32_t)x;
         return 1;
     }
     if (L->in_props && d == 3) {
@@ -544,6 +609,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         if (L->prop_key != K_OTHER && num_parse_scaled(s, n, 0, &x)) {
             if (L->prop_key == K_PROP_ID)
                 L->prop_id = x;
+            else if (L->prop_key == K_PROP_MAJOR)
+                L->prop_major = x;
             else
                 L->prop_mem = x;
         }
@@ -639,6 +706,7 @@ static int cb_start_map(void *ctx)
         L->prop_key = K_OTHER;
         L->prop_id = -1;
         L->prop_mem = 0;
+        L->prop_major = 0;
     }
     return 1;
 }
@@ -658,6 +726,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
     } else if (L->in_props && d == 3) {
         L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
                       : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
+                      : n == 12 && !memcmp(k, "computeMajor", 12)   ? K_PROP_MAJOR
                                                                    : K_OTHER;
     } else if (d == 1 && L->top == 'm') {
         L->top_key = K_OTHER;
@@ -691,6 +760,9 @@ static int cb_end_map(void *ctx)
         /* a device's memory, for the steps' memory recommendation */
         if (L->prop_id >= 0 && L->prop_id < 16 && L->prop_mem > 0)
             L->t->gpu_total_mem[L->prop_id] = L->prop_mem;
+        /* its compute capability, for the tensor-core (AMP) recommendation */
+        if (L->prop_id >= 0 && L->prop_id < 16 && L->prop_major > 0 && L->prop_major < 1000)
+            L->t->gpu_compute_major[L->prop_id] = (int)L->prop_major;
     }
     L->depth--;
     return r;
@@ -713,6 +785,11 @@ static int cb_start_array(void *ctx)
         L->t->format = TRACE_FORMAT_KINETO;
     } else if (d == 2 && L->top == 'm' && L->top_key == K_DEV_PROPS) {
         L->in_props = true;
+    } else if (L->in_args && d == L->ev_depth + 3 &&
+               (L->args_key == K_KGRID || L->args_key == K_KBLOCK)) {
+        L->c.k_arr = (uint8_t)L->args_key;
+        L->c.k_n = 0;
+        L->c.k_bad = false;
     } else if (L->ev_depth && d == L->ev_depth + 1) {
         if (L->recs)
             return record(L, true);
@@ -730,6 +807,12 @@ static int cb_end_array(void *ctx)
         L->ended = true;
         L->depth--;
         return 0;
+    }
+    if (L->in_args && L->depth == L->ev_depth + 3 && L->c.k_arr) {
+        struct trace_cur *c = &L->c;
+        if (!c->k_bad && c->k_n == 3)
+            c->kflags |= c->k_arr == K_KGRID ? TRACE_KARG_GRID : TRACE_KARG_BLOCK;
+        c->k_arr = 0;
     }
     if (L->ev_depth && L->depth == L->ev_depth)
         L->ev_depth = 0;

@@ -18,8 +18,9 @@ enum trace_key {
     /* inside args */
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
+    K_KBPS, K_KOCC, K_KGRID, K_KBLOCK, K_KREGS, K_KSMEM, K_KDEVICE,
     /* top level */
-    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM,
+    K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM, K_PROP_MAJOR,
     /* inside distributedInfo */
     K_RANK
 };
@@ -50,6 +51,13 @@ struct trace_cur {
     bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
     int64_t bytes, dev_type, dev_id, total_alloc, total_res;
     uint64_t addr;
+    /* kernel args (trace_karg); k_arr: inside the grid/block array, k_n its values */
+    uint16_t kflags;
+    uint8_t k_arr, k_n;
+    bool k_bad;
+    double k_bps, k_occ;
+    int32_t k_grid[3], k_block[3];
+    int64_t k_regs, k_smem, k_dev;
 };
 
 /* Objects and arrays nest at most this deep: a trace's events sit at level
@@ -67,7 +75,7 @@ typedef struct trace_parser {
     bool in_dist;     /* inside the top-level distributedInfo object */
     bool in_props;    /* inside the top-level deviceProperties array */
     enum trace_key prop_key;
-    int64_t prop_id, prop_mem; /* of the device object being read */
+    int64_t prop_id, prop_mem, prop_major; /* of the device object being read */
     bool saw_events, saw_exec_graph, any_token, any_object;
     enum trace_key top_key, key, args_key, dist_key;
     struct trace_cur c;

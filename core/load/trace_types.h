@@ -58,6 +58,28 @@ typedef struct trace_stack {
     uint32_t stack; /* strtab id */
 } trace_stack;
 
+/* A kernel's launch figures from its args (what CUPTI reported), kept for
+   every complete event that has any of them (kernels; memcpy/memset rows
+   carry args.device too). Only numbers count: a string, null or a figure
+   past 1e12 (blocks per SM, occupancy) is absent. */
+enum {
+    TRACE_KARG_BPS = 1,       /* "blocks per SM" */
+    TRACE_KARG_OCC = 2,       /* "est. achieved occupancy %" */
+    TRACE_KARG_GRID = 4,      /* "grid": [x, y, z] integers */
+    TRACE_KARG_BLOCK = 8,     /* "block": [x, y, z] integers */
+    TRACE_KARG_REGS = 16,     /* "registers per thread" */
+    TRACE_KARG_SMEM = 32,     /* "shared memory" (bytes) */
+    TRACE_KARG_DEVICE = 64    /* "device" */
+};
+typedef struct trace_karg {
+    uint32_t event;   /* index into trace->events */
+    uint16_t flags;   /* TRACE_KARG_*: the fields the event had */
+    int16_t device;   /* args.device (0 .. 32767), -1 when absent */
+    double blocks_per_sm, occupancy;
+    int32_t grid[3], block[3];
+    int64_t registers, shared_memory;
+} trace_karg;
+
 /* The [memory] instants (profile_memory=True), one per allocation or free,
    in file order. Millions of them in a long run, so they are stored
    compactly (core/load/trace_mem.c: 12 bytes each, plus 2 when they come from
@@ -147,6 +169,8 @@ typedef struct trace {
     size_t ncorrs;
     trace_stack *stacks; /* in event order; only X events carry one */
     size_t nstacks;
+    trace_karg *kargs;   /* in event order; only X events carry them */
+    size_t nkargs;
     trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
     size_t nmems;
     uint16_t *mem_stream; /* per record: index into mem_streams; NULL while there is one */
@@ -160,7 +184,7 @@ typedef struct trace {
     trace_mem_total *mem_totals;
     size_t nmem_totals;
     uint32_t nmem_addrs;  /* addr ids are below this */
-    size_t cap_events, cap_corrs, cap_stacks; /* allocation sizes, for trace_free */
+    size_t cap_events, cap_corrs, cap_stacks, cap_kargs; /* allocation sizes, for trace_free */
     size_t cap_mems, cap_mem_stream, cap_mem_streams, cap_mem_devices, cap_mem_ts_base,
         cap_mem_wide, cap_mem_totals;
 
@@ -169,6 +193,8 @@ typedef struct trace {
     /* deviceProperties[].totalGlobalMem by the device's id (0 .. 15), 0 when
        the trace does not say */
     int64_t gpu_total_mem[16];
+    /* deviceProperties[].computeMajor by the device's id, 0 when not said */
+    int gpu_compute_major[16];
     bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
     int64_t rank;         /* >= 0 when has_rank */
     bool has_window;      /* a Trace-category span gave the window */

@@ -121,4 +121,15 @@ replay "e <CtrlU> $long.pb.gz <Enter> <CtrlU> short.pb.gz <Enter>"
 [ -s "$work/short.pb.gz" ] && ok "after the long name another is written" ||
     bad "after the long name: $(tail -3 "$work/out" | cut -c1-200)"
 
+# the Kernels view: e exports the kernel's time by launching stack, the same
+# device time analyze gives that kernel
+rm -f "$work"/*.pb.gz
+trace="$top_srcdir/data/resnet50_gpu.json.gz"
+replay "9 e <Enter>"
+want=$("$top_builddir/torch2pprof" analyze --kernels --json "$trace" | python3 -c \
+    'import json,sys; k=json.load(sys.stdin)["kernels"][0]; print("%d calls, %.3f ms, device %.3f" % (k["calls"], k["total_ns"]/1e6, k["total_ns"]/1e6))')
+if [ -s "$work/resnet50_gpu.pb.gz" ] && has "$want"; then
+    ok "e in the Kernels view exports the first kernel's launching stacks: $want"
+else bad "e in the Kernels view: want $want: $(grep status: "$work/out")"; fi
+
 exit $fail

@@ -51,6 +51,7 @@ static void same_trace(const trace *a, const trace *b)
     }
     ARR_EQ(a, b, corrs, ncorrs);
     ARR_EQ(a, b, stacks, nstacks);
+    ARR_EQ(a, b, kargs, nkargs); /* the kernels' launch figures (issue 26) */
     ARR_EQ(a, b, mems, nmems);
     if (a->mem_stream || b->mem_stream) {
         assert_non_null(a->mem_stream);
@@ -67,6 +68,7 @@ static void same_trace(const trace *a, const trace *b)
     assert_int_equal(a->nmem_addrs, b->nmem_addrs);
     assert_true(a->base_ns == b->base_ns && a->has_base == b->has_base);
     assert_memory_equal(a->gpu_total_mem, b->gpu_total_mem, sizeof a->gpu_total_mem);
+    assert_memory_equal(a->gpu_compute_major, b->gpu_compute_major, sizeof a->gpu_compute_major);
     assert_true(a->has_rank == b->has_rank && a->rank == b->rank);
     assert_true(a->has_window == b->has_window && a->window_start == b->window_start &&
                 a->window_end == b->window_end);

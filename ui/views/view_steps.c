@@ -1,6 +1,7 @@
 /* The Steps view: one row per ProfilerStep# with a bar of its time split by
    role (TensorBoard's Overview rules, core/analyses/steps.h), its duration and GPU
-   utilisation; the average of the kept steps, a legend and the
+   utilisation, under a header of each GPU's figures over the kept steps
+   (TensorBoard's GPU summary); the average of the kept steps, a legend and the
    recommendations under the table. Enter on a step points every view at
    that step's model (the title says "Step N"); [ and ] go to the previous
    and next step from any view, keeping it; Esc goes back to the whole
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/kernels.h"
 #include "core/analyses/memory.h"
 #include "core/analyses/steps.h"
 #include "ui/view_impl.h"
@@ -53,11 +55,14 @@ enum { K_ORDER, K_DUR, K_ROLE0, K_N = K_ROLE0 + STEPS_NROLES };
 /* Row ids past the steps. */
 static const uint32_t ROW_AVG = UINT32_MAX - 1, ROW_LEGEND = UINT32_MAX - 2,
                       ROW_BLANK = UINT32_MAX - 3, ROW_RECS = UINT32_MAX - 4,
-                      ROW_REC0 = 0x80000000u; /* + recommendation index */
+                      ROW_REC0 = 0x80000000u, /* + recommendation index */
+                      ROW_GPU0 = 0x40000000u; /* + index in kernels->gpus */
 
 struct steps_state {
     const model *whole; /* the model the steps are of */
     steps *st;
+    kernels *k;         /* the GPU summary over the kept steps, or NULL */
+    bool placed;        /* the cursor was put on the first step, under the header */
     model *scoped;      /* the step's model the view shows, or NULL */
     size_t step;        /* which step it is */
     int key;            /* K_* */
@@ -88,6 +93,7 @@ static void sview_close(view *v)
     if (!s)
         return;
     free(s->top);
+    kernels_free(s->k);
     steps_free(s->st);
     model_free(s->scoped);
     free(s);
@@ -101,6 +107,9 @@ static const steps *steps_of(view *v)
     if (v->m != s->whole && v->m != s->scoped) {
         steps_free(s->st);
         s->st = NULL;
+        kernels_free(s->k);
+        s->k = NULL;
+        s->placed = false;
         free(s->top);
         s->top = NULL;
         s->whole = v->m;
@@ -113,6 +122,10 @@ static const steps *steps_of(view *v)
             return NULL;
         }
         s->top = calloc(s->st->nsteps, sizeof *s->top); /* NULL: no top operators */
+        /* the GPU summary over the kept steps for the header rows, and its
+           recommendations, as analyze gives them (NULL: none shown) */
+        if ((s->k = kernels_build(v->m, s->st, NULL, &err)))
+            kernels_recommend(s->k, s->st);
         if (v->m->tr->nmems) { /* the peak-memory recommendation, as analyze gives it */
             memory *mem = memory_build(v->m, &err); /* NULL: that one is not shown */
             memory_recommend(mem, s->st);
@@ -178,6 +191,15 @@ static int sview_rebuild(view *v, view_rows *r)
     }
     view_keyed_sort(kb, n, s->key == K_ORDER, s->reverse);
     int rc = 0;
+    /* the header: each GPU's figures over the kept steps */
+    for (size_t i = 0; s->k && i < s->k->ngpus && rc == 0; i++)
+        rc = view_rows_push(r, ROW_GPU0 + (uint32_t)i);
+    /* the first time, the cursor starts on the first step: Enter scopes to
+       it as it did before the header was there */
+    if (!s->placed && s->k && s->k->ngpus && n) {
+        v->cur[VIEW_STEPS] = s->k->ngpus;
+        s->placed = true;
+    }
     for (size_t i = 0; i < n && rc == 0; i++)
         if (scope_name_passes(v->scope, steps_label(st, kb[i].id)))
             rc = view_rows_push(r, kb[i].id);
@@ -202,6 +224,23 @@ static const char *legend(char *buf, size_t size)
     return buf;
 }
 
+/* A GPU's line of the header: TensorBoard's GPU summary over the kept
+   steps (core/analyses/kernels.h; "-": the plugin had no figure either). */
+static void gpu_line(const kernels_gpu *g, char *buf, size_t size)
+{
+    char u[16] = "-", e[16] = "-", o[16] = "-", t[16] = "-";
+    if (g->has_utilization)
+        snprintf(u, sizeof u, "%.2f%%", g->utilization_pct);
+    if (g->has_sm_efficiency)
+        snprintf(e, sizeof e, "%.2f%%", g->sm_efficiency_pct);
+    if (g->has_occupancy)
+        snprintf(o, sizeof o, "%.2f%%", g->occupancy_pct);
+    if (g->has_tc)
+        snprintf(t, sizeof t, "%.2f%%", g->tc_kernel_pct);
+    snprintf(buf, size, "GPU %d: util %s  est. SM eff. %s  est. occ. %s  TC %s",
+             g->device, u, e, o, t);
+}
+
 static const char *sview_name(view *v, uint32_t id, char *buf, size_t size, size_t *len)
 {
     const steps *st = state(v)->st;
@@ -215,6 +254,9 @@ static const char *sview_name(view *v, uint32_t id, char *buf, size_t size, size
         buf[0] = '\0';
     } else if (id == ROW_RECS) {
         snprintf(buf, size, "Recommendations");
+    } else if (id >= ROW_GPU0 && id < ROW_REC0 && state(v)->k &&
+               id - ROW_GPU0 < state(v)->k->ngpus) {
+        gpu_line(&state(v)->k->gpus[id - ROW_GPU0], buf, size);
     } else if (id >= ROW_REC0 && id - ROW_REC0 < st->nrecs) {
         snprintf(buf, size, "- %s", st->recs[id - ROW_REC0].text);
     } else if (id < st->nsteps) {

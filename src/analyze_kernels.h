@@ -1,0 +1,25 @@
+/* analyze's Kernels sections (TensorBoard's Kernel view and GPU summary,
+   core/analyses/kernels.h): "kernels", "kernels_by_op" and "gpus", as text
+   and as --json members; and --kernels (those sections alone). */
+#ifndef T2P_ANALYZE_KERNELS_H
+#define T2P_ANALYZE_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/analyses/kernels.h"
+
+/* The three tables, top rows each (0: every row). Prints nothing for a
+   trace without kernels. */
+void analyze_kernels_text(FILE *f, const kernels *k, size_t top);
+
+/* ,"kernels":[...],"kernels_by_op":[...],"gpus":[...],"kernels_info":{...}:
+   members to put inside the report's object; top rows (0: every row). */
+void analyze_kernels_json(FILE *f, const kernels *k, size_t top);
+
+/* --kernels: the whole report is those sections: text, or a JSON object
+   with "file" and the members above. */
+void analyze_kernels_only(FILE *f, const kernels *k, size_t top, bool json);
+
+#endif
