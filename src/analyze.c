@@ -17,6 +17,7 @@
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
+#include "src/analyze_shapes.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
@@ -275,7 +276,8 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, analyze_steps_sel *sel)
+                       bool by_shape, bool with_modules, bool short_names,
+                       analyze_steps_sel *sel)
 {
     char vis[1200];
     t2p_error err;
@@ -286,6 +288,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     steps *st = NULL;
     memory *mem = NULL;
     shortnames *sn = NULL;
+    analyze_shapes shapes = { 0 };
     if (!whole)
         return EXIT_INPUT;
     if (!(st = steps_build(whole, &err)) || !(mem = memory_build(whole, &err))) {
@@ -306,6 +309,14 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
+    /* TensorBoard's tree is built over the whole trace (its runtime and GPU
+       links cross step bounds); the scope picks the calls that count */
+    if (!sel->only && (json || by_shape || with_modules) &&
+        analyze_shapes_build(&shapes, whole, st, sel->spec != NULL, sel->first, sel->last,
+                             (enum model_sort)sort, &err) < 0) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (json) {
@@ -313,12 +324,17 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         analyze_memory_json(stdout, mem, msort, top);
         if (by_line)
             analyze_lines_json(stdout, m, top);
+        analyze_shapes_json(stdout, &shapes, tr, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel);
         analyze_memory_text(stdout, mem, st, msort, top);
         if (by_line)
             analyze_lines_text(stdout, m, top);
+        if (by_shape)
+            analyze_shapes_text(stdout, &shapes, tr, top);
+        if (with_modules)
+            analyze_modules_text(stdout, &shapes, tr);
     }
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
@@ -326,6 +342,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     rc = EXIT_OK;
 out:
+    analyze_shapes_done(&shapes);
     shortname_free(sn);
     free(order);
     memory_free(mem);
@@ -344,7 +361,7 @@ int cli_analyze(int argc, char **argv)
     opts_common_vals cv = { 0 };
     long top = 20;
     int sort = MODEL_SORT_SELF;
-    bool json = false, spread = false, by_line = false;
+    bool json = false, spread = false, by_line = false, by_shape = false, with_modules = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
     char vis[1200];
@@ -391,6 +408,8 @@ int cli_analyze(int argc, char **argv)
         case OPT_PER_STEP: cmp.per_step = true; break;
         case OPT_BASE_STEP: cmp.base_step = h->value; break;
         case OPT_BY_LINE: by_line = true; break;
+        case OPT_BY_SHAPE: by_shape = true; break;
+        case OPT_MODULES: with_modules = true; break;
         case OPT_STEPS: sel.only = true; break;
         case OPT_HELP:
             opts_help(c, stdout);
@@ -451,7 +470,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, &sel);
+                     by_shape, with_modules, cv.short_names, &sel);
 done:
     opts_parsed_done(&p);
     return rc;

@@ -33,6 +33,8 @@ enum opt_id {
     OPT_STEPS,
     OPT_STEP,
     OPT_BY_LINE,
+    OPT_BY_SHAPE,
+    OPT_MODULES,
     OPT_BASE,
     OPT_PER_STEP,
     OPT_BASE_STEP,
