@@ -25,7 +25,7 @@ const opt_def opts_table[] = {
     { OPT_MODULES, "modules", 0, NULL, A, NULL,
       "the nn.Module hierarchy (python_function events with \"Python module id\") with each module's occurrences, operators, host and device self/total, as TensorBoard's Module view; --json always has \"modules\"" },
     { OPT_VIEW, "view", 0, "VIEW", T, NULL,
-      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory" },
+      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory, modules" },
     { OPT_STEP, "step", 0, "N|N-M", A | C, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
     { OPT_FOCUS, "focus", 0, "RE", C, NULL,

@@ -40,6 +40,8 @@ enum key_act {
     ACT_ALL_TABLE,
     /* names: short or full, from every view */
     ACT_SHORT_NAMES,
+    /* Ops: rows by (operator, input shape), as TensorBoard's Operator view */
+    ACT_BY_SHAPE,
     ACT_N
 };
 
