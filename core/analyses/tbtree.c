@@ -163,8 +163,9 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
     tbtree *t = calloc(1, sizeof *t);
     struct cand *c = NULL;
     uint32_t *ord = NULL, *stack = NULL, *newidx = NULL;
-    hmap groups = { 0 }, byext = { 0 };
-    if (!t || hmap_init(&groups, 64) < 0 || hmap_init(&byext, 1024) < 0)
+    hmap groups = { 0 }, byext = { 0 }, tcname = { 0 };
+    if (!t || hmap_init(&groups, 64) < 0 || hmap_init(&byext, 1024) < 0 ||
+        hmap_init(&tcname, 256) < 0)
         goto nomem;
     t->m = m;
 
@@ -230,7 +231,14 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         if (o == UINT32_MAX)
             continue;
         c[o].rt_dev += g->dur;
-        if (tc_kernel_uses(trace_str(tr, g->name), strtab_len(tr->strs, g->name)))
+        /* per kernel name once: millions of launches share a few hundred names */
+        uint32_t tc = hmap_get(&tcname, g->name);
+        if (tc == UINT32_MAX) {
+            tc = tc_kernel_uses(trace_str(tr, g->name), strtab_len(tr->strs, g->name));
+            if (hmap_put(&tcname, g->name, tc) < 0)
+                goto nomem;
+        }
+        if (tc)
             c[o].rt_tc += g->dur;
     }
 
@@ -360,6 +368,7 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
     free(newidx);
     hmap_done(&groups);
     hmap_done(&byext);
+    hmap_done(&tcname);
     return t;
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
@@ -369,6 +378,7 @@ nomem:
     free(newidx);
     hmap_done(&groups);
     hmap_done(&byext);
+    hmap_done(&tcname);
     tbtree_free(t);
     return NULL;
 }
