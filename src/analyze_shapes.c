@@ -127,10 +127,11 @@ struct shape_rows {
     char buf[10][64];
 };
 
+/* the shape last: a long one then runs past the line's end, not into the figures */
 static const cli_col shape_cols[] = {
-    {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Input shape", CLI_COL_LEFT | CLI_COL_NAME},
-    {"Calls", 0}, {"Self ms", 0}, {"Total ms", 0}, {"Dev self ms", 0}, {"Dev total ms", 0},
-    {"TC eligible", 0}, {"TC self %", 0}, {"TC total %", 0}};
+    {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Calls", 0}, {"Self ms", 0}, {"Total ms", 0},
+    {"Dev self ms", 0}, {"Dev total ms", 0}, {"TC eligible", 0}, {"TC self %", 0},
+    {"TC total %", 0}, {"Input shape", CLI_COL_LEFT | CLI_COL_NAME}};
 
 static void shape_row(void *ctx, size_t i, const char **cell, size_t *len)
 {
@@ -139,19 +140,19 @@ static void shape_row(void *ctx, size_t i, const char **cell, size_t *len)
     const opshape_row *r = &s->rows[x->idx[i]];
     cell[0] = trace_str(x->tr, r->name);
     len[0] = strtab_len(x->tr->strs, r->name);
-    cell[1] = opshape_shape(s, x->tr, x->idx[i], &len[1]);
-    cell[2] = fmt_count(r->calls, x->buf[2], 64);
-    cell[3] = fmt_ms(r->self_ns, x->buf[3], 64);
-    cell[4] = fmt_ms(r->total_ns, x->buf[4], 64);
-    cell[5] = fmt_ms(r->dev_self_ns, x->buf[5], 64);
-    cell[6] = fmt_ms(r->dev_total_ns, x->buf[6], 64);
-    cell[7] = r->tc_eligible ? "yes" : "no";
-    snprintf(x->buf[8], 64, "%.2f", opshape_tc_self_pct(r));
-    snprintf(x->buf[9], 64, "%.2f", opshape_tc_total_pct(r));
+    cell[1] = fmt_count(r->calls, x->buf[1], 64);
+    cell[2] = fmt_ms(r->self_ns, x->buf[2], 64);
+    cell[3] = fmt_ms(r->total_ns, x->buf[3], 64);
+    cell[4] = fmt_ms(r->dev_self_ns, x->buf[4], 64);
+    cell[5] = fmt_ms(r->dev_total_ns, x->buf[5], 64);
+    cell[6] = r->tc_eligible ? "yes" : "no";
+    snprintf(x->buf[7], 64, "%.2f", opshape_tc_self_pct(r));
+    snprintf(x->buf[8], 64, "%.2f", opshape_tc_total_pct(r));
+    cell[7] = x->buf[7];
     cell[8] = x->buf[8];
-    cell[9] = x->buf[9];
-    for (int c = 2; c < 10; c++)
+    for (int c = 1; c < 9; c++)
         len[c] = strlen(cell[c]);
+    cell[9] = opshape_shape(s, x->tr, x->idx[i], &len[9]);
 }
 
 void analyze_shapes_text(FILE *f, const analyze_shapes *a, const trace *tr, size_t top)
