@@ -120,6 +120,15 @@ void analyze_shapes_json(FILE *f, const analyze_shapes *a, const trace *tr, size
     fputc(']', f);
 }
 
+static void backward_note(FILE *f, const analyze_shapes *a)
+{
+    if (a->tree->backward_roots)
+        fprintf(f, "Note: %llu backward roots in a trace with nn.Module calls and flows: TensorBoard "
+                   "moved them under module .backward nodes by the flows and left out those it "
+                   "could not place; here they count where they ran\n",
+                (unsigned long long)a->tree->backward_roots);
+}
+
 struct shape_rows {
     const analyze_shapes *a;
     const trace *tr;
@@ -170,6 +179,7 @@ void analyze_shapes_text(FILE *f, const analyze_shapes *a, const trace *tr, size
         fprintf(f, "%llu operators left out: they overlap the end of an enclosing one\n",
                 (unsigned long long)a->tree->dropped);
     free(idx);
+    backward_note(f, a);
 }
 
 struct mod_rows {
@@ -219,4 +229,5 @@ void analyze_modules_text(FILE *f, const analyze_shapes *a, const trace *tr)
     }
     struct mod_rows x = { .a = a, .tr = tr };
     cli_table(f, mod_cols, 7, mo->nentries, mod_row, &x);
+    backward_note(f, a);
 }

@@ -336,6 +336,21 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         }
     }
 
+    /* what the plugin regroups when modules and flows meet (see tbtree.h) */
+    bool any_module = false;
+    for (size_t i = 0; i < nc && !any_module; i++)
+        any_module = c[i].kind == TBTREE_MODULE && !c[i].dropped;
+    if (any_module && tr->skipped[TRACE_SKIP_FLOW])
+        for (size_t i = 0; i < nc; i++) {
+            const struct cand *x = &c[i];
+            uint32_t p = x->parent;
+            const char *nm = trace_str(tr, tr->events[x->event].name);
+            if (!x->dropped && !x->absorbed &&
+                (p == MODEL_NONE || (c[p].kind == TBTREE_STEP && c[p].parent == MODEL_NONE)) &&
+                starts(nm, strlen(nm), "autograd::engine::evaluate_function:"))
+                t->backward_roots++;
+        }
+
     /* the nodes left, in the sorted order */
     newidx = malloc((nc ? nc : 1) * sizeof *newidx);
     t->nodes = malloc((nc ? nc : 1) * sizeof *t->nodes);

@@ -58,6 +58,13 @@ typedef struct tbtree {
     size_t n;
     uint64_t dropped;   /* nodes left out: partial overlap with an enclosing node */
     uint64_t absorbed;  /* operators merged into their parent of the same name */
+    /* backward roots ("autograd::engine::evaluate_function: ...", at the top
+       of a thread or right under a step) in a trace with nn.Module calls and
+       flow events: the plugin then moved them under "<module>.backward" nodes
+       by the forward-backward flows and left out those it could not place.
+       Not replicated (the loader keeps no flows): these count as operators
+       where they are, so such a trace's backward rows can differ. */
+    uint64_t backward_roots;
 } tbtree;
 
 /* Builds the tree of m's trace (m supplies categories and GPU links).
