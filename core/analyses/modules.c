@@ -35,6 +35,17 @@ static const modules *cmp_mo;
 static const trace *cmp_tr;
 static const struct sig *cmp_sigs;
 
+/* pyids entries by their event's start, then file order */
+static int cmp_py_ts(const void *pa, const void *pb)
+{
+    const trace_pyid *x = &cmp_tr->pyids[*(const uint32_t *)pa];
+    const trace_pyid *y = &cmp_tr->pyids[*(const uint32_t *)pb];
+    int64_t a = cmp_tr->events[x->event].ts, b = cmp_tr->events[y->event].ts;
+    if (a != b)
+        return a < b ? -1 : 1;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
 static int cmp_stats(uint32_t a, uint32_t b)
 {
     size_t la, lb;
@@ -113,18 +124,27 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         st->dev_self_ns += n->dev_self_ns;
     }
 
-    /* the Python calls by id (the last event with an id stands for it) */
+    /* the Python calls by id: the last event with an id stands for it, by
+       start time as the plugin sorted its events (then file order) */
+    up = malloc((np ? np : 1) * sizeof *up);
+    if (!up)
+        goto nomem;
     for (size_t i = 0; i < np; i++)
+        up[i] = (uint32_t)i;
+    cmp_tr = tr;
+    qsort(up, np, sizeof *up, cmp_py_ts);
+    for (size_t j = 0; j < np; j++) {
+        size_t i = up[j];
         if ((pys[i].has & TRACE_PY_ID) &&
             catkind_of(trace_str(tr, tr->events[pys[i].event].cat),
                        strtab_len(tr->strs, tr->events[pys[i].event].cat)) == CATKIND_PYTHON_FUNCTION &&
             hmap_put(&byid, (uint64_t)pys[i].id, (uint32_t)i) < 0)
             goto nomem;
+    }
     /* up[i]: the nearest module call strictly above call i, MODULES_NONE;
        filled along each walk, so every call is walked once */
-    up = malloc((np ? np : 1) * sizeof *up);
     stk = malloc((np ? np : 1) * sizeof *stk);
-    if (!up || !stk)
+    if (!stk)
         goto nomem;
     const uint32_t UNSET = MODULES_NONE - 1;
     for (size_t i = 0; i < np; i++)

@@ -125,6 +125,16 @@ static int cmp_cand(const void *a, const void *b)
     return x->event < y->event ? -1 : x->event > y->event;
 }
 
+/* by start time, then file order */
+static int cmp_ts(const void *a, const void *b)
+{
+    const struct cand *x = &sort_c[*(const uint32_t *)a], *y = &sort_c[*(const uint32_t *)b];
+    const trace_event *ex = &sort_ev[x->event], *ey = &sort_ev[y->event];
+    if (ex->ts != ey->ts)
+        return ex->ts < ey->ts ? -1 : 1;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
 static void add_child(struct cand *c, uint32_t p, uint32_t k)
 {
     c[k].parent = p;
@@ -188,26 +198,40 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
             c = nv;
             cap = ncap;
         }
-        uint32_t tid = tr->tracks[tr->events[e].track].tid;
+        x.event = (uint32_t)e;
+        x.parent = x.first_child = x.last_child = x.next_sibling = MODEL_NONE;
+        x.rt_src = (uint32_t)nc;
+        c[nc++] = x;
+    }
+
+    /* The plugin reads the events sorted by start time (a stable sort):
+       its threads come in the order of their first node by time, and a
+       runtime call goes to the first node with its External id, by thread
+       then by time; an nn.Module call has none (the plugin drops its id),
+       like an event without one. */
+    ord = malloc((nc ? nc : 1) * sizeof *ord);
+    stack = malloc((nc ? nc : 1) * sizeof *stack);
+    if (!ord || !stack)
+        goto nomem;
+    for (size_t i = 0; i < nc; i++)
+        ord[i] = (uint32_t)i;
+    sort_ev = tr->events;
+    sort_c = c;
+    qsort(ord, nc, sizeof *ord, cmp_ts);
+    for (size_t i = 0; i < nc; i++) {
+        struct cand *x = &c[ord[i]];
+        uint32_t tid = tr->tracks[tr->events[x->event].track].tid;
         uint32_t g = hmap_get(&groups, tid);
         if (g == UINT32_MAX) {
             g = ngroups++;
             if (hmap_put(&groups, tid, g) < 0)
                 goto nomem;
         }
-        x.event = (uint32_t)e;
-        x.group = g;
-        x.parent = x.first_child = x.last_child = x.next_sibling = MODEL_NONE;
-        x.rt_src = (uint32_t)nc;
-        c[nc] = x;
-        /* runtime calls go to the first node with their External id, by
-           thread then file order; an nn.Module call has none (the plugin
-           drops its id), like an event without one */
-        uint64_t key = x.kind == TBTREE_MODULE ? 0 : tr->events[e].ext;
+        x->group = g;
+        uint64_t key = x->kind == TBTREE_MODULE ? 0 : tr->events[x->event].ext;
         uint32_t have = hmap_get(&byext, key);
-        if ((have == UINT32_MAX || c[have].group > g) && hmap_put(&byext, key, (uint32_t)nc) < 0)
+        if ((have == UINT32_MAX || c[have].group > g) && hmap_put(&byext, key, ord[i]) < 0)
             goto nomem;
-        nc++;
     }
 
     /* runtime calls and the GPU work they launched */
@@ -243,14 +267,8 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
     }
 
     /* nesting per thread */
-    ord = malloc((nc ? nc : 1) * sizeof *ord);
-    stack = malloc((nc ? nc : 1) * sizeof *stack);
-    if (!ord || !stack)
-        goto nomem;
     for (size_t i = 0; i < nc; i++)
         ord[i] = (uint32_t)i;
-    sort_ev = tr->events;
-    sort_c = c;
     qsort(ord, nc, sizeof *ord, cmp_cand);
     size_t sp = 0;
     for (size_t i = 0; i < nc; i++) {

@@ -55,7 +55,8 @@ if [ $rc -eq 0 ] && grep -q "^>.* f$last  *$" "$work/out" && has "match 1 of 1";
     ok "/f$last finds the leaf $n levels down"
 else bad "search: exit $rc: $(tail -4 "$work/out")"; fi
 replay "3 <End> m m"
-if [ $rc -eq 0 ] && grep -q "^>.* f$last  *$" "$work/out" && has "tree: per track"; then
+# (the status line says it: with nine views the tab line has no room left for it)
+if [ $rc -eq 0 ] && grep -q "^>.* f$last  *$" "$work/out" && has "one tree per track"; then
     ok "merging the tracks and back keeps the cursor on the leaf"
 else bad "merge: exit $rc: $(tail -4 "$work/out")"; fi
 

@@ -212,6 +212,32 @@ static void test_tree_rules(void **state)
     unload(&l);
 }
 
+/* The plugin sorts its events by start time: the thread whose first node
+   starts first comes first, and takes a runtime call whose External id
+   operators of two threads carry, whatever the file order. */
+static void test_time_order(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "{\"traceEvents\":["
+             EV("cpu_op", "aten::main", 9000, 20, "\"External id\":5")
+             EV("cuda_runtime", "cudaLaunchKernel", 9005, 4, "\"External id\":5,\"correlation\":1")
+             KER("k", 9100, 6, 1)
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::early\",\"pid\":1,\"tid\":3,"
+             "\"ts\":50,\"dur\":30,\"args\":{\"External id\":5}},"
+             "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10000}"
+             "]}");
+    opshape *s = opshape_build(l.t, NULL, &(t2p_error){ 0 });
+    assert_non_null(s);
+    /* aten::early (thread 3, written last, starts first) takes the launch */
+    assert_int_equal(row(s, l.tr, "aten::early")->dev_self_ns, 6000);
+    assert_int_equal(row(s, l.tr, "aten::early")->self_ns, 26000);
+    assert_int_equal(row(s, l.tr, "aten::main")->dev_self_ns, 0);
+    assert_int_equal(row(s, l.tr, "aten::main")->self_ns, 20000);
+    opshape_free(s);
+    unload(&l);
+}
+
 #define PY(name, ts, dur, id, parent, extra) \
     "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" \
     #ts ",\"dur\":" #dur ",\"args\":{\"Python id\":" #id ",\"Python parent id\":" #parent extra "}},"
@@ -269,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_float_repr),
         cmocka_unit_test(test_shape_text),
         cmocka_unit_test(test_tree_rules),
+        cmocka_unit_test(test_time_order),
         cmocka_unit_test(test_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
