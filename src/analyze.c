@@ -23,6 +23,7 @@
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
+#include "src/analyze_shapes.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
@@ -324,7 +325,8 @@ static void *mem_main(void *arg)
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
-                       bool short_names, bool kernels_only, analyze_steps_sel *sel, const char *range_text,
+                       bool by_shape, bool with_modules, bool short_names,
+                       bool kernels_only, analyze_steps_sel *sel, const char *range_text,
                        const hta_opts *ho)
 {
     struct ranged rgv, *rg = NULL;
@@ -341,6 +343,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     unsigned char *keep = NULL;
     kernels *kr = NULL;
     unsigned char *kmask = NULL;
+    analyze_shapes shapes = { 0 };
     if (!whole)
         return EXIT_INPUT;
     struct mem_job mj = { .m = whole };
@@ -418,6 +421,14 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     }
     model_sort_ops(m, (enum model_sort)sort, false, order);
     size_t nshow = top == 0 || top > m->nops ? m->nops : top;
+    /* TensorBoard's tree is built over the whole trace (its runtime and GPU
+       links cross step bounds); the scope picks the calls that count */
+    if (!sel->only && (json || by_shape || with_modules) &&
+        analyze_shapes_build(&shapes, whole, st, sel->spec != NULL, sel->first, sel->last,
+                             (enum model_sort)sort, &err) < 0) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
@@ -429,6 +440,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         analyze_gpu_json(stdout, gpu);
         if (by_line)
             analyze_lines_json(stdout, m, top);
+        analyze_shapes_json(stdout, &shapes, tr, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg);
@@ -437,6 +449,10 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         analyze_gpu_text(stdout, gpu);
         if (by_line)
             analyze_lines_text(stdout, m, top);
+        if (by_shape)
+            analyze_shapes_text(stdout, &shapes, tr, top);
+        if (with_modules)
+            analyze_modules_text(stdout, &shapes, tr);
     }
     if (tr->truncated)
         cli_warn_truncated(tr->path, tr->truncated_reason, "loaded");
@@ -446,6 +462,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
 out:
     hta_free(gpu);
     free(keep);
+    analyze_shapes_done(&shapes);
     shortname_free(sn);
     kernels_free(kr);
     free(kmask);
@@ -466,7 +483,8 @@ int cli_analyze(int argc, char **argv)
     opts_common_vals cv = { 0 };
     long top = 20;
     int sort = MODEL_SORT_SELF;
-    bool json = false, spread = false, by_line = false, kernels_only = false;
+    bool json = false, spread = false, by_line = false, kernels_only = false,
+         by_shape = false, with_modules = false;
     enum memory_sort msort = MEMORY_SORT_ALLOC_SIZE;
     analyze_steps_sel sel = { 0 };
     hta_opts ho;
@@ -516,6 +534,8 @@ int cli_analyze(int argc, char **argv)
         case OPT_PER_STEP: cmp.per_step = true; break;
         case OPT_BASE_STEP: cmp.base_step = h->value; break;
         case OPT_BY_LINE: by_line = true; break;
+        case OPT_BY_SHAPE: by_shape = true; break;
+        case OPT_MODULES: with_modules = true; break;
         case OPT_STEPS: sel.only = true; break;
         case OPT_KERNEL_WAIT:
         case OPT_RUNTIME_CUTOFF:
@@ -599,7 +619,7 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     cv.short_names, kernels_only, &sel, cv.range, &ho);
+                     by_shape, with_modules, cv.short_names, kernels_only, &sel, cv.range, &ho);
 done:
     opts_parsed_done(&p);
     return rc;

@@ -35,6 +35,8 @@ enum opt_id {
     OPT_STEP,
     OPT_RANGE,
     OPT_BY_LINE,
+    OPT_BY_SHAPE,
+    OPT_MODULES,
     OPT_BASE,
     OPT_PER_STEP,
     OPT_BASE_STEP,

@@ -147,6 +147,9 @@ static const key_def table[] = {
     { 'i', ACT_CALLERS, 0, TREE | KEYS_VIEW(VIEW_OPS) | CALLERS,
       "callers (bottom-up, as pprof -peek): each operator's callers, with the time through them",
       "i callers", 0 },
+    { 'I', ACT_BY_SHAPE, 0, KEYS_VIEW(VIEW_OPS),
+      "group by input shape (TensorBoard's Operator view: its tree, the whole trace) / by name",
+      "I by shape", 0 },
     /* the callers pane: the tree's moves (TREES), q, Esc and i go back */
     { VK_ESC, ACT_BACK, 0, CALLERS, "back (q, i too)", "Esc/q back", 0 },
     /* the source pane: q and Esc go back (its own action), the moves are everyone's */

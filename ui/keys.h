@@ -46,6 +46,8 @@ enum key_act {
     ACT_TL_MARK_END,
     /* the view chooser: a list of every view (those past nine have no digit) */
     ACT_CHOOSE,
+    /* Ops: rows by (operator, input shape), as TensorBoard's Operator view */
+    ACT_BY_SHAPE,
     ACT_N
 };
 

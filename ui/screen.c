@@ -94,11 +94,32 @@ static int tab_text(const view *v, int i, char *buf, size_t size)
                     v->ops[i]->label);
 }
 
+/* The first tab drawn: 0, unless the current one would end past the
+   screen's edge (more views than a narrow screen holds); then the tabs
+   before it give way, behind a "<". */
+static int first_tab(const view *v)
+{
+    char t[128];
+    int w[VIEW_NTABS], sum = 0, cur = v->tab < VIEW_NTABS ? (int)v->tab : 0, from = 0;
+    for (int i = 0; i <= cur; i++) {
+        int n = tab_text(v, i, t, sizeof t);
+        w[i] = n > 0 ? (int)fmt_width(t, strlen(t)) : 0;
+        sum += w[i];
+    }
+    while (from < cur && sum > v->width - 1) {
+        sum -= w[from++];
+        if (from == 1)
+            sum += 1; /* the "<" */
+    }
+    return from;
+}
+
 int view_tab_at(const view *v, int x)
 {
     char t[128];
-    int at = 0;
-    for (int i = 0; i < VIEW_NTABS; i++) {
+    int from = first_tab(v);
+    int at = from ? 1 : 0;
+    for (int i = from; i < VIEW_NTABS; i++) {
         int n = tab_text(v, i, t, sizeof t);
         int w = n > 0 ? (int)fmt_width(t, strlen(t)) : 0;
         if (x >= at && x < at + w)
@@ -112,7 +133,10 @@ static void tabs(view *v, cols_line *l)
 {
     char tmp[800];
     size_t o = 0;
-    for (int i = 0; i < VIEW_NTABS && o < sizeof tmp; i++)
+    int from = first_tab(v);
+    if (from)
+        tmp[o++] = '<';
+    for (int i = from; i < VIEW_NTABS && o < sizeof tmp; i++)
         o += (size_t)tab_text(v, i, tmp + o, sizeof tmp - o);
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);

@@ -49,6 +49,8 @@ void trace_free(trace *t)
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
     vec_free(t->kargs, t->cap_kargs, sizeof *t->kargs);
+    vec_free(t->shapes, t->cap_shapes, sizeof *t->shapes);
+    vec_free(t->pyids, t->cap_pyids, sizeof *t->pyids);
     trace_mem_free(t);
     free(t);
 }

@@ -301,6 +301,18 @@ static int finish_event(trace_parser *L)
             memcpy(k->grid, c->k_grid, sizeof k->grid);
             memcpy(k->block, c->k_block, sizeof k->block);
         }
+        uint32_t shape = c->dims != STRTAB_NONE ? c->dims : c->dims_lc;
+        if (shape != STRTAB_NONE && t->nevents > before) {
+            if (vec_grow((void **)&t->shapes, &t->cap_shapes, t->nshapes, sizeof *t->shapes) < 0)
+                return fail_nomem(L);
+            t->shapes[t->nshapes++] = (trace_shape){ (uint32_t)(t->nevents - 1), shape };
+        }
+        if (c->py_has && t->nevents > before) {
+            if (vec_grow((void **)&t->pyids, &t->cap_pyids, t->npyids, sizeof *t->pyids) < 0)
+                return fail_nomem(L);
+            t->pyids[t->npyids++] = (trace_pyid){ (uint32_t)(t->nevents - 1), c->py_has,
+                                                  c->py_id, c->py_parent, c->py_module };
+        }
         return 1;
     }
     case 'M': {
@@ -410,9 +422,12 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 9:
         if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
+        if (!memcmp(k, "Python id", 9)) return K_PY_ID;
         break;
     case 10:
         if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
+        if (!memcmp(k, "Input Dims", 10)) return K_INPUT_DIMS;
+        if (!memcmp(k, "Input dims", 10)) return K_INPUT_DIMS_LC;
         if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
         break;
     case 11:
@@ -425,6 +440,10 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 15:
         if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
+        break;
+    case 16:
+        if (!memcmp(k, "Python parent id", 16)) return K_PY_PARENT;
+        if (!memcmp(k, "Python module id", 16)) return K_PY_MODULE;
         break;
     }
     return K_OTHER;
@@ -457,6 +476,59 @@ static int record(trace_parser *L, bool not_event)
     return 1;
 }
 
+/* ---- args["Input Dims"]: its str() text, token by token ---- */
+
+/* The rendered value is complete: keep it on the event. */
+static int dims_end(trace_parser *L)
+{
+    uint32_t id = intern(L, L->dims.len ? L->dims.buf : "", L->dims.len);
+    if (id == STRTAB_NONE)
+        return 0;
+    if (L->dims_key == K_INPUT_DIMS)
+        L->c.dims = id;
+    else
+        L->c.dims_lc = id;
+    L->dims_key = K_OTHER;
+    return 1;
+}
+
+static int dims_value(trace_parser *L, const char *s, size_t n, bool is_str)
+{
+    enum pyrepr_kind k = is_str                           ? PYREPR_STRING
+                         : n == 4 && !memcmp(s, "null", 4) ? PYREPR_NULL
+                         : n == 4 && !memcmp(s, "true", 4) ? PYREPR_TRUE
+                         : n == 5 && !memcmp(s, "false", 5) ? PYREPR_FALSE
+                                                           : PYREPR_NUMBER;
+    if (pyrepr_scalar(&L->dims, k, s, n) < 0)
+        return fail_nomem(L);
+    return pyrepr_depth(&L->dims) ? 1 : dims_end(L);
+}
+
+/* An object or array opens (L->depth already counts it): inside a shape,
+   or as the shape's value itself. Returns 1 when it was one, 0 on no memory,
+   -1 when it is not a shape's. */
+static int dims_open(trace_parser *L, bool object)
+{
+    if (L->dims_key == K_OTHER) {
+        if (!(L->in_args && L->depth == L->ev_depth + 3 &&
+              (L->args_key == K_INPUT_DIMS || L->args_key == K_INPUT_DIMS_LC)))
+            return -1;
+        pyrepr_reset(&L->dims);
+        L->dims_key = L->args_key;
+    }
+    return pyrepr_open(&L->dims, object) < 0 ? fail_nomem(L) : 1;
+}
+
+/* An object or array closes; -1 when it is not a shape's. */
+static int dims_close(trace_parser *L)
+{
+    if (L->dims_key == K_OTHER)
+        return -1;
+    if (pyrepr_close(&L->dims) < 0)
+        return fail_nomem(L);
+    return pyrepr_depth(&L->dims) ? 1 : dims_end(L);
+}
+
 /* A scalar value (number or string text). is_str tells which. */
 static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
 {
@@ -466,6 +538,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         L->top = 's';
         return 1;
     }
+    if (L->dims_key != K_OTHER)
+        return dims_value(L, s, n, is_str);
     if (L->ev_depth && d == L->ev_depth) {
         if (L->recs)
             return record(L, true);
@@ -547,6 +621,30 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_SORT_INDEX:
             c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
             break;
+        case K_INPUT_DIMS:
+        case K_INPUT_DIMS_LC:
+            /* a scalar shape: str() of it; a null "Input Dims" is none
+               (TensorBoard then reads "Input dims") */
+            if (L->args_key == K_INPUT_DIMS && !is_str && n == 4 && !memcmp(s, "null", 4))
+                break;
+            pyrepr_reset(&L->dims);
+            L->dims_key = L->args_key;
+            return dims_value(L, s, n, is_str);
+        case K_PY_ID:
+        case K_PY_PARENT:
+        case K_PY_MODULE: {
+            int64_t x;
+            unsigned bit = L->args_key == K_PY_ID ? TRACE_PY_ID
+                           : L->args_key == K_PY_PARENT ? TRACE_PY_PARENT : TRACE_PY_MODULE;
+            if (!is_str && num_parse_scaled(s, n, 0, &x)) {
+                c->py_has |= bit;
+                *(L->args_key == K_PY_ID ? &c->py_id
+                  : L->args_key == K_PY_PARENT ? &c->py_parent : &c->py_module) = x;
+            } else {
+                c->py_has &= ~bit;
+            }
+            break;
+        }
         case K_BYTES:
             c->has_bytes = num_parse_scaled(s, n, 0, &c->bytes);
             break;
@@ -682,6 +780,9 @@ static int cb_start_map(void *ctx)
     trace_parser *L = ctx;
     if (!open_level(L))
         return 0;
+    int dr = dims_open(L, true);
+    if (dr >= 0)
+        return dr;
     int d = L->depth;
     if (d == 1) {
         L->top = 'm';
@@ -690,7 +791,8 @@ static int cb_start_map(void *ctx)
         L->key = K_OTHER;
         L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
                              .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
-                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE };
+                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE,
+                             .dims = STRTAB_NONE, .dims_lc = STRTAB_NONE };
     } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
         L->in_args = true;
         L->args_key = K_OTHER;
@@ -717,6 +819,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
     int d = L->depth;
     L->last_key_len = n < sizeof L->last_key ? n : sizeof L->last_key;
     memcpy(L->last_key, k, L->last_key_len);
+    if (L->dims_key != K_OTHER)
+        return pyrepr_key(&L->dims, (const char *)k, n) < 0 ? fail_nomem(L) : 1;
     if (L->in_event && d == L->ev_depth + 1) {
         L->key = classify_event_key(k, n);
     } else if (L->in_args && d == L->ev_depth + 2) {
@@ -748,7 +852,12 @@ static int cb_end_map(void *ctx)
 {
     trace_parser *L = ctx;
     int d = L->depth;
-    int r = 1;
+    int r = dims_close(L);
+    if (r >= 0) {
+        L->depth--;
+        return r;
+    }
+    r = 1;
     if (L->in_args && d == L->ev_depth + 2) {
         L->in_args = false;
     } else if (L->in_event && d == L->ev_depth + 1) {
@@ -773,6 +882,9 @@ static int cb_start_array(void *ctx)
     trace_parser *L = ctx;
     if (!open_level(L))
         return 0;
+    int dr = dims_open(L, false);
+    if (dr >= 0)
+        return dr;
     int d = L->depth;
     if (d == 1) {
         L->top = 'a';
@@ -802,6 +914,11 @@ static int cb_start_array(void *ctx)
 static int cb_end_array(void *ctx)
 {
     trace_parser *L = ctx;
+    int dr = dims_close(L);
+    if (dr >= 0) {
+        L->depth--;
+        return dr;
+    }
     if (L->recs && L->ev_depth && L->depth == L->ev_depth) {
         /* a worker's chunk holds no more events: stop where the array ends */
         L->ended = true;
@@ -895,7 +1012,7 @@ int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
     L->c = r->c;
     struct trace_cur *c = &L->c;
     uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
-                        &c->stack };
+                        &c->stack, &c->dims, &c->dims_lc };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (*ids[i] != STRTAB_NONE)
             *ids[i] = map[*ids[i]];
@@ -924,6 +1041,7 @@ void trace_parse_done(trace_parser *L)
     hmap_done(&L->open_top);
     trace_mem_load_done(L->mem);
     L->mem = NULL;
+    pyrepr_done(&L->dims);
     free(L->begins);
     L->begins = NULL;
 }

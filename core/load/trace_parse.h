@@ -10,6 +10,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/base/error.h"
+#include "core/load/pyrepr.h"
 #include "core/base/hmap.h"
 #include "core/load/trace_types.h"
 
@@ -19,6 +20,7 @@ enum trace_key {
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     K_KBPS, K_KOCC, K_KGRID, K_KBLOCK, K_KREGS, K_KSMEM, K_KDEVICE,
+    K_INPUT_DIMS, K_INPUT_DIMS_LC, K_PY_ID, K_PY_PARENT, K_PY_MODULE,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM, K_PROP_MAJOR,
     /* inside distributedInfo */
@@ -44,6 +46,11 @@ struct trace_cur {
     uint32_t name, cat, pid, tid;
     uint32_t arg_name, arg_labels;
     uint32_t stack; /* args["Call stack"], STRTAB_NONE */
+    /* str() of args["Input Dims"] and of args["Input dims"] (core/load/pyrepr.h),
+       STRTAB_NONE when absent ("Input Dims" also when null) */
+    uint32_t dims, dims_lc;
+    uint8_t py_has; /* TRACE_PY_* bits: which of py_id, py_parent, py_module it has */
+    int64_t py_id, py_parent, py_module;
     int64_t ts, dur, sort_index;
     uint64_t corr;
     uint32_t ext; /* External id + 1, 0 none */
@@ -103,6 +110,10 @@ typedef struct trace_parser {
        trace_parse_apply; the array's closing ']' sets ended and stops yajl */
     struct trace_recs *recs;
     bool ended;
+    /* an args["Input Dims"]/["Input dims"] container being rendered: its key
+       (K_OTHER when none), the depth of the args object, the text so far */
+    enum trace_key dims_key;
+    pyrepr dims;
 } trace_parser;
 
 /* An element of the events array as a worker read it: an event object

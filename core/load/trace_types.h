@@ -80,6 +80,26 @@ typedef struct trace_karg {
     int64_t registers, shared_memory;
 } trace_karg;
 
+/* The input shape of an event whose args have one, as TensorBoard showed
+   it: Python's str() of args["Input Dims"], else of args["Input dims"]
+   (core/load/pyrepr.h). An event without one has the shape "[]". */
+typedef struct trace_shape {
+    uint32_t event; /* index into trace->events */
+    uint32_t shape; /* strtab id of the text */
+} trace_shape;
+
+/* The Python ids of an event whose args have any (python_function events of
+   PyTorch 1.10+): "Python id", "Python parent id", "Python module id" (the
+   last only on nn.Module calls). */
+#define TRACE_PY_ID 1u
+#define TRACE_PY_PARENT 2u
+#define TRACE_PY_MODULE 4u
+typedef struct trace_pyid {
+    uint32_t event; /* index into trace->events */
+    uint32_t has;   /* TRACE_PY_* bits: the ids it has (integers, not null) */
+    int64_t id, parent, module;
+} trace_pyid;
+
 /* The [memory] instants (profile_memory=True), one per allocation or free,
    in file order. Millions of them in a long run, so they are stored
    compactly (core/load/trace_mem.c: 12 bytes each, plus 2 when they come from
@@ -171,6 +191,10 @@ typedef struct trace {
     size_t nstacks;
     trace_karg *kargs;   /* in event order; only X events carry them */
     size_t nkargs;
+    trace_shape *shapes; /* in event order; only X events carry one */
+    size_t nshapes, cap_shapes;
+    trace_pyid *pyids;   /* in event order; only X events carry them */
+    size_t npyids, cap_pyids;
     trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
     size_t nmems;
     uint16_t *mem_stream; /* per record: index into mem_streams; NULL while there is one */

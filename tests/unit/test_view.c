@@ -927,6 +927,7 @@ static void test_tab_at(void **state)
     struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     char line[4096], want[64];
+    view_resize(v, 240, 40); /* room for every tab */
     for (int cur = 0; cur < 3; cur++) {
         view_key(v, '1' + cur);
         screen_line(v, 2, line, sizeof line);

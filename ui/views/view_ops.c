@@ -1,5 +1,8 @@
 /* The Ops view: one row per operator, as PyTorch's key_averages() table.
-   Enter focuses the Tree on every stack through the operator. */
+   Enter focuses the Tree on every stack through the operator. I groups the
+   rows by (operator, input shape) as TensorBoard's Operator view did
+   (core/analyses/opshape.h: its own tree over the whole trace, so a focus
+   does not narrow those rows; the filter does). */
 #include "config.h"
 
 #include <stdio.h>
@@ -7,7 +10,9 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/opshape.h"
 #include "core/load/pyframe.h"
+#include "core/model/catkind.h"
 #include "ui/view_impl.h"
 
 enum { C_NAME, C_CAT, C_CALLS, C_SELF, C_SELFPCT, C_TOTAL, C_CUM, C_AVG, C_MIN, C_MAX, C_DSELF, C_DTOTAL };
@@ -32,8 +37,30 @@ static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODE
                                          MODEL_SORT_TOTAL, MODEL_SORT_AVG, MODEL_SORT_DEVICE_SELF,
                                          MODEL_SORT_DEVICE_TOTAL, MODEL_SORT_N };
 
+/* grouped by input shape */
+enum { S_NAME = 100, S_SHAPE, S_CALLS, S_SELF, S_TOTAL, S_AVG, S_DSELF, S_DTOTAL, S_TC, S_TCSELF,
+       S_TCTOTAL };
+
+static const col shape_cols[] = {
+    { S_NAME, "Name", 20, MODEL_SORT_NAME, 0, false, true, true },
+    { S_SHAPE, "Input shape", 34, -1, 0, false, false, true },
+    { S_CALLS, "Calls", 10, MODEL_SORT_CALLS, 1, false, false, false },
+    { S_SELF, "Self ms", 12, MODEL_SORT_SELF, 0, false, false, false },
+    { S_TOTAL, "Total ms", 12, MODEL_SORT_TOTAL, 0, false, false, false },
+    { S_AVG, "Avg ms", 10, MODEL_SORT_AVG, 3, false, false, false },
+    { S_DSELF, "Dev self ms", 12, MODEL_SORT_DEVICE_SELF, 2, true, false, false },
+    { S_DTOTAL, "Dev total ms", 12, MODEL_SORT_DEVICE_TOTAL, 1, true, false, false },
+    { S_TC, "TC", 3, -1, 3, true, false, true },
+    { S_TCSELF, "TC self%", 8, -1, 4, true, false, false },
+    { S_TCTOTAL, "TC total%", 9, -1, 4, true, false, false },
+    { 0, NULL, 0, 0, 0, false, false, false }
+};
+
 struct ops_state {
     uint32_t *order; /* ops in the current sort */
+    bool by_shape;   /* I: rows are opshape rows */
+    tbtree *tree;    /* built on the first I, for the model's life */
+    opshape *shp;
 };
 
 static int ops_open(view *v)
@@ -48,9 +75,99 @@ static int ops_open(view *v)
 static void ops_close(view *v)
 {
     struct ops_state *s = view_state(v, VIEW_OPS);
-    if (s)
+    if (s) {
         free(s->order);
+        opshape_free(s->shp);
+        tbtree_free(s->tree);
+    }
     free(s);
+}
+
+static struct ops_state *st(view *v)
+{
+    return view_state(v, VIEW_OPS);
+}
+
+static bool by_shape(view *v)
+{
+    return st(v)->by_shape;
+}
+
+static const col *ops_cols_of(view *v)
+{
+    return by_shape(v) ? shape_cols : cols;
+}
+
+static int64_t shape_key(const opshape_row *r, enum model_sort s)
+{
+    switch (s) {
+    case MODEL_SORT_TOTAL: return r->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)r->calls;
+    case MODEL_SORT_AVG: return r->calls ? r->total_ns / (int64_t)r->calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return r->dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return r->dev_total_ns;
+    default: return r->self_ns;
+    }
+}
+
+/* The rows by input shape: TensorBoard's, by the current sort, through the filter. */
+static int shape_rebuild(view *v, view_rows *r)
+{
+    const opshape *sh = st(v)->shp;
+    const trace *tr = v->m->tr;
+    view_keyed *k = view_keyed_buf(v, sh->nrows);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < sh->nrows; i++) {
+        k[i].key = shape_key(&sh->rows[i], v->sort);
+        k[i].name = trace_str(tr, sh->rows[i].name);
+        k[i].id = (uint32_t)i;
+    }
+    view_keyed_sort(k, sh->nrows, v->sort == MODEL_SORT_NAME, v->reverse);
+    for (size_t i = 0; i < sh->nrows; i++) {
+        if (v->top_ops && r->n >= v->top_ops)
+            break;
+        if (scope_name_passes(v->scope, k[i].name) && view_rows_push(r, k[i].id) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* I: builds TensorBoard's tree once, then flips the grouping. */
+static int shape_toggle(view *v)
+{
+    struct ops_state *s = st(v);
+    if (!s->shp) {
+        t2p_error err;
+        if (!(s->tree = tbtree_build(v->m, &err)) || !(s->shp = opshape_build(s->tree, NULL, &err))) {
+            tbtree_free(s->tree);
+            s->tree = NULL;
+            view_status_set(v, "out of memory: no rows by input shape");
+            return VIEW_DRAW_FOOTER;
+        }
+    }
+    s->by_shape = !s->by_shape;
+    v->cur[VIEW_OPS] = v->top[VIEW_OPS] = 0;
+    v->rows[VIEW_OPS].n = 0; /* its ids mean other rows now: the cursor starts on top */
+    v->stale[VIEW_OPS] = true;
+    if (s->by_shape)
+        view_status_set(v, "by input shape: %zu rows, TensorBoard's tree over the whole trace (I: by name)",
+                        s->shp->nrows);
+    else
+        view_status_set(v, "by name (I: by input shape)");
+    return VIEW_DRAW_ALL;
+}
+
+/* Enter on a row by shape: the operator of that name (category cpu_op). */
+static uint32_t shape_op(view *v, uint32_t row)
+{
+    const model *m = v->m;
+    uint32_t name = st(v)->shp->rows[row].name;
+    for (size_t o = 0; o < m->nops; o++)
+        if (m->ops[o].name == name && m->ops[o].cat < m->ncatkind &&
+            m->catkind[m->ops[o].cat] == CATKIND_CPU_OP)
+            return (uint32_t)o;
+    return MODEL_NONE;
 }
 
 /* An op's figures: the model's, or within the scope. */
@@ -109,6 +226,8 @@ static int ops_rebuild(view *v, view_rows *r)
     struct ops_state *s = view_state(v, VIEW_OPS);
     const scope_fig *sf = scope_ops(v->scope);
     size_t n = m->nops;
+    if (s->by_shape)
+        return shape_rebuild(v, r);
     if (!sf)
         model_sort_ops(m, v->sort, v->reverse, s->order);
     else if (scoped_order(v, sf, s->order, &n) < 0)
@@ -127,9 +246,51 @@ static int ops_rebuild(view *v, view_rows *r)
 
 static const char *ops_name(view *v, uint32_t op, char *buf, size_t size, size_t *len)
 {
-    (void)buf;
-    (void)size;
+    if (by_shape(v)) {
+        const opshape *sh = st(v)->shp;
+        const trace *tr = v->m->tr;
+        size_t sl;
+        const char *shape = opshape_shape(sh, tr, op, &sl);
+        int n = snprintf(buf, size, "%s %.*s", trace_str(tr, sh->rows[op].name), (int)sl, shape);
+        *len = n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+        return buf;
+    }
     return view_op_name(v, op, len);
+}
+
+static void shape_cell(view *v, uint32_t id, const col *c, int namew, cols_line *l)
+{
+    const opshape *sh = st(v)->shp;
+    const opshape_row *r = &sh->rows[id];
+    const trace *tr = v->m->tr;
+    size_t len;
+    const char *s;
+    char t[32];
+    switch (c->id) {
+    case S_NAME:
+        cols_cell(l, trace_str(tr, r->name), strtab_len(tr->strs, r->name), namew, false);
+        break;
+    case S_SHAPE:
+        s = opshape_shape(sh, tr, id, &len);
+        cols_cell(l, s, len, c->width, false);
+        break;
+    case S_CALLS: view_cell_count(l, r->calls, c->width); break;
+    case S_SELF: view_cell_ms(l, r->self_ns, c->width); break;
+    case S_TOTAL: view_cell_ms(l, r->total_ns, c->width); break;
+    case S_AVG: view_cell_ms(l, r->calls ? r->total_ns / (int64_t)r->calls : 0, c->width); break;
+    case S_DSELF: view_cell_ms(l, r->dev_self_ns, c->width); break;
+    case S_DTOTAL: view_cell_ms(l, r->dev_total_ns, c->width); break;
+    case S_TC: cols_cell(l, r->tc_eligible ? "yes" : "no", r->tc_eligible ? 3 : 2, c->width, false); break;
+    case S_TCSELF:
+        snprintf(t, sizeof t, "%.2f", opshape_tc_self_pct(r));
+        cols_cell(l, t, strlen(t), c->width, true);
+        break;
+    case S_TCTOTAL:
+        snprintf(t, sizeof t, "%.2f", opshape_tc_total_pct(r));
+        cols_cell(l, t, strlen(t), c->width, true);
+        break;
+    default: cols_cell(l, "", 0, c->width, true);
+    }
 }
 
 static void ops_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l)
@@ -141,6 +302,10 @@ static void ops_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l
     size_t len;
     const char *s;
     char t[64];
+    if (by_shape(v)) {
+        shape_cell(v, op, c, namew, l);
+        return;
+    }
     op_fig(v, op, &f);
     switch (c->id) {
     case C_NAME:
@@ -174,22 +339,37 @@ static void ops_cell(view *v, uint32_t op, const col *c, int namew, cols_line *l
 
 static bool ops_gpu(view *v, uint32_t op)
 {
-    return v->m->ops[op].gpu;
+    return !by_shape(v) && v->m->ops[op].gpu;
 }
 
 static int ops_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
+    if (act == ACT_BY_SHAPE)
+        return shape_toggle(v);
+    if (by_shape(v) && act == ACT_CALLERS) {
+        view_status_set(v, "callers: by name only (I: back to rows by name)");
+        return VIEW_DRAW_FOOTER;
+    }
     if (act != ACT_DRILL || view_nrows(v) == 0)
         return -1;
-    view_push_focus(v, SCOPE_OP, view_row(v, view_cursor(v)));
+    uint32_t op = view_row(v, view_cursor(v));
+    if (by_shape(v) && (op = shape_op(v, op)) == MODEL_NONE)
+        return -1;
+    view_push_focus(v, SCOPE_OP, op);
     return VIEW_DRAW_ALL;
+}
+
+static void ops_tabinfo(view *v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", by_shape(v) ? "  by input shape" : "");
 }
 
 const struct view_ops view_ops_ops = {
     .name = "ops",
     .label = "Ops",
     .cols = cols,
+    .cols_of = ops_cols_of,
     .namecap = 90,
     .sorts = sorts,
     .open = ops_open,
@@ -199,4 +379,5 @@ const struct view_ops view_ops_ops = {
     .cell = ops_cell,
     .gpu = ops_gpu,
     .action = ops_action,
+    .tabinfo = ops_tabinfo,
 };

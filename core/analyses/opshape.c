@@ -1,0 +1,152 @@
+/* Operators by input shape (see opshape.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analyses/opshape.h"
+#include "core/base/hmap.h"
+
+/* The shape of each event that has one, by binary search in trace->shapes
+   (event order). */
+static uint32_t shape_of(const trace *tr, uint32_t e, uint32_t empty)
+{
+    size_t lo = 0, hi = tr->nshapes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tr->shapes[mid].event < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < tr->nshapes && tr->shapes[lo].event == e && tr->shapes[lo].shape != empty)
+        return tr->shapes[lo].shape;
+    return STRTAB_NONE; /* "[]": no shape, or an empty one */
+}
+
+opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *err)
+{
+    const trace *tr = t->m->tr;
+    opshape *s = calloc(1, sizeof *s);
+    size_t cap = 0;
+    hmap idx = { 0 };
+    if (!s || hmap_init(&idx, 256) < 0)
+        goto nomem;
+    uint32_t empty = strtab_find(tr->strs, "[]", 2);
+    for (size_t i = 0; i < t->n; i++) {
+        const tbtree_node *n = &t->nodes[i];
+        if (!n->is_operator || (keep && !keep[n->event]))
+            continue;
+        uint32_t name = tr->events[n->event].name;
+        uint32_t shape = shape_of(tr, n->event, empty);
+        uint64_t key = (uint64_t)name << 32 | shape;
+        uint32_t r = hmap_get(&idx, key);
+        if (r == UINT32_MAX) {
+            if (s->nrows == cap) {
+                size_t ncap = cap ? cap * 2 : 64;
+                opshape_row *nv = realloc(s->rows, ncap * sizeof *nv);
+                if (!nv)
+                    goto nomem;
+                s->rows = nv;
+                cap = ncap;
+            }
+            r = (uint32_t)s->nrows;
+            if (hmap_put(&idx, key, r) < 0)
+                goto nomem;
+            s->rows[s->nrows++] = (opshape_row){ .name = name, .shape = shape,
+                                                 .tc_eligible = n->tc_eligible, .first = n->post };
+        }
+        opshape_row *row = &s->rows[r];
+        row->calls++;
+        row->total_ns += n->total_ns;
+        row->self_ns += n->self_ns;
+        row->dev_total_ns += n->dev_total_ns;
+        row->dev_self_ns += n->dev_self_ns;
+        row->tc_total_ns += n->tc_total_ns;
+        row->tc_self_ns += n->tc_self_ns;
+        /* the plugin keeps the eligibility of the row's first call in its
+           operator list (post-order), which calls of one row can differ in */
+        if (n->post < row->first) {
+            row->first = n->post;
+            row->tc_eligible = n->tc_eligible;
+        }
+    }
+    hmap_done(&idx);
+    return s;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
+    hmap_done(&idx);
+    opshape_free(s);
+    return NULL;
+}
+
+void opshape_free(opshape *s)
+{
+    if (!s)
+        return;
+    free(s->rows);
+    free(s);
+}
+
+const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len)
+{
+    uint32_t id = s->rows[row].shape;
+    if (id == STRTAB_NONE) {
+        *len = 2;
+        return "[]";
+    }
+    *len = strtab_len(tr->strs, id);
+    return trace_str(tr, id);
+}
+
+double opshape_tc_self_pct(const opshape_row *r)
+{
+    return r->dev_self_ns > 0 ? 100.0 * (double)r->tc_self_ns / (double)r->dev_self_ns : 0;
+}
+
+double opshape_tc_total_pct(const opshape_row *r)
+{
+    return r->dev_total_ns > 0 ? 100.0 * (double)r->tc_total_ns / (double)r->dev_total_ns : 0;
+}
+
+static const opshape *sort_s;
+static const trace *sort_tr;
+static enum opshape_sort sort_by;
+
+static int cmp_text(uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return 0;
+    const char *x = a == STRTAB_NONE ? "[]" : trace_str(sort_tr, a);
+    const char *y = b == STRTAB_NONE ? "[]" : trace_str(sort_tr, b);
+    return strcmp(x, y);
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+    const opshape_row *a = &sort_s->rows[*(const uint32_t *)pa];
+    const opshape_row *b = &sort_s->rows[*(const uint32_t *)pb];
+    int64_t x = 0, y = 0;
+    switch (sort_by) {
+    case OPSHAPE_SORT_DEVICE_SELF: x = a->dev_self_ns, y = b->dev_self_ns; break;
+    case OPSHAPE_SORT_DEVICE_TOTAL: x = a->dev_total_ns, y = b->dev_total_ns; break;
+    case OPSHAPE_SORT_SELF: x = a->self_ns, y = b->self_ns; break;
+    case OPSHAPE_SORT_TOTAL: x = a->total_ns, y = b->total_ns; break;
+    case OPSHAPE_SORT_CALLS: x = (int64_t)a->calls, y = (int64_t)b->calls; break;
+    case OPSHAPE_SORT_NAME: break;
+    }
+    if (x != y)
+        return x > y ? -1 : 1;
+    int c = cmp_text(a->name, b->name);
+    return c ? c : cmp_text(a->shape, b->shape);
+}
+
+void opshape_sort(const opshape *s, const trace *tr, enum opshape_sort by, uint32_t *idx)
+{
+    for (size_t i = 0; i < s->nrows; i++)
+        idx[i] = (uint32_t)i;
+    sort_s = s;
+    sort_tr = tr;
+    sort_by = by;
+    qsort(idx, s->nrows, sizeof *idx, cmp_row);
+}

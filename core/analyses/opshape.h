@@ -1,0 +1,52 @@
+/* TensorBoard's Operator view grouped by name and input shape
+   (op_agg.aggregate_ops over the plugin's tree, core/analyses/tbtree.h):
+   one row per (operator, input shape), the shape as TensorBoard showed it
+   (Python's str() of args "Input Dims", core/load/pyrepr.h). */
+#ifndef T2P_OPSHAPE_H
+#define T2P_OPSHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/analyses/tbtree.h"
+#include "core/base/error.h"
+
+typedef struct opshape_row {
+    uint32_t name;  /* strtab id */
+    uint32_t shape; /* strtab id of the shape text; STRTAB_NONE: "[]" */
+    uint64_t calls;
+    int64_t total_ns, self_ns;         /* host */
+    int64_t dev_total_ns, dev_self_ns; /* GPU time launched (with its children's / its own) */
+    int64_t tc_total_ns, tc_self_ns;   /* of that, tensor-core kernels */
+    bool tc_eligible; /* as the plugin's row has it: its first call's (in its operator list) */
+    uint32_t first;   /* that call's post-order rank */
+} opshape_row;
+
+typedef struct opshape {
+    opshape_row *rows; /* in order of first appearance */
+    size_t nrows;
+} opshape;
+
+/* The rows of the operators of t that keep marks (NULL: all of them).
+   NULL with err set when out of memory. */
+opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *err);
+void opshape_free(opshape *s);
+
+/* The shape text of a row: "[]" for STRTAB_NONE. */
+const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len);
+
+/* tc_*_pct: tensor-core time over device time, 0 when that is 0. */
+double opshape_tc_self_pct(const opshape_row *r);
+double opshape_tc_total_pct(const opshape_row *r);
+
+enum opshape_sort {
+    OPSHAPE_SORT_DEVICE_SELF, OPSHAPE_SORT_DEVICE_TOTAL, OPSHAPE_SORT_SELF, OPSHAPE_SORT_TOTAL,
+    OPSHAPE_SORT_CALLS, OPSHAPE_SORT_NAME
+};
+
+/* idx[0..nrows) in sort order (descending figures, names ascending; ties by
+   name then shape). */
+void opshape_sort(const opshape *s, const trace *tr, enum opshape_sort by, uint32_t *idx);
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Operators by input shape and modules against TensorBoard's own plugin: every
+# fixture of tests/fixtures/tb/ (recorded by record_shapes.py from the shared
+# traces with "Input Dims" and the hand-made nn.Module trace) must give the
+# plugin's rows and module tree (tests/check_shapes.py: calls and booleans
+# exact, times within 1 us, percentages within 0.01 points, shapes identical).
+set -u
+tool="$top_builddir/torch2pprof"
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+fail=0
+n=0
+for fx in "$top_srcdir"/tests/fixtures/tb/*.expected.json; do
+    name=$(basename "$fx" .expected.json)
+    t=
+    for c in "$top_srcdir/tests/fixtures/tb/$name.json.gz" "$SHARED/traces/$name.json.gz" \
+             "$SHARED/traces/$name.json"; do
+        [ -e "$c" ] && t=$c && break
+    done
+    [ -n "$t" ] || { echo "FAIL: no trace for fixture $fx"; fail=1; continue; }
+    "$py" "$top_srcdir/tests/check_shapes.py" "$tool" "$fx" "$t" || fail=1
+    n=$((n + 1))
+done
+[ "$n" -ge 9 ] || { echo "FAIL: only $n fixtures"; fail=1; }
+
+# the text sections: --by-shape lists the rows, --modules the tree, indented
+mt="$top_srcdir/tests/fixtures/tb/modules_train.json.gz"
+out=$("$tool" analyze --by-shape --modules -top 3 "$mt") || fail=1
+printf '%s\n' "$out" | grep -q '^Operators by input shape (TensorBoard.s tree; 3 of 25 rows)' ||
+    { echo "FAIL: --by-shape header"; fail=1; }
+printf '%s\n' "$out" | grep -q '^  Linear  *5  *5 ' || { echo "FAIL: --modules tree"; fail=1; }
+# -top 0: every row in --json; --step: only the step's calls
+rows=$("$tool" analyze --json -top 0 --step 2 "$mt" | "$py" -c \
+    'import json,sys; d=json.load(sys.stdin); print(sum(r["calls"] for r in d["ops_by_shape"] if r["name"]=="aten::addmm"))')
+[ "$rows" = 2 ] || { echo "FAIL: --step 2 has $rows aten::addmm calls, not 2"; fail=1; }
+[ $fail -eq 0 ] && echo "ok: shapes and modules ($n fixtures)"
+exit $fail
