@@ -44,7 +44,7 @@ static void rank_file_row(void *ctx, size_t i, const char **cell, size_t *len)
     cell[0] = j->flagged && (int64_t)i == j->straggler ? "*" : "";
     snprintf(x->buf[1], 64, "%lld", (long long)r->rank);
     cell[1] = x->buf[1];
-    cell[2] = base_name(r->path);
+    cell[2] = base_name(ranks_file_shown(r));
     cell[3] = fmt_count(s->events, x->buf[3], 64);
     cell[4] = fmt_ms(s->window_ns, x->buf[4], 64);
     cell[5] = fmt_ms(s->cpu_ns, x->buf[5], 64);
@@ -124,7 +124,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
         char vis[600];
         if (j->flagged)
             fprintf(f, "rank %lld (%s): %s %s ms, %+.1f%% over the median %s ms\n",
-                    (long long)s->rank, cli_shown(base_name(s->path), vis, sizeof vis), metric,
+                    (long long)s->rank, cli_shown(base_name(ranks_file_shown(s)), vis, sizeof vis), metric,
                     fmt_ms(j->by_steps ? s->st.step_mean_ns : s->st.busy_ns, a, sizeof a),
                     s->st.skew * 100, fmt_ms(j->median_ns, b, sizeof b));
         else
@@ -178,6 +178,74 @@ static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64
         fprintf(f, ",\"%s\":null", key);
 }
 
+void analyze_ranks_stat_json(FILE *f, const ranks_stat *s)
+{
+    fprintf(f, "\"events\":%llu,\"complete_events\":%llu,\"window_ns\":%lld,"
+               "\"busy_ns\":%lld,\"cpu_ns\":%lld,\"gpu_events\":%llu,\"gpu_busy_ns\":%lld,"
+               "\"steps\":%llu",
+            (unsigned long long)s->events, (unsigned long long)s->complete_events,
+            (long long)s->window_ns, (long long)s->busy_ns, (long long)s->cpu_ns,
+            (unsigned long long)s->gpu_events, (long long)s->gpu_busy_ns,
+            (unsigned long long)s->steps);
+    json_ns_or_null(f, "step_mean_ns", s, s->step_mean_ns);
+    json_ns_or_null(f, "step_max_ns", s, s->step_max_ns);
+    fprintf(f, ",\"communication_ns\":%lld,\"overlap_ns\":%lld",
+            (long long)s->communication_ns, (long long)s->overlap_ns);
+    fputs(",\"roles\":", f);
+    if (s->steps) {
+        for (int k = 0; k < STEPS_NROLES; k++)
+            fprintf(f, "%s\"%s_ns\":%lld", k ? "," : "{", steps_role_key(k),
+                    (long long)s->role_ns[k]);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+}
+
+void analyze_ranks_map_json(FILE *f, const ranks_file *r)
+{
+    if (r->from == RANKS_FROM_POSITION)
+        fputs(",\"rank\":null,\"rank_from\":null", f);
+    else
+        fprintf(f, ",\"rank\":%lld,\"rank_from\":\"%s\"", (long long)r->rank,
+                r->from == RANKS_FROM_TRACE ? "trace" : "name");
+    if (r->world_size)
+        fprintf(f, ",\"world_size\":%lld", (long long)r->world_size);
+    else
+        fputs(",\"world_size\":null", f);
+    if (r->truncated) {
+        fputs(",\"truncated_reason\":", f);
+        cli_json_string(f, r->truncated_reason, strlen(r->truncated_reason));
+    }
+    fputs(",\"rank_figures\":{", f);
+    analyze_ranks_stat_json(f, &r->st);
+    if (r->scoped) {
+        char step[64];
+        snprintf(step, sizeof step, "%zu-%zu", r->step_first, r->step_last);
+        fputs(",\"step\":", f);
+        cli_json_string(f, step, strlen(step));
+    }
+    fputs("},\"collectives\":[", f);
+    for (size_t i = 0; i < r->ncolls; i++) {
+        const coll_call *c = &r->colls[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_string(f, strtab_str(r->names, c->name), strtab_len(r->names, c->name));
+        fputs(",\"process_group\":", f);
+        cli_json_string(f, strtab_str(r->names, c->pg), strtab_len(r->names, c->pg));
+        if (c->seq >= 0)
+            fprintf(f, ",\"seq\":%lld", (long long)c->seq);
+        else
+            fputs(",\"seq\":null", f);
+        if (c->bytes >= 0)
+            fprintf(f, ",\"bytes\":%lld", (long long)c->bytes);
+        else
+            fputs(",\"bytes\":null", f);
+        fprintf(f, ",\"arrival_ns\":%lld,\"end_ns\":%lld}", (long long)c->arrival_ns,
+                (long long)c->end_ns);
+    }
+    fputc(']', f);
+}
+
 static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow,
                         const analyze_ranks_opts *o)
 {
@@ -193,30 +261,12 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
         const ranks_file *r = &j->files[i];
         const ranks_stat *s = &r->st;
         fprintf(f, "%s{\"rank\":%lld,\"file\":", i ? "," : "", (long long)r->rank);
-        cli_json_string(f, r->path, strlen(r->path));
+        cli_json_string(f, ranks_file_shown(r), strlen(ranks_file_shown(r)));
         fprintf(f, ",\"rank_from\":\"%s\"", r->from == RANKS_FROM_TRACE  ? "trace"
                                              : r->from == RANKS_FROM_NAME ? "name"
                                                                           : "position");
-        fprintf(f, ",\"truncated\":%s,\"events\":%llu,\"complete_events\":%llu,\"window_ns\":%lld,"
-                   "\"busy_ns\":%lld,\"cpu_ns\":%lld,\"gpu_events\":%llu,\"gpu_busy_ns\":%lld,"
-                   "\"steps\":%llu",
-                r->truncated ? "true" : "false", (unsigned long long)s->events,
-                (unsigned long long)s->complete_events, (long long)s->window_ns,
-                (long long)s->busy_ns, (long long)s->cpu_ns, (unsigned long long)s->gpu_events,
-                (long long)s->gpu_busy_ns, (unsigned long long)s->steps);
-        json_ns_or_null(f, "step_mean_ns", s, s->step_mean_ns);
-        json_ns_or_null(f, "step_max_ns", s, s->step_max_ns);
-        fprintf(f, ",\"communication_ns\":%lld,\"overlap_ns\":%lld",
-                (long long)s->communication_ns, (long long)s->overlap_ns);
-        fputs(",\"roles\":", f);
-        if (s->steps) {
-            for (int k = 0; k < STEPS_NROLES; k++)
-                fprintf(f, "%s\"%s_ns\":%lld", k ? "," : "{", steps_role_key(k),
-                        (long long)s->role_ns[k]);
-            fputc('}', f);
-        } else {
-            fputs("null", f);
-        }
+        fprintf(f, ",\"truncated\":%s,", r->truncated ? "true" : "false");
+        analyze_ranks_stat_json(f, s);
         fprintf(f, ",\"skew\":%.6f}", s->skew);
     }
     fputs("],\"straggler\":", f);

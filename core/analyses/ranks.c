@@ -91,7 +91,10 @@ int64_t ranks_trace_rank(const trace *tr)
 /* The rank of f, once its trace_rank is known (or known to be absent). */
 void ranks_set_rank(ranks_file *f)
 {
-    int64_t r = ranks_name_rank(f->path);
+    /* an analysis file: its trace's name first, as the job of traces does */
+    int64_t r = f->trace_path ? ranks_name_rank(f->trace_path) : -1;
+    if (r < 0)
+        r = ranks_name_rank(f->path);
     if (f->trace_rank >= 0) {
         f->rank = f->trace_rank;
         f->from = RANKS_FROM_TRACE;
@@ -365,14 +368,10 @@ void ranks_free(ranks_job *j)
     if (!j)
         return;
     for (size_t i = 0; i < j->nfiles; i++) {
-        ranks_file *f = &j->files[i];
-        free(f->path);
-        model_free(f->m);
-        trace_free(f->tr);
-        strtab_free(f->names);
-        free(f->ops);
-        free(f->out);
+        ranks_file_clear(&j->files[i]);
+        free(j->files[i].path);
     }
+    collectives_free(j->colls);
     free(j->files);
     free(j->notes);
     strtab_free(j->strs);
@@ -574,16 +573,71 @@ static int find_straggler(ranks_job *j)
     return 0;
 }
 
+/* The loaded ranks' collectives matched across them. */
+static int match_collectives(ranks_job *j)
+{
+    coll_rank_in *in = malloc((j->nloaded ? j->nloaded : 1) * sizeof *in);
+    if (!in)
+        return -1;
+    j->nanalysis = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        const ranks_file *f = &j->files[i];
+        in[i] = (coll_rank_in){ f->rank, f->names, f->colls, f->ncolls };
+        j->nanalysis += f->analysis;
+    }
+    j->colls = collectives_match(in, j->nloaded);
+    free(in);
+    return j->colls ? 0 : -1;
+}
+
+/* A note on each loaded file whose world size differs from the one most
+   ranks give (a rank of another job), or whose analysis covers other
+   steps than the first rank's: kept in the report, said aloud. */
+static int note_other_jobs(ranks_job *j)
+{
+    int64_t world = 0;
+    size_t best = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        int64_t w = j->files[i].world_size;
+        size_t n = 0;
+        if (!w || w == world)
+            continue;
+        for (size_t k = 0; k < j->nloaded; k++)
+            n += j->files[k].world_size == w;
+        if (n > best) {
+            best = n;
+            world = w;
+        }
+        if (best * 2 > j->nloaded)
+            break;
+    }
+    for (size_t i = 0; i < j->nloaded; i++) {
+        const ranks_file *f = &j->files[i];
+        if (world && f->world_size && f->world_size != world &&
+            add_note(j, f->path, T2P_ERR_ARG, "rank %lld says a world size of %lld where "
+                     "%zu ranks say %lld: a rank of another job? (kept in the report)",
+                     (long long)f->rank, (long long)f->world_size, best, (long long)world) < 0)
+            return -1;
+        if (f->analysis && j->files[0].analysis && strcmp(f->step, j->files[0].step) != 0 &&
+            add_note(j, f->path, T2P_ERR_ARG, "its figures cover %s%s where rank %lld's cover "
+                     "%s%s (kept in the report)", f->step[0] ? "steps " : "the whole trace",
+                     f->step, (long long)j->files[0].rank,
+                     j->files[0].step[0] ? "steps " : "the whole trace", j->files[0].step) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* f's load undone, to load it again. */
 static void file_reset(ranks_file *f)
 {
-    model_free(f->m);
-    trace_free(f->tr);
-    strtab_free(f->names);
-    free(f->ops);
-    free(f->out);
-    *f = (ranks_file){ .path = f->path, .position = f->position, .listed = f->listed,
-                       .rank = -1, .trace_rank = -1 };
+    size_t position = f->position;
+    bool listed = f->listed;
+    ranks_file_clear(f);
+    f->position = position;
+    f->listed = listed;
+    f->rank = -1;
+    f->trace_rank = -1;
 }
 
 /* Loads files[at[0..n)] of j again (a sub-job of them). Returns 0, or -1
@@ -684,7 +738,8 @@ int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
         return -1;
     if (assign_ranks(j, err) < 0)
         return -1;
-    if (merge_ops(j) < 0 || find_straggler(j) < 0)
+    if (merge_ops(j) < 0 || find_straggler(j) < 0 || match_collectives(j) < 0 ||
+        note_other_jobs(j) < 0)
         goto nomem;
     return 0;
 nomem:

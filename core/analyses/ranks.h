@@ -11,7 +11,14 @@
    job's notes): what is not a regular file (a FIFO would block the load
    forever), and what holds no trace at all (another JSON document, text, a
    pprof), unless its name says it is a trace (a rank in it, or
-   .pt.trace.json): that one fails as a broken trace. */
+   .pt.trace.json): that one fails as a broken trace.
+
+   The map and reduce of a large job (issue 28): a file that holds
+   `analyze --json -top 0 TRACE` (an analysis file, told by its content:
+   sniff.h's SNIFF_ANALYSIS) is one rank already summed up. Its ranks_file
+   is filled from the file (ranks_read_analysis) where a trace's is filled
+   from its model (ranks_file_from_model): the same record, so the job's
+   figures are computed once, the same way, whatever a rank came from. */
 #ifndef T2P_RANKS_H
 #define T2P_RANKS_H
 
@@ -20,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analyses/collectives.h"
 #include "core/base/error.h"
 #include "core/model/model.h"
 #include "core/analyses/steps.h"
@@ -61,8 +69,16 @@ typedef struct ranks_fop {
     int64_t self_ns, total_ns, dev_self_ns, dev_total_ns;
 } ranks_fop;
 
+/* The version of the analysis files this build writes and reads. */
+#define RANKS_ANALYSIS_FORMAT 1
+
 typedef struct ranks_file {
     char *path;          /* owned */
+    /* an analysis file: the trace it was made from (as its "file" says), to
+       show in reports; NULL when path is the trace itself. Owned. */
+    char *trace_path;
+    bool analysis;       /* path is an analysis file: no trace, no model */
+    int64_t world_size;  /* distributedInfo.world_size, 0 when unknown */
     bool listed;         /* found in a directory (not named): left out when no trace */
     bool skipped;        /* so left out (ranks_load moves it to the notes) */
     size_t position;     /* in name order among the job's files */
@@ -81,6 +97,9 @@ typedef struct ranks_file {
     size_t nops;
     bool scoped;         /* ranks_load_opts.step: st and ops cover steps */
     size_t step_first, step_last; /* step_first..step_last (indices in its steps) alone */
+    char step[64];       /* an analysis file's --step ("" when the whole trace) */
+    coll_call *colls;    /* its NCCL collectives in arrival order, names in names; owned */
+    size_t ncolls;
     void *out;           /* what ranks_model_fn made of it; freed with free() */
     size_t out_len;
 } ranks_file;
@@ -115,6 +134,8 @@ typedef struct ranks_job {
     int64_t median_ns;   /* median over loaded ranks of that metric */
     int64_t straggler;   /* index into files of the rank with the largest metric, -1 */
     bool flagged;        /* its skew is above RANKS_SKEW_FLAG */
+    collectives *colls;  /* the loaded ranks' collectives matched (file = index in files) */
+    size_t nanalysis;    /* loaded files that are analysis files */
 } ranks_job;
 
 /* Where one file of a job is, for a progress screen. */
@@ -223,6 +244,24 @@ typedef struct ranks_cat {
 /* The categories of j's merged operators, in first-seen order; *n of
    them. A new array (the caller frees it); NULL when out of memory. */
 ranks_cat *ranks_cats(const ranks_job *j, size_t *n);
+
+/* The path to show for f: the trace it came from. */
+const char *ranks_file_shown(const ranks_file *f);
+
+/* Fills f (path set, the rest zero) from whole, the model of its trace:
+   figures and ops (over o->step's steps when set), collectives, rank and
+   world size; then o->on_model. What the job does for each trace, and what
+   analyze --json writes into an analysis file. Returns 0, or -1 with
+   f->err set. */
+int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o);
+
+/* Fills f (path set, the rest zero) from the analysis file at f->path.
+   Returns 0, or -1 with f->err set: not readable, cut short, another
+   format version, made without -top 0, or not an analysis file. */
+int ranks_read_analysis(ranks_file *f);
+
+/* Frees what f owns but its path; leaves f zeroed but its path. */
+void ranks_file_clear(ranks_file *f);
 
 /* Worker count for jobs = 0: the cores this process may run on. */
 unsigned ranks_default_jobs(void);

@@ -13,8 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/analyses/collectives.h"
 #include "core/analyses/ranks_int.h"
 #include "core/analyses/steps.h"
+#include "core/base/sniff.h"
 #include "core/base/vec.h"
 
 /* The step figures over steps first..last of st: steps kept for the
@@ -125,13 +127,15 @@ static int on_trace_progress(const trace_progress *p, void *ctx)
 }
 
 /* f's figures and ops from its whole model m, over opts->step's steps when
-   set; then opts->on_model. Returns 0, or -1 with f->err set. */
+   set, and its collectives (in the same steps); then opts->on_model.
+   Returns 0, or -1 with f->err set. */
 static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
 {
     steps *st = steps_build(m, &f->err);
     if (!st)
         return -1;
     size_t first = 0, last = st->nsteps ? st->nsteps - 1 : 0;
+    int64_t from = INT64_MIN, to = INT64_MAX;
     model *sm = NULL;
     int rc = -1;
     if (o->step) {
@@ -145,9 +149,12 @@ static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
         f->scoped = true;
         f->step_first = first;
         f->step_last = last;
+        from = st->steps[first].start;
+        to = st->steps[last].end;
     }
     fill_figures(sm ? sm : m, st, first, last, &f->st);
-    if (file_ops(f, sm ? sm : m) < 0) {
+    if (file_ops(f, sm ? sm : m) < 0 ||
+        collectives_of_trace(m->tr, from, to, f->names, &f->colls, &f->ncolls) < 0) {
         error_set(&f->err, T2P_ERR_NOMEM, f->path, -1, "out of memory computing its figures");
         goto out;
     }
@@ -158,6 +165,37 @@ out:
     model_free(sm);
     steps_free(st);
     return rc;
+}
+
+int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o)
+{
+    ranks_load_opts none = { 0 };
+    const trace *tr = whole->tr;
+    f->trace_rank = tr->has_rank ? tr->rank : -1;
+    f->world_size = tr->world_size;
+    ranks_set_rank(f);
+    f->truncated = tr->truncated;
+    snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
+    return file_figures(f, whole, o ? o : &none);
+}
+
+const char *ranks_file_shown(const ranks_file *f)
+{
+    return f->trace_path ? f->trace_path : f->path;
+}
+
+void ranks_file_clear(ranks_file *f)
+{
+    char *path = f->path;
+    model_free(f->m);
+    trace_free(f->tr);
+    strtab_free(f->names);
+    free(f->ops);
+    free(f->out);
+    free(f->colls);
+    free(f->trace_path);
+    memset(f, 0, sizeof *f);
+    f->path = path;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -189,6 +227,16 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
         return;
     }
     atomic_store(&live->stage, RANKS_READING);
+    enum sniff_kind kind;
+    t2p_error serr;
+    if (sniff_file(f->path, &kind, &serr) == 0 && kind == SNIFF_ANALYSIS) {
+        /* one rank summed up already (the map of a large job) */
+        if (ranks_read_analysis(f) == 0) {
+            ranks_set_rank(f);
+            f->loaded = true;
+        }
+        return;
+    }
     trace *tr = trace_load(f->path, &lo, &f->err);
     if (!tr) {
         f->skipped = holds_no_trace(f);
@@ -204,9 +252,7 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
         trace_free(tr);
         return;
     }
-    f->truncated = tr->truncated;
-    snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
-    if (file_figures(f, m, o) < 0)
+    if (ranks_file_from_model(f, m, o) < 0)
         goto drop;
     f->loaded = true;
     if (o->keep_models) {

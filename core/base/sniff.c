@@ -103,6 +103,15 @@ enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len)
         i = 3;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
         i++;
+    if (i < len && buf[i] == '{') {
+        /* analyze --json writes this key first: the map of a large job */
+        static const char key[] = "\"analysis_format\"";
+        size_t k = i + 1;
+        while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
+            k++;
+        if (len - k >= sizeof key - 1 && memcmp(buf + k, key, sizeof key - 1) == 0)
+            return SNIFF_ANALYSIS;
+    }
     if (i < len && (buf[i] == '{' || buf[i] == '['))
         return SNIFF_TRACE;
     if (sniff_is_pprof(buf, len))

@@ -13,6 +13,7 @@
 enum sniff_kind {
     SNIFF_EMPTY,  /* no bytes at all */
     SNIFF_TRACE,  /* JSON: an object or an array (a BOM and white space skipped) */
+    SNIFF_ANALYSIS, /* JSON whose first key is "analysis_format": analyze --json's output */
     SNIFF_PPROF,  /* the protobuf of a pprof Profile */
     SNIFF_OTHER
 };

@@ -50,6 +50,7 @@ void trace_free(trace *t)
     free(t->tracks);
     vec_free(t->corrs, t->cap_corrs, sizeof *t->corrs);
     vec_free(t->stacks, t->cap_stacks, sizeof *t->stacks);
+    vec_free(t->colls, t->cap_colls, sizeof *t->colls);
     trace_mem_free(t);
     free(t);
 }

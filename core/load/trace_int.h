@@ -138,10 +138,11 @@ enum trace_key {
     /* inside args */
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
+    K_COLL_NAME, K_PG_NAME, K_PG_ID, K_IN_NELEMS, K_OUT_NELEMS, K_GROUP_SIZE, K_DTYPE, K_SEQ,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM,
     /* inside distributedInfo */
-    K_RANK
+    K_RANK, K_WORLD_SIZE
 };
 
 /* An open B event. The open B events of a track form a stack linked by prev;
@@ -170,6 +171,11 @@ struct trace_cur {
     bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
     int64_t bytes, dev_type, dev_id, total_alloc, total_res;
     uint64_t addr;
+    /* NCCL args (trace_coll); has_coll when any is present */
+    bool has_coll;
+    uint32_t coll_name, coll_pg, coll_dtype; /* STRTAB_NONE */
+    bool pg_from_name; /* coll_pg is "Process Group Name": an ID does not replace it */
+    int64_t in_nelems, out_nelems, group_size, seq; /* -1 */
 };
 
 /* Objects and arrays nest at most this deep: a trace's events sit at level

@@ -289,6 +289,13 @@ static int finish_event(trace_parser *L)
                 return fail_nomem(L);
             t->stacks[t->nstacks++] = (trace_stack){ (uint32_t)(t->nevents - 1), c->stack };
         }
+        if (c->has_coll && t->nevents > before) {
+            if (vec_grow((void **)&t->colls, &t->cap_colls, t->ncolls, sizeof *t->colls) < 0)
+                return fail_nomem(L);
+            t->colls[t->ncolls++] = (trace_coll){ (uint32_t)(t->nevents - 1), c->coll_name,
+                                                  c->coll_pg, c->coll_dtype, c->in_nelems,
+                                                  c->out_nelems, c->group_size, c->seq };
+        }
         return 1;
     }
     case 'M': {
@@ -373,12 +380,25 @@ static enum trace_key classify_event_key(const unsigned char *k, size_t n)
 static enum trace_key classify_args_key(const unsigned char *k, size_t n)
 {
     switch (n) {
+    case 3:
+        if (!memcmp(k, "Seq", 3) || !memcmp(k, "seq", 3)) return K_SEQ;
+        break;
+    case 5:
+        if (!memcmp(k, "dtype", 5)) return K_DTYPE;
+        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
+        break;
+    case 13:
+        if (!memcmp(k, "In msg nelems", 13)) return K_IN_NELEMS;
+        break;
+    case 16:
+        if (!memcmp(k, "Process Group ID", 16)) return K_PG_ID;
+        break;
+    case 18:
+        if (!memcmp(k, "Process Group Name", 18)) return K_PG_NAME;
+        break;
     case 4:
         if (!memcmp(k, "name", 4)) return K_NAME;
         if (!memcmp(k, "Addr", 4)) return K_ADDR;
-        break;
-    case 5:
-        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
         break;
     case 6:
         if (!memcmp(k, "labels", 6)) return K_LABELS;
@@ -389,6 +409,7 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
     case 10:
         if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
         if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
+        if (!memcmp(k, "Group size", 10)) return K_GROUP_SIZE;
         break;
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
@@ -397,9 +418,11 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 14:
         if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
+        if (!memcmp(k, "Out msg nelems", 14)) return K_OUT_NELEMS;
         break;
     case 15:
         if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
+        if (!memcmp(k, "Collective name", 15)) return K_COLL_NAME;
         break;
     }
     return K_OTHER;
@@ -533,6 +556,43 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         case K_TOTAL_RES:
             c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
             break;
+        case K_COLL_NAME:
+            if (is_str && (c->coll_name = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            c->has_coll = true;
+            break;
+        case K_PG_NAME:
+        case K_PG_ID:
+            /* the name is what the ranks share; an ID stands in without one */
+            if (L->args_key == K_PG_ID && c->pg_from_name)
+                break;
+            if ((c->coll_pg = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            c->pg_from_name = L->args_key == K_PG_NAME;
+            c->has_coll = true;
+            break;
+        case K_DTYPE:
+            if (is_str && (c->coll_dtype = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_IN_NELEMS:
+        case K_OUT_NELEMS:
+        case K_GROUP_SIZE:
+        case K_SEQ: {
+            int64_t x;
+            if (!num_parse_scaled(s, n, 0, &x) || x < 0)
+                break;
+            if (L->args_key == K_IN_NELEMS)
+                c->in_nelems = x;
+            else if (L->args_key == K_OUT_NELEMS)
+                c->out_nelems = x;
+            else if (L->args_key == K_GROUP_SIZE)
+                c->group_size = x;
+            else
+                c->seq = x;
+            c->has_coll |= L->args_key != K_GROUP_SIZE;
+            break;
+        }
         default:
             break;
         }
@@ -554,6 +614,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             L->t->rank = r;
             L->t->has_rank = true;
         }
+        if (L->dist_key == K_WORLD_SIZE && num_parse_scaled(s, n, 0, &r) && r > 0)
+            L->t->world_size = r;
         return 1;
     }
     if (d == 1 && L->top == 'm') {
@@ -622,7 +684,10 @@ static int cb_start_map(void *ctx)
         L->key = K_OTHER;
         L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
                              .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
-                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE };
+                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE,
+                             .coll_name = STRTAB_NONE, .coll_pg = STRTAB_NONE,
+                             .coll_dtype = STRTAB_NONE, .in_nelems = -1, .out_nelems = -1,
+                             .group_size = -1, .seq = -1 };
     } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
         L->in_args = true;
         L->args_key = K_OTHER;
@@ -653,7 +718,9 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
     } else if (L->in_args && d == L->ev_depth + 2) {
         L->args_key = classify_args_key(k, n);
     } else if (L->in_dist && d == 2) {
-        L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
+        L->dist_key = n == 4 && !memcmp(k, "rank", 4)         ? K_RANK
+                      : n == 10 && !memcmp(k, "world_size", 10) ? K_WORLD_SIZE
+                                                                 : K_OTHER;
     } else if (L->in_props && d == 3) {
         L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
                       : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
@@ -811,7 +878,7 @@ int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
     L->c = r->c;
     struct trace_cur *c = &L->c;
     uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
-                        &c->stack };
+                        &c->stack, &c->coll_name, &c->coll_pg, &c->coll_dtype };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (*ids[i] != STRTAB_NONE)
             *ids[i] = map[*ids[i]];
