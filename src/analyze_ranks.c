@@ -10,12 +10,19 @@
 
 #include "core/base/fmt.h"
 #include "core/analyses/ranks.h"
+#include "core/base/sniff.h"
+#include "src/analyze_colls.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 
 bool analyze_ranks_wanted(int nargs, char **args)
 {
-    return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0]));
+    enum sniff_kind kind;
+    t2p_error err;
+    /* one analysis file is a job of one rank: the reduce of a map */
+    return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0])) ||
+           (nargs == 1 && strcmp(args[0], "-") != 0 && sniff_file(args[0], &kind, &err) == 0 &&
+            kind == SNIFF_ANALYSIS);
 }
 
 static const char *base_name(const char *path)
@@ -168,6 +175,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
             nshow, o->spread ? "spread" : model_sort_name(o->sort), j->nloaded);
     struct rank_ops x = {.j = j, .order = order};
     cli_table(f, rank_op_cols, gpu ? 11 : 9, nshow, rank_op_row, &x);
+    analyze_colls_text(f, j, o->top);
 }
 
 static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64_t ns)
@@ -308,7 +316,9 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
                 (long long)p->dev_self_ns, (long long)p->dev_total_ns, (long long)p->min_ns,
                 (long long)p->median_ns, (long long)p->max_ns, (long long)p->max_rank);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    analyze_colls_json(f, j);
+    fputs("}\n", f);
 }
 
 /* Says what failed; returns false when the run must stop (exit 2). */

@@ -22,7 +22,7 @@ typedef struct analyze_ranks_opts {
 } analyze_ranks_opts;
 
 /* Whether analyze's operands call for the many-ranks report: several
-   operands, or a directory. */
+   operands, a directory, or one analysis file (analyze --json's output). */
 bool analyze_ranks_wanted(int nargs, char **args);
 
 /* Loads and reports on the files and directories args[0..nargs). Returns the
