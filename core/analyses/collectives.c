@@ -158,6 +158,7 @@ int collectives_of_trace(const trace *tr, int64_t from, int64_t to, strtab *name
     }
     if (!*n) {
         /* no kernel (a CPU-only trace): the operators, outermost of a nest */
+        ci = 0;
         int64_t end = INT64_MIN;
         uint32_t track = UINT32_MAX;
         for (size_t i = 0; i < tr->nevents; i++) {
@@ -170,12 +171,10 @@ int collectives_of_trace(const trace *tr, int64_t from, int64_t to, strtab *name
                 continue; /* inside the one kept: the same call */
             track = e->track;
             end = e->ts + e->dur;
-            const trace_coll *c = NULL;
-            if (e->ext) {
-                uint32_t k = hmap_get(&by_ext, e->ext);
-                if (k != UINT32_MAX && tr->colls[k].event == i)
-                    c = &tr->colls[k];
-            }
+            while (ci < tr->ncolls && tr->colls[ci].event < i)
+                ci++;
+            const trace_coll *c = ci < tr->ncolls && tr->colls[ci].event == i ? &tr->colls[ci]
+                                                                              : NULL;
             coll_call x = { .seq = c ? c->seq : -1, .bytes = coll_bytes(tr, c),
                             .arrival_ns = tr->base_ns + e->ts, .end_ns = tr->base_ns + end };
             x.name = copy_str(tr, c ? c->name : STRTAB_NONE, names, "record_param_comms");
