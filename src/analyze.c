@@ -317,6 +317,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     } else if (json) {
         ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
         ranks_file rank = { .path = (char *)path };
+        if (sel->spec)
+            snprintf(rank.step, sizeof rank.step, "%s", sel->spec);
         if (ranks_file_from_model(&rank, whole, &ro) < 0) {
             rc = cli_fail(&rank.err);
             ranks_file_clear(&rank);

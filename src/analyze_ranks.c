@@ -227,11 +227,10 @@ void analyze_ranks_map_json(FILE *f, const ranks_file *r)
     }
     fputs(",\"rank_figures\":{", f);
     analyze_ranks_stat_json(f, &r->st);
-    if (r->scoped) {
-        char step[64];
-        snprintf(step, sizeof step, "%zu-%zu", r->step_first, r->step_last);
+    if (r->step[0]) {
+        /* --step as given: the reduce says the scope as analyze DIR --step does */
         fputs(",\"step\":", f);
-        cli_json_string(f, step, strlen(step));
+        cli_json_string(f, r->step, strlen(r->step));
     }
     fputs("},\"collectives\":[", f);
     for (size_t i = 0; i < r->ncolls; i++) {
@@ -357,6 +356,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     if (!j)
         return cli_fail(&err);
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo, .step = o->step };
+    analyze_ranks_opts so = *o;
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
     size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
@@ -373,6 +373,9 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
         fprintf(stderr, "torch2pprof: out of memory\n");
         goto out;
     }
+    if (!so.step && j->nloaded && j->files[0].analysis && j->files[0].step[0])
+        so.step = j->files[0].step; /* the scope the map was made with (a note if mixed) */
+    o = &so;
     ranks_sort_ops(j, o->sort, o->spread, order);
     size_t nshow = o->top == 0 || o->top > j->nops ? j->nops : (size_t)o->top;
     if (o->json)

@@ -231,10 +231,17 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
     t2p_error serr;
     if (sniff_file(f->path, &kind, &serr) == 0 && kind == SNIFF_ANALYSIS) {
         /* one rank summed up already (the map of a large job) */
-        if (ranks_read_analysis(f) == 0) {
-            ranks_set_rank(f);
-            f->loaded = true;
+        if (ranks_read_analysis(f) < 0)
+            return;
+        if (o->step && strcmp(o->step, f->step) != 0) {
+            /* its figures are fixed: they cannot be scoped again */
+            error_set(&f->err, T2P_ERR_ARG, f->path, -1, "--step %s: this analysis file covers "
+                      "%s%s; make it with analyze --json -top 0 --step %s", o->step,
+                      f->step[0] ? "steps " : "the whole trace", f->step, o->step);
+            return;
         }
+        ranks_set_rank(f);
+        f->loaded = true;
         return;
     }
     trace *tr = trace_load(f->path, &lo, &f->err);
