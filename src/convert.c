@@ -63,7 +63,8 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .comments = comments,
                       .ncomments = ncomments, .short_names = sn,
                       .has_rank = rank >= 0, .rank = rank,
-                      .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem };
+                      .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem,
+                      .memory_types = rank >= 0 && !no_memory };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         rc = cli_fail(&err);
@@ -197,7 +198,8 @@ int cli_convert(int argc, char **argv)
         convert_ranks_opts ro = { .sel = selecting ? &sel : NULL, .comments = comments,
                                   .ncomments = ncomments, .partial = partial,
                                   .jobs = (unsigned)cv.jobs, .mo = mo,
-                                  .short_names = short_names, .step = step };
+                                  .short_names = short_names, .step = step,
+                                  .no_memory = no_memory };
         rc = convert_ranks(&ro, (int)nins, ins, out);
         goto done;
     }

@@ -12,6 +12,7 @@
 
 #include "core/base/fmt.h"
 #include "core/pprof/pprof.h"
+#include "core/analyses/memory.h"
 #include "core/pprof/pprof_merge.h"
 #include "core/analyses/ranks.h"
 #include "core/model/shortname.h"
@@ -48,6 +49,7 @@ static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *c
     uint8_t *keep = NULL;
     const char **labels = NULL;
     shortnames *sn = NULL;
+    memory *mem = NULL;
     int rc = -1;
     model *m = step_model(f, whole, st, &o->mo, err);
     if (!m)
@@ -62,9 +64,14 @@ static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *c
         error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
         goto out;
     }
+    /* the heap types on every rank, zero where it recorded no [memory]
+       events: the pieces then share their sample types and merge */
+    if (whole->tr->nmems && !o->no_memory && !(mem = memory_build(m, err)))
+        goto out;
     pprof_opts po = { .keep = keep, .tool_version = PACKAGE_VERSION, .has_rank = true,
                       .rank = f->rank, .short_names = sn,
-                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0 };
+                      .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
+                      .mem = mem, .memory_types = !o->no_memory };
     uint8_t *buf;
     size_t len;
     if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)
@@ -73,6 +80,7 @@ static int pack_rank(ranks_file *f, const model *whole, const steps *st, void *c
     f->out_len = len;
     rc = 0;
 out:
+    memory_free(mem);
     free(keep);
     free(labels);
     shortname_free(sn);
@@ -183,6 +191,10 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
         fputs(" (self time over all tracks)", so);
     if (gpu)
         fprintf(so, ", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    if (sum.alloc_objects || sum.inuse_objects)
+        fprintf(so, ", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
+                (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
+                (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
     fputc('\n', so);
     rc = cli_summary_done(so, out);
 out:

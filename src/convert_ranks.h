@@ -17,6 +17,7 @@ typedef struct convert_ranks_opts {
     unsigned jobs;               /* 0: one per core */
     bool short_names;            /* --short-names */
     const char *step;            /* --step N[-M] of each rank, or NULL */
+    bool no_memory;              /* --no-memory: time sample types only */
     model_opts mo;
 } convert_ranks_opts;
 

@@ -124,6 +124,40 @@ grep -q '^Collectives: 6 calls in 2 process groups' "$work/out" &&
     grep -q '^Collective wait per rank' "$work/out" && ok "text: the collectives tables" ||
     bad "text: no collectives table"
 
+# convert: ranks 0 and 2 recorded memory, 1 and 3 did not. The built-in
+# merge and the README's (per-rank converts merged by go tool pprof -proto)
+# both keep the heap types, with each rank's bytes under its label.
+mkdir "$work/pb"
+if "$tool" convert -o "$work/pb/job.pb.gz" "$work/nccl" 2>"$work/err"; then
+    ok "convert DIR with memory on some ranks only"
+    grep -q 'alloc_space 24576 B' "$work/err" && ok "convert DIR: the two ranks' 24576 B allocated" ||
+        { bad "convert DIR: alloc_space"; sed 's/^/    | /' "$work/err"; }
+else
+    bad "convert DIR with memory on some ranks only"; sed 's/^/    | /' "$work/err"
+fi
+for r in 0 1 2 3; do
+    "$tool" convert "$work/nccl/rank-$r.json.gz" "$work/pb/rank-$r.pb.gz" 2>/dev/null ||
+        bad "convert of rank $r"
+done
+if command -v go >/dev/null 2>&1; then
+    for p in job merged; do
+        [ $p = merged ] && { go tool pprof -proto "$work"/pb/rank-*.pb.gz >"$work/pb/merged.pb.gz" 2>"$work/err" ||
+            { bad "go tool pprof -proto of per-rank profiles, some with memory"; sed 's/^/    | /' "$work/err"; continue; }; }
+        go tool pprof -sample_index=alloc_space -tags "$work/pb/$p.pb.gz" >"$work/tags" 2>/dev/null
+        # the rank block: 12.0kB for ranks 0 and 2, 0 for 1 and 3
+        if awk '/^ rank:/{on=1; next} on && /^$/{exit} on{print}' "$work/tags" |
+            tr -s ' ' | sort >"$work/ranks" &&
+            grep -q '12.0kB (50.00%): 0$' "$work/ranks" && grep -q '12.0kB (50.00%): 2$' "$work/ranks" &&
+            grep -q '0.0B ( 0%): 1$' "$work/ranks" && grep -q '0.0B ( 0%): 3$' "$work/ranks"; then
+            ok "$p: alloc_space per rank label (12 kB on ranks 0 and 2, none on 1 and 3)"
+        else
+            bad "$p: alloc_space per rank"; sed 's/^/    | /' "$work/tags" | head -20
+        fi
+    done
+else
+    echo "go missing: the go tool pprof merge is not checked"
+fi
+
 # bad input
 an="$work/nccl.an"
 mkdir "$work/dup" && cp "$an/rank-1.analysis.json" "$work/dup/a.analysis.json" &&
