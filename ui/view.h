@@ -63,7 +63,8 @@
     X(STEPS, steps)      \
     X(RANKS, ranks)      \
     X(ALLRANKS, allranks) \
-    X(MEMORY, memory)
+    X(MEMORY, memory)    \
+    X(COLLECTIVES, collectives)
 
 /* Panes: views without a tab or a digit, opened by a key from another
    view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).

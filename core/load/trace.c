@@ -39,6 +39,17 @@ const char *trace_skip_name(enum trace_skip r)
     return (unsigned)r < TRACE_SKIP_N ? names[r] : "?";
 }
 
+trace *trace_empty(const char *name)
+{
+    trace *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(name)) || !(t->strs = strtab_new()) ||
+        (t->str_empty = strtab_intern(t->strs, "", 0)) == STRTAB_NONE) {
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 void trace_free(trace *t)
 {
     if (!t)
