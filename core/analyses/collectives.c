@@ -175,6 +175,9 @@ int collectives_of_trace(const trace *tr, int64_t from, int64_t to, strtab *name
                 ci++;
             const trace_coll *c = ci < tr->ncolls && tr->colls[ci].event == i ? &tr->colls[ci]
                                                                               : NULL;
+            if (c && c->name != STRTAB_NONE && strtab_len(tr->strs, c->name) == 4 &&
+                !memcmp(strtab_str(tr->strs, c->name), "wait", 4))
+                continue; /* work.wait(): waits on a call, is none */
             coll_call x = { .seq = c ? c->seq : -1, .bytes = coll_bytes(tr, c),
                             .arrival_ns = tr->base_ns + e->ts, .end_ns = tr->base_ns + end };
             x.name = copy_str(tr, c ? c->name : STRTAB_NONE, names, "record_param_comms");

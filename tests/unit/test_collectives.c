@@ -156,7 +156,9 @@ static void test_of_trace(void **state)
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":9,\"tid\":1,"
         "\"ts\":12,\"dur\":2},"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":9,\"tid\":1,"
-        "\"ts\":40,\"dur\":2}]}");
+        "\"ts\":40,\"dur\":2},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":9,\"tid\":1,"
+        "\"ts\":60,\"dur\":2,\"args\":{\"Collective name\":\"wait\"}}]}");
     char path[320];
     t2p_error err;
     snprintf(path, sizeof path, "%s/k.json", dir);
@@ -188,7 +190,7 @@ static void test_of_trace(void **state)
     snprintf(path, sizeof path, "%s/cpu.json", dir);
     assert_non_null(tr = trace_load(path, NULL, &err));
     assert_int_equal(collectives_of_trace(tr, INT64_MIN, INT64_MAX, names, &v, &n), 0);
-    assert_int_equal(n, 2); /* the nested one is the same call */
+    assert_int_equal(n, 2); /* the nested one is the same call; a wait is none */
     assert_string_equal(strtab_str(names, v[0].name), "all_to_all");
     assert_int_equal(v[0].arrival_ns, 1000000000 + 10000);
     assert_int_equal(v[0].end_ns, 1000000000 + 18000);
