@@ -21,7 +21,7 @@ const opt_def opts_table[] = {
     { OPT_BY_LINE, "by-line", 0, NULL, A, NULL,
       "the top Python source lines (file:line, function, self, total) from python_function events or Call stacks; --json: \"lines\"" },
     { OPT_VIEW, "view", 0, "VIEW", T, NULL,
-      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory" },
+      "the first view: ops (default), categories, tree, threads, steps (the default for a trace with two or more ProfilerStep#), ranks, allranks, memory, collectives" },
     { OPT_STEP, "step", 0, "N|N-M", A | C, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
     { OPT_FOCUS, "focus", 0, "RE", C, NULL,
