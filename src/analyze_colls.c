@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/base/hmap.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 
@@ -89,6 +90,106 @@ static int cmp_wait(const void *pa, const void *pb, void *arg)
     return (a > b) - (a < b);
 }
 
+/* One kind of call: a collective on a process group, its calls summed. */
+struct kind {
+    uint32_t name, pg;
+    uint64_t calls;
+    int64_t bytes;        /* summed over the calls that say; -1 when none does */
+    int64_t time_ns;      /* the calls' durations summed over their ranks */
+    int64_t wait_ns;      /* their waits summed over their ranks */
+    uint64_t entries;     /* (call, rank) pairs: the mean time and wait per rank and call */
+    uint64_t last_count;  /* calls whose last rank is last_rank */
+    int64_t last_rank;
+};
+
+struct kind_rows {
+    const collectives *c;
+    const struct kind *k;
+    char buf[8][64];
+};
+
+static void kind_row(void *ctx, size_t i, const char **cell, size_t *len)
+{
+    struct kind_rows *x = ctx;
+    const struct kind *k = &x->k[i];
+    cell[0] = strtab_str(x->c->strs, k->name);
+    cell[1] = strtab_str(x->c->strs, k->pg);
+    cell[2] = fmt_count(k->calls, x->buf[2], 64);
+    cell[3] = bytes_text(k->bytes, x->buf[3], 64);
+    cell[4] = fmt_ms(k->entries ? k->time_ns / (int64_t)k->entries : 0, x->buf[4], 64);
+    cell[5] = fmt_ms(k->entries ? k->wait_ns / (int64_t)k->entries : 0, x->buf[5], 64);
+    snprintf(x->buf[6], 64, "%lld (%llu of %llu)", (long long)k->last_rank,
+             (unsigned long long)k->last_count, (unsigned long long)k->calls);
+    cell[6] = x->buf[6];
+    for (int col = 0; col < 7; col++)
+        len[col] = strlen(cell[col]);
+}
+
+static const cli_col kind_cols[] = {
+    {"Collective", CLI_COL_LEFT | CLI_COL_NAME}, {"Group", CLI_COL_LEFT | CLI_COL_NAME},
+    {"Calls", 0}, {"Bytes", 0}, {"Time ms", 0}, {"Wait ms", 0}, {"Last most often", 0}};
+
+/* The calls by (collective, group), in first-call order; *n of them. The
+   rank most often last: counted over the calls (lowest rank on a tie). */
+static struct kind *kinds(const ranks_job *j, size_t *n)
+{
+    const collectives *c = j->colls;
+    size_t nc = c->ncalls ? c->ncalls : 1, nr = j->nloaded ? j->nloaded : 1;
+    struct kind *k = calloc(nc, sizeof *k);
+    uint32_t *of = malloc(nc * sizeof *of), *lastc = NULL;
+    hmap map;
+    *n = 0;
+    if (!k || !of || hmap_init(&map, 16) < 0) {
+        free(k);
+        free(of);
+        return NULL;
+    }
+    for (size_t i = 0; i < c->ncalls; i++) {
+        const coll_match *m = &c->calls[i];
+        uint64_t key = (uint64_t)m->pg << 32 | m->name;
+        uint32_t at = hmap_get(&map, key);
+        if (at == UINT32_MAX) {
+            at = (uint32_t)(*n)++;
+            k[at] = (struct kind){ .name = m->name, .pg = m->pg, .bytes = -1 };
+            if (hmap_put(&map, key, at) < 0)
+                goto fail;
+        }
+        of[i] = at;
+        struct kind *x = &k[at];
+        x->calls++;
+        if (m->bytes >= 0)
+            x->bytes = (x->bytes < 0 ? 0 : x->bytes) + m->bytes;
+        for (size_t e = 0; e < m->n; e++) {
+            const coll_entry *y = &c->entries[m->first + e];
+            x->time_ns += y->end_ns - y->arrival_ns;
+            x->wait_ns += y->wait_ns;
+            x->entries++;
+        }
+    }
+    /* kinds x ranks: a few kinds, so small */
+    if (!(lastc = calloc((*n ? *n : 1) * nr, sizeof *lastc)))
+        goto fail;
+    for (size_t i = 0; i < c->ncalls; i++)
+        lastc[(size_t)of[i] * nr + c->calls[i].last_file]++;
+    for (size_t i = 0; i < *n; i++)
+        for (size_t r = 0; r < j->nloaded; r++)
+            if (lastc[i * nr + r] > k[i].last_count) {
+                k[i].last_count = lastc[i * nr + r];
+                k[i].last_rank = j->files[r].rank;
+            }
+    free(lastc);
+    free(of);
+    hmap_done(&map);
+    return k;
+fail:
+    free(lastc);
+    free(of);
+    free(k);
+    hmap_done(&map);
+    *n = 0;
+    return NULL;
+}
+
 void analyze_colls_text(FILE *f, const ranks_job *j, size_t top)
 {
     const collectives *c = j->colls;
@@ -107,7 +208,15 @@ void analyze_colls_text(FILE *f, const ranks_job *j, size_t top)
                                                : "by order of calls (no sequence numbers)";
     fprintf(f, "\nCollectives: %zu calls in %zu process group%s, matched across ranks %s\n",
             c->ncalls, c->npgs, c->npgs == 1 ? "" : "s", how);
-    fprintf(f, "Top %zu by the longest wait (wait = last arrival - own arrival; transfer = last "
+    size_t nk;
+    struct kind *k = kinds(j, &nk);
+    if (k) {
+        fprintf(f, "By collective (Time, Wait: mean per rank and call)\n");
+        struct kind_rows kr = { .c = c, .k = k };
+        cli_table(f, kind_cols, 7, nk, kind_row, &kr);
+        free(k);
+    }
+    fprintf(f, "\nTop %zu by the longest wait (wait = last arrival - own arrival; transfer = last "
                "end - last arrival%s)\n",
             nshow, c->ncalls && c->dup ? "; some calls given twice by one rank were dropped" : "");
     struct call_rows x = { .j = j, .order = order };

@@ -120,6 +120,12 @@ PY
     else bad "$job: collectives differ from the expected"; fi
 done
 "$tool" analyze "$work/nccl.an" >"$work/out"
+# by collective: allreduce durations 3000 - 150 r us (mean 2.775 ms), waits 450 - 150 r
+# (mean 0.225); broadcast durations 170 + 10 r (0.185), waits 10 r (0.015)
+grep -q '^allreduce  *0  *3  *12,582,912  *2\.775  *0\.225  *3 (3 of 3)$' "$work/out" &&
+    grep -q '^broadcast  *1  *3  *240  *0\.185  *0\.015  *0 (3 of 3)$' "$work/out" &&
+    ok "text: by collective, mean time and wait per rank as computed by hand" ||
+    { bad "text: the by-collective table"; grep -A3 '^By collective' "$work/out" | sed 's/^/    | /'; }
 grep -q '^Collectives: 6 calls in 2 process groups' "$work/out" &&
     grep -q '^Collective wait per rank' "$work/out" && ok "text: the collectives tables" ||
     bad "text: no collectives table"
