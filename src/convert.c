@@ -54,7 +54,8 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(in, vis, sizeof vis));
         goto out;
     }
-    /* a trace with [memory] records gets the heap sample types too */
+    /* the heap sample types are on every profile (memory_types: zero
+       without [memory] records), so that any two merge and diff */
     if (tr->nmems && !no_memory && !(mem = memory_build(m, &err))) {
         rc = cli_fail(&err);
         goto out;
@@ -64,7 +65,7 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
                       .ncomments = ncomments, .short_names = sn,
                       .has_rank = rank >= 0, .rank = rank,
                       .step_labels = cs.labels, .nsteps = cs.nlabels, .mem = mem,
-                      .memory_types = rank >= 0 && !no_memory };
+                      .memory_types = !no_memory };
     pprof_summary sum;
     if (pprof_write(m, &po, out, &sum, &err) < 0) {
         rc = cli_fail(&err);

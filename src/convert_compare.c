@@ -42,10 +42,11 @@ int convert_compare(const convert_compare_opts *o)
             cli_fail(&err);
             goto out;
         }
-    /* the heap sample types when both sides can have them */
-    bool with_mem = !o->no_memory && side[0].tr->nmems && side[1].tr->nmems;
+    /* the heap sample types on both sides, zero on a side without
+       [memory] records: as the two single-trace converts have them */
+    bool with_mem = !o->no_memory && (side[0].tr->nmems || side[1].tr->nmems);
     for (int s = 0; s < 2 && with_mem; s++)
-        if (!(mem[s] = memory_build(side[s].m, &err))) {
+        if (side[s].tr->nmems && !(mem[s] = memory_build(side[s].m, &err))) {
             cli_fail(&err);
             goto out;
         }
@@ -58,7 +59,7 @@ int convert_compare(const convert_compare_opts *o)
                               .comments = o->comments, .ncomments = o->ncomments,
                               .has_rank = rank >= 0, .rank = rank,
                               .step_labels = cs[s].labels, .nsteps = cs[s].nlabels,
-                              .mem = mem[s] };
+                              .mem = mem[s], .memory_types = !o->no_memory };
     }
     pprof_summary sum;
     if (pprof_write_diff(side[0].m, &po[0], side[1].m, &po[1], o->out_path, &sum, &err) < 0) {
@@ -79,11 +80,6 @@ int convert_compare(const convert_compare_opts *o)
                 (long long)sum.alloc_bytes, (long long)sum.alloc_objects,
                 (long long)sum.inuse_bytes, (long long)sum.inuse_objects);
     fputc('\n', so);
-    if (!with_mem && !o->no_memory && (side[0].tr->nmems || side[1].tr->nmems)) {
-        fflush(so);
-        fprintf(stderr, "torch2pprof: note: only %s has memory events: no memory sample types\n",
-                side[0].tr->nmems ? o->base_path : o->new_path);
-    }
     for (int s = 0; s < 2; s++)
         if (side[s].tr->truncated)
             cli_warn_truncated(side[s].tr->path, side[s].tr->truncated_reason, "converted");

@@ -36,7 +36,7 @@ const opt_def opts_table[] = {
     { OPT_KEEP_STEPS, "keep-steps", 0, NULL, A | C | T, NULL,
       "keep ProfilerStep#N apart instead of merging them as ProfilerStep*" },
     { OPT_NO_MEMORY, "no-memory", 0, NULL, C, NULL,
-      "time sample types only, even when the trace has [memory] events (which otherwise add alloc_objects, alloc_space, inuse_objects, inuse_space with a device label, as Go heap profiles)" },
+      "time sample types only (otherwise every profile has alloc_objects, alloc_space, inuse_objects, inuse_space with a device label, as Go heap profiles: zero without [memory] events, so that any two merge and diff)" },
     { OPT_BASE, "base", 0, "BASE", A | C | T, "Compare (what changed from BASE to TRACE)",
       "analyze: per operator and category, base and new figures and their deltas, sorted by |delta self| (+ only in TRACE, - only in BASE); convert: TRACE minus BASE per stack, as go tool pprof -diff_base (base samples negated, labelled pprof::base=true); the explorer: every view shows both traces with deltas (b switches new, base, delta)" },
     { OPT_PER_STEP, "per-step", 0, NULL, A, NULL,
