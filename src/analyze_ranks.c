@@ -17,12 +17,9 @@
 
 bool analyze_ranks_wanted(int nargs, char **args)
 {
-    enum sniff_kind kind;
-    t2p_error err;
     /* one analysis file is a job of one rank: the reduce of a map */
     return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0])) ||
-           (nargs == 1 && strcmp(args[0], "-") != 0 && sniff_file(args[0], &kind, &err) == 0 &&
-            kind == SNIFF_ANALYSIS);
+           (nargs == 1 && sniff_is_analysis(args[0]));
 }
 
 static const char *base_name(const char *path)

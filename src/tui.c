@@ -519,12 +519,9 @@ static int run(struct tui_run *r)
     char **ops = r->ops;
     unsigned jobs = (unsigned)r->jobs;
     load_jobs = jobs ? jobs : ranks_default_jobs();
-    enum sniff_kind kind;
-    t2p_error serr;
     /* one analysis file (analyze --json's) is a job of one rank */
     bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0])) ||
-                (nops == 1 && strcmp(ops[0], "-") != 0 && sniff_file(ops[0], &kind, &serr) == 0 &&
-                 kind == SNIFF_ANALYSIS);
+                (nops == 1 && sniff_is_analysis(ops[0]));
     const char *path = nops ? ops[0] : find_sample();
 
     if (many && base) {

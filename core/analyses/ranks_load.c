@@ -227,9 +227,7 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
         return;
     }
     atomic_store(&live->stage, RANKS_READING);
-    enum sniff_kind kind;
-    t2p_error serr;
-    if (sniff_file(f->path, &kind, &serr) == 0 && kind == SNIFF_ANALYSIS) {
+    if (sniff_is_analysis(f->path)) {
         /* one rank summed up already (the map of a large job) */
         if (ranks_read_analysis(f) < 0)
             return;

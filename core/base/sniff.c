@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -173,6 +174,15 @@ int sniff_file(const char *path, enum sniff_kind *kind, t2p_error *err)
     }
     *kind = sniff_bytes(in, n);
     return 0;
+}
+
+bool sniff_is_analysis(const char *path)
+{
+    struct stat st;
+    enum sniff_kind kind;
+    t2p_error err;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           sniff_file(path, &kind, &err) == 0 && kind == SNIFF_ANALYSIS;
 }
 
 static bool ends_with(const char *s, const char *suffix)

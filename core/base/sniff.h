@@ -29,6 +29,11 @@ enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len);
    loader's refusal and convert's choice of OUT both ask this. */
 bool sniff_is_pprof(const unsigned char *b, size_t n);
 
+/* Whether path is a regular file that holds an analysis file (analyze
+   --json's output): a FIFO, a device or standard input is never read, as
+   the bytes read would be lost to the loader. */
+bool sniff_is_analysis(const char *path);
+
 /* Whether a file name is a trace's (.json, .json.gz, .pt.trace.json, ...). */
 bool sniff_trace_name(const char *path);
 
