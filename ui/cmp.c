@@ -128,8 +128,11 @@ int cmp_export_to(view *v, const char *path, t2p_error *err_out)
 {
     const compare *c = v->cmp;
     const char *np = c->new->tr->path;
-    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true },
-                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true } };
+    /* the heap sample types, as convert --base writes them on every diff */
+    pprof_opts o[2] = { { .tool_version = PACKAGE_VERSION, .no_overwrite = true,
+                          .memory_types = true },
+                        { .tool_version = PACKAGE_VERSION, .no_overwrite = true,
+                          .memory_types = true } };
     pprof_summary sum;
     t2p_error err;
     int rc = 0;
