@@ -204,10 +204,11 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
                         const shortnames *sn, const analyze_steps_sel *st,
-                        const struct ranged *rg)
+                        const struct ranged *rg, const ranks_file *rank)
 {
     const trace *tr = m->tr;
-    fputs("{\"file\":", f);
+    /* first: what tells an analysis file from a trace (core/base/sniff.h) */
+    fprintf(f, "{\"analysis_format\":%d,\"file\":", RANKS_ANALYSIS_FORMAT);
     cli_json_string(f, tr->path, strlen(tr->path));
     fprintf(f, ",\"format\":\"%s\"", tr->format == TRACE_FORMAT_ARRAY ? "array" : "kineto");
     fprintf(f, ",\"truncated\":%s", tr->truncated ? "true" : "false");
@@ -238,6 +239,10 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
             (unsigned long long)m->gpu_unattributed_events, (long long)m->gpu_unattributed_ns);
     fprintf(f, ",\"partial_overlap_events\":%llu,\"partial_overlap_ns\":%lld",
             (unsigned long long)m->partial_overlap_events, (long long)m->partial_overlap_ns);
+    /* the rank's record of a job (the map of issue 28): analyze of several
+       analysis files reads it back */
+    if (rank)
+        analyze_ranks_map_json(f, rank);
     fputs(",\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];
@@ -434,8 +439,18 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     } else if (kernels_only) {
         analyze_kernels_only(stdout, kr, top, json);
     } else if (json) {
-        report_json(stdout, m, order, nshow, sn, sel, rg);
+        ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
+        ranks_file rank = { .path = (char *)path };
+        if (sel->spec)
+            snprintf(rank.step, sizeof rank.step, "%s", sel->spec);
+        if (ranks_file_from_model(&rank, whole, &ro) < 0) {
+            rc = cli_fail(&rank.err);
+            ranks_file_clear(&rank);
+            goto out;
+        }
+        report_json(stdout, m, order, nshow, sn, sel, rg, &rank);
         analyze_kernels_json(stdout, kr, top);
+        ranks_file_clear(&rank);
         analyze_memory_json(stdout, mem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)

@@ -10,12 +10,16 @@
 
 #include "core/base/fmt.h"
 #include "core/analyses/ranks.h"
+#include "core/base/sniff.h"
+#include "src/analyze_colls.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 
 bool analyze_ranks_wanted(int nargs, char **args)
 {
-    return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0]));
+    /* one analysis file is a job of one rank: the reduce of a map */
+    return nargs > 1 || (nargs == 1 && ranks_is_dir(args[0])) ||
+           (nargs == 1 && sniff_is_analysis(args[0]));
 }
 
 static const char *base_name(const char *path)
@@ -44,7 +48,7 @@ static void rank_file_row(void *ctx, size_t i, const char **cell, size_t *len)
     cell[0] = j->flagged && (int64_t)i == j->straggler ? "*" : "";
     snprintf(x->buf[1], 64, "%lld", (long long)r->rank);
     cell[1] = x->buf[1];
-    cell[2] = base_name(r->path);
+    cell[2] = base_name(ranks_file_shown(r));
     cell[3] = fmt_count(s->events, x->buf[3], 64);
     cell[4] = fmt_ms(s->window_ns, x->buf[4], 64);
     cell[5] = fmt_ms(s->cpu_ns, x->buf[5], 64);
@@ -124,7 +128,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
         char vis[600];
         if (j->flagged)
             fprintf(f, "rank %lld (%s): %s %s ms, %+.1f%% over the median %s ms\n",
-                    (long long)s->rank, cli_shown(base_name(s->path), vis, sizeof vis), metric,
+                    (long long)s->rank, cli_shown(base_name(ranks_file_shown(s)), vis, sizeof vis), metric,
                     fmt_ms(j->by_steps ? s->st.step_mean_ns : s->st.busy_ns, a, sizeof a),
                     s->st.skew * 100, fmt_ms(j->median_ns, b, sizeof b));
         else
@@ -168,6 +172,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
             nshow, o->spread ? "spread" : model_sort_name(o->sort), j->nloaded);
     struct rank_ops x = {.j = j, .order = order};
     cli_table(f, rank_op_cols, gpu ? 11 : 9, nshow, rank_op_row, &x);
+    analyze_colls_text(f, j, o->top);
 }
 
 static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64_t ns)
@@ -176,6 +181,73 @@ static void json_ns_or_null(FILE *f, const char *key, const ranks_stat *s, int64
         fprintf(f, ",\"%s\":%lld", key, (long long)ns);
     else
         fprintf(f, ",\"%s\":null", key);
+}
+
+void analyze_ranks_stat_json(FILE *f, const ranks_stat *s)
+{
+    fprintf(f, "\"events\":%llu,\"complete_events\":%llu,\"window_ns\":%lld,"
+               "\"busy_ns\":%lld,\"cpu_ns\":%lld,\"gpu_events\":%llu,\"gpu_busy_ns\":%lld,"
+               "\"steps\":%llu",
+            (unsigned long long)s->events, (unsigned long long)s->complete_events,
+            (long long)s->window_ns, (long long)s->busy_ns, (long long)s->cpu_ns,
+            (unsigned long long)s->gpu_events, (long long)s->gpu_busy_ns,
+            (unsigned long long)s->steps);
+    json_ns_or_null(f, "step_mean_ns", s, s->step_mean_ns);
+    json_ns_or_null(f, "step_max_ns", s, s->step_max_ns);
+    fprintf(f, ",\"communication_ns\":%lld,\"overlap_ns\":%lld",
+            (long long)s->communication_ns, (long long)s->overlap_ns);
+    fputs(",\"roles\":", f);
+    if (s->steps) {
+        for (int k = 0; k < STEPS_NROLES; k++)
+            fprintf(f, "%s\"%s_ns\":%lld", k ? "," : "{", steps_role_key(k),
+                    (long long)s->role_ns[k]);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+}
+
+void analyze_ranks_map_json(FILE *f, const ranks_file *r)
+{
+    if (r->from == RANKS_FROM_POSITION)
+        fputs(",\"rank\":null,\"rank_from\":null", f);
+    else
+        fprintf(f, ",\"rank\":%lld,\"rank_from\":\"%s\"", (long long)r->rank,
+                r->from == RANKS_FROM_TRACE ? "trace" : "name");
+    if (r->world_size)
+        fprintf(f, ",\"world_size\":%lld", (long long)r->world_size);
+    else
+        fputs(",\"world_size\":null", f);
+    if (r->truncated) {
+        fputs(",\"truncated_reason\":", f);
+        cli_json_string(f, r->truncated_reason, strlen(r->truncated_reason));
+    }
+    fputs(",\"rank_figures\":{", f);
+    analyze_ranks_stat_json(f, &r->st);
+    if (r->step[0]) {
+        /* --step as given: the reduce says the scope as analyze DIR --step does */
+        fputs(",\"step\":", f);
+        cli_json_string(f, r->step, strlen(r->step));
+    }
+    fputs("},\"collectives\":[", f);
+    for (size_t i = 0; i < r->ncolls; i++) {
+        const coll_call *c = &r->colls[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_string(f, strtab_str(r->names, c->name), strtab_len(r->names, c->name));
+        fputs(",\"process_group\":", f);
+        cli_json_string(f, strtab_str(r->names, c->pg), strtab_len(r->names, c->pg));
+        if (c->seq >= 0)
+            fprintf(f, ",\"seq\":%lld", (long long)c->seq);
+        else
+            fputs(",\"seq\":null", f);
+        if (c->bytes >= 0)
+            fprintf(f, ",\"bytes\":%lld", (long long)c->bytes);
+        else
+            fputs(",\"bytes\":null", f);
+        fprintf(f, ",\"arrival_ns\":%lld,\"end_ns\":%lld}", (long long)c->arrival_ns,
+                (long long)c->end_ns);
+    }
+    fputc(']', f);
 }
 
 static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size_t nshow,
@@ -193,30 +265,12 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
         const ranks_file *r = &j->files[i];
         const ranks_stat *s = &r->st;
         fprintf(f, "%s{\"rank\":%lld,\"file\":", i ? "," : "", (long long)r->rank);
-        cli_json_string(f, r->path, strlen(r->path));
+        cli_json_string(f, ranks_file_shown(r), strlen(ranks_file_shown(r)));
         fprintf(f, ",\"rank_from\":\"%s\"", r->from == RANKS_FROM_TRACE  ? "trace"
                                              : r->from == RANKS_FROM_NAME ? "name"
                                                                           : "position");
-        fprintf(f, ",\"truncated\":%s,\"events\":%llu,\"complete_events\":%llu,\"window_ns\":%lld,"
-                   "\"busy_ns\":%lld,\"cpu_ns\":%lld,\"gpu_events\":%llu,\"gpu_busy_ns\":%lld,"
-                   "\"steps\":%llu",
-                r->truncated ? "true" : "false", (unsigned long long)s->events,
-                (unsigned long long)s->complete_events, (long long)s->window_ns,
-                (long long)s->busy_ns, (long long)s->cpu_ns, (unsigned long long)s->gpu_events,
-                (long long)s->gpu_busy_ns, (unsigned long long)s->steps);
-        json_ns_or_null(f, "step_mean_ns", s, s->step_mean_ns);
-        json_ns_or_null(f, "step_max_ns", s, s->step_max_ns);
-        fprintf(f, ",\"communication_ns\":%lld,\"overlap_ns\":%lld",
-                (long long)s->communication_ns, (long long)s->overlap_ns);
-        fputs(",\"roles\":", f);
-        if (s->steps) {
-            for (int k = 0; k < STEPS_NROLES; k++)
-                fprintf(f, "%s\"%s_ns\":%lld", k ? "," : "{", steps_role_key(k),
-                        (long long)s->role_ns[k]);
-            fputc('}', f);
-        } else {
-            fputs("null", f);
-        }
+        fprintf(f, ",\"truncated\":%s,", r->truncated ? "true" : "false");
+        analyze_ranks_stat_json(f, s);
         fprintf(f, ",\"skew\":%.6f}", s->skew);
     }
     fputs("],\"straggler\":", f);
@@ -258,7 +312,9 @@ static void report_json(FILE *f, const ranks_job *j, const uint32_t *order, size
                 (long long)p->dev_self_ns, (long long)p->dev_total_ns, (long long)p->min_ns,
                 (long long)p->median_ns, (long long)p->max_ns, (long long)p->max_rank);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    analyze_colls_json(f, j);
+    fputs("}\n", f);
 }
 
 /* Says what failed; returns false when the run must stop (exit 2). */
@@ -297,6 +353,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     if (!j)
         return cli_fail(&err);
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo, .step = o->step };
+    analyze_ranks_opts so = *o;
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
     size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
@@ -313,6 +370,9 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
         fprintf(stderr, "torch2pprof: out of memory\n");
         goto out;
     }
+    if (!so.step && j->nloaded && j->files[0].analysis && j->files[0].step[0])
+        so.step = j->files[0].step; /* the scope the map was made with (a note if mixed) */
+    o = &so;
     ranks_sort_ops(j, o->sort, o->spread, order);
     size_t nshow = o->top == 0 || o->top > j->nops ? j->nops : (size_t)o->top;
     if (o->json)

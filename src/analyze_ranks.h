@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdio.h>
+
+#include "core/analyses/ranks.h"
 #include "core/model/model.h"
 
 typedef struct analyze_ranks_opts {
@@ -19,11 +22,21 @@ typedef struct analyze_ranks_opts {
 } analyze_ranks_opts;
 
 /* Whether analyze's operands call for the many-ranks report: several
-   operands, or a directory. */
+   operands, a directory, or one analysis file (analyze --json's output). */
 bool analyze_ranks_wanted(int nargs, char **args);
 
 /* Loads and reports on the files and directories args[0..nargs). Returns the
    exit code. */
 int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args);
+
+/* A rank's figures as JSON members (no braces): "events", ..., "roles".
+   The job report's ranks and an analysis file's "rank_figures" both. */
+void analyze_ranks_stat_json(FILE *f, const ranks_stat *s);
+
+/* An analysis file's rank members, after analyze --json's own: "rank",
+   "rank_from", "world_size", "rank_figures" and "collectives", from the
+   record r that ranks_file_from_model filled (the job report reads them
+   back with ranks_read_analysis). */
+void analyze_ranks_map_json(FILE *f, const ranks_file *r);
 
 #endif

@@ -46,11 +46,6 @@ int convert_compare(const convert_compare_opts *o)
                 (long long)sum->alloc_bytes, (long long)sum->alloc_objects,
                 (long long)sum->inuse_bytes, (long long)sum->inuse_objects);
     fputc('\n', so);
-    if (!res.memory && !a->no_memory && (side[0].tr->nmems || side[1].tr->nmems)) {
-        fflush(so);
-        fprintf(stderr, "torch2pprof: note: only %s has memory events: no memory sample types\n",
-                side[0].tr->nmems ? o->base_path : o->new_path);
-    }
     for (int s = 0; s < 2; s++)
         if (side[s].tr->truncated)
             cli_warn_truncated(side[s].tr->path, side[s].tr->truncated_reason, "converted");

@@ -152,6 +152,7 @@ int convert_out_choose(char **operands, size_t noperands, const char *out_opt, c
     switch (kind) {
     case SNIFF_PPROF: return 0;
     case SNIFF_TRACE: return refuse(last, "is a trace, not an output", cmd);
+    case SNIFF_ANALYSIS: return refuse(last, "is an analysis file (analyze --json), not an output", cmd);
     case SNIFF_EMPTY:
         return sniff_trace_name(last) ? refuse(last, "is named as a trace, not as a profile", cmd)
                                       : 0;

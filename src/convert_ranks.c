@@ -107,6 +107,10 @@ int convert_ranks(const convert_ranks_opts *o, int nargs, char **args, const cha
         fputs(" (self time over all tracks)", so);
     if (gpu)
         fprintf(so, ", device %s ms", fmt_ms(sum.device_ns, d, sizeof d));
+    if (sum.alloc_objects || sum.inuse_objects)
+        fprintf(so, ", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
+                (long long)sum.alloc_bytes, (unsigned long long)sum.alloc_objects,
+                (long long)sum.inuse_bytes, (unsigned long long)sum.inuse_objects);
     fputc('\n', so);
     rc = cli_summary_done(so, out);
 out:

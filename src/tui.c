@@ -20,6 +20,7 @@
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/ranks.h"
+#include "core/base/sniff.h"
 #include "core/load/trace.h"
 #include "src/args.h"
 #include "src/opts.h"
@@ -208,6 +209,11 @@ static void on_ranks_progress(const ranks_job *j, const ranks_file_progress *p, 
     draw_text(text);
 }
 
+/* load_ranks' stand-in model for a job of analysis files alone (only
+   load_ranks and free_stand_in write them). */
+static trace *stand_in_tr;
+static model *stand_in_m;
+
 /* The ranks of one job: every trace of a directory, or several traces,
    loaded on a pool of threads (core/ranks). The first loaded rank's model
    is the one shown first; files that fail are listed in the Ranks view. */
@@ -258,9 +264,40 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
         return EXIT_INPUT;
     }
     *out = j;
-    *tr = j->files[0].tr;
-    *m = j->files[0].m;
+    /* the first rank with a model; a job of analysis files alone has none:
+       an empty one stands in, named for what the views lack */
+    for (size_t i = 0; i < j->nloaded && !*m; i++) {
+        *tr = j->files[i].tr;
+        *m = j->files[i].m;
+    }
+    if (!*m) {
+        t2p_error e;
+        stand_in_tr = trace_empty("analysis files: Ops, Categories, Tree, Threads, Steps and "
+                                  "Memory need the traces; Ranks, All ranks and Collectives "
+                                  "read these");
+        stand_in_m = stand_in_tr ? model_build(stand_in_tr, mo, &e) : NULL;
+        if (!stand_in_m) {
+            draw_close();
+            fprintf(stderr, "torch2pprof-tui: out of memory\n");
+            trace_free(stand_in_tr);
+            stand_in_tr = NULL;
+            ranks_free(j);
+            *out = NULL;
+            return EXIT_INPUT;
+        }
+        *tr = stand_in_tr;
+        *m = stand_in_m;
+    }
     return EXIT_OK;
+}
+
+/* The stand-in of load_ranks, freed with the job. */
+static void free_stand_in(void)
+{
+    model_free(stand_in_m);
+    trace_free(stand_in_tr);
+    stand_in_m = NULL;
+    stand_in_tr = NULL;
 }
 
 /* TRACE alone, or with --base both at once and their comparison for the views */
@@ -531,7 +568,9 @@ static int run(struct tui_run *r)
     char **ops = r->ops;
     unsigned jobs = (unsigned)r->jobs;
     load_jobs = jobs ? jobs : ranks_default_jobs();
-    bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0]));
+    /* one analysis file (analyze --json's) is a job of one rank */
+    bool many = nops > 1 || (nops == 1 && ranks_is_dir(ops[0])) ||
+                (nops == 1 && sniff_is_analysis(ops[0]));
     const char *path = nops ? ops[0] : find_sample();
     vo.inputs = nops ? (const char *const *)ops : &path;
     vo.ninputs = nops ? (size_t)nops : 1;
@@ -571,10 +610,12 @@ static int run(struct tui_run *r)
         }
         free(script);
         view_free(v);
-        if (job)
+        if (job) {
             ranks_free(job);
-        else
+            free_stand_in();
+        } else {
             close_traces(tr, m, &tc);
+        }
         return rc;
     }
 
@@ -635,10 +676,12 @@ static int run(struct tui_run *r)
         }
     }
     view_free(v);
-    if (job)
+    if (job) {
         ranks_free(job);
-    else
+        free_stand_in();
+    } else {
         close_traces(tr, m, &tc);
+    }
     return rc;
 }
 

@@ -67,7 +67,8 @@
     X(TIMELINE, timeline) \
     X(GPU, gpu)           \
     X(KERNELS, kernels)   \
-    X(MODULES, modules)
+    X(MODULES, modules)   \
+    X(COLLECTIVES, collectives)
 
 /* Panes: views without a tab or a digit, opened by a key from another
    view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).

@@ -310,14 +310,10 @@ void ranks_free(ranks_job *j)
     if (!j)
         return;
     for (size_t i = 0; i < j->nfiles; i++) {
-        ranks_file *f = &j->files[i];
-        free(f->path);
-        model_free(f->m);
-        trace_free(f->tr);
-        strtab_free(f->names);
-        free(f->ops);
-        free(f->out);
+        ranks_file_clear(&j->files[i]);
+        free(j->files[i].path);
     }
+    collectives_free(j->colls);
     free(j->files);
     free(j->notes);
     strtab_free(j->strs);
@@ -510,16 +506,71 @@ static int find_straggler(ranks_job *j)
     return 0;
 }
 
+/* The loaded ranks' collectives matched across them. */
+static int match_collectives(ranks_job *j)
+{
+    coll_rank_in *in = malloc((j->nloaded ? j->nloaded : 1) * sizeof *in);
+    if (!in)
+        return -1;
+    j->nanalysis = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        const ranks_file *f = &j->files[i];
+        in[i] = (coll_rank_in){ f->rank, f->names, f->colls, f->ncolls };
+        j->nanalysis += f->analysis;
+    }
+    j->colls = collectives_match(in, j->nloaded);
+    free(in);
+    return j->colls ? 0 : -1;
+}
+
+/* A note on each loaded file whose world size differs from the one most
+   ranks give (a rank of another job), or whose analysis covers other
+   steps than the first rank's: kept in the report, said aloud. */
+static int note_other_jobs(ranks_job *j)
+{
+    int64_t world = 0;
+    size_t best = 0;
+    for (size_t i = 0; i < j->nloaded; i++) {
+        int64_t w = j->files[i].world_size;
+        size_t n = 0;
+        if (!w || w == world)
+            continue;
+        for (size_t k = 0; k < j->nloaded; k++)
+            n += j->files[k].world_size == w;
+        if (n > best) {
+            best = n;
+            world = w;
+        }
+        if (best * 2 > j->nloaded)
+            break;
+    }
+    for (size_t i = 0; i < j->nloaded; i++) {
+        const ranks_file *f = &j->files[i];
+        if (world && f->world_size && f->world_size != world &&
+            add_note(j, f->path, T2P_ERR_ARG, "rank %lld says a world size of %lld where "
+                     "%zu ranks say %lld: a rank of another job? (kept in the report)",
+                     (long long)f->rank, (long long)f->world_size, best, (long long)world) < 0)
+            return -1;
+        if (f->analysis && j->files[0].analysis && strcmp(f->step, j->files[0].step) != 0 &&
+            add_note(j, f->path, T2P_ERR_ARG, "its figures cover %s%s where rank %lld's cover "
+                     "%s%s (kept in the report)", f->step[0] ? "steps " : "the whole trace",
+                     f->step, (long long)j->files[0].rank,
+                     j->files[0].step[0] ? "steps " : "the whole trace", j->files[0].step) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* f's load undone, to load it again. */
 static void file_reset(ranks_file *f)
 {
-    model_free(f->m);
-    trace_free(f->tr);
-    strtab_free(f->names);
-    free(f->ops);
-    free(f->out);
-    *f = (ranks_file){ .path = f->path, .position = f->position, .listed = f->listed,
-                       .rank = -1, .trace_rank = -1 };
+    size_t position = f->position;
+    bool listed = f->listed;
+    ranks_file_clear(f);
+    f->position = position;
+    f->listed = listed;
+    f->rank = -1;
+    f->trace_rank = -1;
 }
 
 /* Loads files[at[0..n)] of j again (a sub-job of them). Returns 0, or -1
@@ -620,127 +671,11 @@ int ranks_load(ranks_job *j, const ranks_load_opts *opts, t2p_error *err)
         return -1;
     if (assign_ranks(j, err) < 0)
         return -1;
-    if (merge_ops(j) < 0 || find_straggler(j) < 0)
+    if (merge_ops(j) < 0 || find_straggler(j) < 0 || match_collectives(j) < 0 ||
+        note_other_jobs(j) < 0)
         goto nomem;
     return 0;
 nomem:
     error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory loading the ranks");
     return -1;
-}
-
-/* ---- sorting merged ops ---- */
-
-struct sort_ctx {
-    const ranks_job *j;
-    enum model_sort s;
-    bool spread;
-};
-
-static int64_t sort_figure(const struct sort_ctx *c, const ranks_op *o)
-{
-    if (c->spread)
-        return o->max_ns - o->min_ns;
-    switch (c->s) {
-    case MODEL_SORT_TOTAL: return o->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)o->calls;
-    case MODEL_SORT_AVG: return o->calls ? o->total_ns / (int64_t)o->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return o->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return o->dev_total_ns;
-    default: return o->self_ns;
-    }
-}
-
-static int cmp_str(const strtab *t, uint32_t a, uint32_t b)
-{
-    size_t la = strtab_len(t, a), lb = strtab_len(t, b);
-    int r = memcmp(strtab_str(t, a), strtab_str(t, b), la < lb ? la : lb);
-    return r ? r : (la > lb) - (la < lb);
-}
-
-static int cmp_op(const void *pa, const void *pb, void *arg)
-{
-    const struct sort_ctx *c = arg;
-    const ranks_op *a = &c->j->ops[*(const uint32_t *)pa], *b = &c->j->ops[*(const uint32_t *)pb];
-    if (c->spread || c->s != MODEL_SORT_NAME) {
-        int64_t x = sort_figure(c, a), y = sort_figure(c, b);
-        if (x != y)
-            return x > y ? -1 : 1;
-    }
-    int r = cmp_str(c->j->strs, a->name, b->name);
-    return r ? r : cmp_str(c->j->strs, a->cat, b->cat);
-}
-
-void ranks_sort_ops(const ranks_job *j, enum model_sort s, bool spread, uint32_t *idx)
-{
-    struct sort_ctx c = { j, s, spread };
-    for (size_t i = 0; i < j->nops; i++)
-        idx[i] = (uint32_t)i;
-    qsort_r(idx, j->nops, sizeof *idx, cmp_op, &c);
-}
-
-ranks_cat *ranks_cats(const ranks_job *j, size_t *n)
-{
-    *n = 0;
-    ranks_cat *c = malloc((j->nops ? j->nops : 1) * sizeof *c);
-    uint32_t *of = malloc((j->nops ? j->nops : 1) * sizeof *of);
-    int64_t *per = NULL, *v = malloc((j->nloaded ? j->nloaded : 1) * sizeof *v);
-    hmap map;
-    if (!c || !of || !v || hmap_init(&map, 64) < 0) {
-        free(c);
-        free(of);
-        free(v);
-        return NULL;
-    }
-    for (size_t op = 0; op < j->nops; op++) {
-        const ranks_op *o = &j->ops[op];
-        uint32_t k = hmap_get(&map, o->cat);
-        if (k == UINT32_MAX) {
-            k = (uint32_t)(*n)++;
-            c[k] = (ranks_cat){ .name = o->cat };
-            if (hmap_put(&map, o->cat, k) < 0)
-                goto fail;
-        }
-        of[op] = k;
-        c[k].nops++;
-        c[k].calls += o->calls;
-        c[k].self_ns += o->self_ns;
-        c[k].dev_self_ns += o->dev_self_ns;
-    }
-    /* one rank's self time per category: its operators' */
-    per = calloc((*n ? *n : 1) * (j->nfiles ? j->nfiles : 1), sizeof *per);
-    if (!per)
-        goto fail;
-    for (size_t op = 0; op < j->nops; op++)
-        for (size_t i = 0; i < j->nloaded; i++)
-            per[(size_t)of[op] * j->nfiles + i] += j->self[op * j->nfiles + i];
-    for (size_t k = 0; k < *n; k++) {
-        ranks_cat *x = &c[k];
-        const int64_t *row = &per[k * j->nfiles];
-        x->min_ns = j->nloaded ? INT64_MAX : 0;
-        x->max_ns = j->nloaded ? INT64_MIN : 0;
-        for (size_t i = 0; i < j->nloaded; i++) {
-            v[i] = row[i];
-            if (row[i] < x->min_ns)
-                x->min_ns = row[i];
-            if (row[i] > x->max_ns) {
-                x->max_ns = row[i];
-                x->max_file = (uint32_t)i;
-            }
-        }
-        x->max_rank = j->nloaded ? j->files[x->max_file].rank : -1;
-        x->median_ns = ranks_median(v, j->nloaded);
-    }
-    free(per);
-    free(of);
-    free(v);
-    hmap_done(&map);
-    return c;
-fail:
-    free(per);
-    free(c);
-    free(of);
-    free(v);
-    hmap_done(&map);
-    *n = 0;
-    return NULL;
 }

@@ -11,7 +11,14 @@
    job's notes): what is not a regular file (a FIFO would block the load
    forever), and what holds no trace at all (another JSON document, text, a
    pprof), unless its name says it is a trace (a rank in it, or
-   .pt.trace.json): that one fails as a broken trace. */
+   .pt.trace.json): that one fails as a broken trace.
+
+   The map and reduce of a large job (issue 28): a file that holds
+   `analyze --json -top 0 TRACE` (an analysis file, told by its content:
+   sniff.h's SNIFF_ANALYSIS) is one rank already summed up. Its ranks_file
+   is filled from the file (ranks_read_analysis) where a trace's is filled
+   from its model (ranks_file_from_model): the same record, so the job's
+   figures are computed once, the same way, whatever a rank came from. */
 #ifndef T2P_RANKS_H
 #define T2P_RANKS_H
 
@@ -19,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analyses/collectives.h"
 #include "core/base/error.h"
 #include "core/model/model.h"
 #include "core/load/trace.h"
@@ -81,5 +89,7 @@ typedef struct ranks_cat {
 /* The categories of j's merged operators, in first-seen order; *n of
    them. A new array (the caller frees it); NULL when out of memory. */
 ranks_cat *ranks_cats(const ranks_job *j, size_t *n);
+
+
 
 #endif

@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "core/analyses/ranks_load.h"
+#include "core/analyses/collectives.h"
 #include "core/analyses/steps.h"
+#include "core/base/sniff.h"
 #include "core/base/vec.h"
 
 /* ---- the rank of a file ---- */
@@ -65,7 +67,10 @@ int64_t ranks_name_rank(const char *path)
 
 void ranks_set_rank(ranks_file *f)
 {
-    int64_t r = ranks_name_rank(f->path);
+    /* an analysis file: its trace's name first, as the job of traces does */
+    int64_t r = f->trace_path ? ranks_name_rank(f->trace_path) : -1;
+    if (r < 0)
+        r = ranks_name_rank(f->path);
     if (f->trace_rank >= 0) {
         f->rank = f->trace_rank;
         f->from = RANKS_FROM_TRACE;
@@ -197,13 +202,15 @@ static int on_trace_progress(const trace_progress *p, void *ctx)
 }
 
 /* f's figures and ops from its whole model m, over opts->step's steps when
-   set; then opts->on_model. Returns 0, or -1 with f->err set. */
+   set, and its collectives (in the same steps); then opts->on_model.
+   Returns 0, or -1 with f->err set. */
 static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
 {
     steps *st = steps_build(m, &f->err);
     if (!st)
         return -1;
     size_t first = 0, last = st->nsteps ? st->nsteps - 1 : 0;
+    int64_t from = INT64_MIN, to = INT64_MAX;
     model *sm = NULL;
     int rc = -1;
     if (o->step) {
@@ -217,9 +224,12 @@ static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
         f->scoped = true;
         f->step_first = first;
         f->step_last = last;
+        from = st->steps[first].start;
+        to = st->steps[last].end;
     }
     fill_figures(sm ? sm : m, st, first, last, &f->st);
-    if (file_ops(f, sm ? sm : m) < 0) {
+    if (file_ops(f, sm ? sm : m) < 0 ||
+        collectives_of_trace(m->tr, from, to, f->names, &f->colls, &f->ncolls) < 0) {
         error_set(&f->err, T2P_ERR_NOMEM, f->path, -1, "out of memory computing its figures");
         goto out;
     }
@@ -230,6 +240,37 @@ out:
     model_free(sm);
     steps_free(st);
     return rc;
+}
+
+int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o)
+{
+    ranks_load_opts none = { 0 };
+    const trace *tr = whole->tr;
+    f->trace_rank = tr->has_rank ? tr->rank : -1;
+    f->world_size = tr->world_size;
+    ranks_set_rank(f);
+    f->truncated = tr->truncated;
+    snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
+    return file_figures(f, whole, o ? o : &none);
+}
+
+const char *ranks_file_shown(const ranks_file *f)
+{
+    return f->trace_path ? f->trace_path : f->path;
+}
+
+void ranks_file_clear(ranks_file *f)
+{
+    char *path = f->path;
+    model_free(f->m);
+    trace_free(f->tr);
+    strtab_free(f->names);
+    free(f->ops);
+    free(f->out);
+    free(f->colls);
+    free(f->trace_path);
+    memset(f, 0, sizeof *f);
+    f->path = path;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -261,6 +302,21 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
         return;
     }
     atomic_store(&live->stage, RANKS_READING);
+    if (sniff_is_analysis(f->path)) {
+        /* one rank summed up already (the map of a large job) */
+        if (ranks_read_analysis(f) < 0)
+            return;
+        if (o->step && strcmp(o->step, f->step) != 0) {
+            /* its figures are fixed: they cannot be scoped again */
+            error_set(&f->err, T2P_ERR_ARG, f->path, -1, "--step %s: this analysis file covers "
+                      "%s%s; make it with analyze --json -top 0 --step %s", o->step,
+                      f->step[0] ? "steps " : "the whole trace", f->step, o->step);
+            return;
+        }
+        ranks_set_rank(f);
+        f->loaded = true;
+        return;
+    }
     trace *tr = trace_load(f->path, &lo, &f->err);
     if (!tr) {
         f->skipped = holds_no_trace(f);
@@ -276,9 +332,7 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
         trace_free(tr);
         return;
     }
-    f->truncated = tr->truncated;
-    snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
-    if (file_figures(f, m, o) < 0)
+    if (ranks_file_from_model(f, m, o) < 0)
         goto drop;
     f->loaded = true;
     if (o->keep_models) {

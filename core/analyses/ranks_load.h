@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/model/model.h"
+#include "core/analyses/ranks_read.h"
 #include "core/analyses/ranks_types.h"
 
 /* The rank a file name gives ("rank-3", "rank3", "rank_3", "worker3"), or -1. */
@@ -30,5 +31,18 @@ int ranks_load_files(ranks_job *j, const ranks_load_opts *o);
 /* The rank of f, once its trace_rank is known (or known to be absent):
    the trace's, else the file name's, else its position in name order. */
 void ranks_set_rank(ranks_file *f);
+
+/* The path to show for f: the trace it came from. */
+const char *ranks_file_shown(const ranks_file *f);
+
+/* Fills f (path set, the rest zero) from whole, the model of its trace:
+   figures and ops (over o->step's steps when set), collectives, rank and
+   world size; then o->on_model. What the job does for each trace, and what
+   analyze --json writes into an analysis file. Returns 0, or -1 with
+   f->err set. */
+int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o);
+
+/* Frees what f owns but its path; leaves f zeroed but its path. */
+void ranks_file_clear(ranks_file *f);
 
 #endif

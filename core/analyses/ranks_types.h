@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/analyses/collectives.h"
 #include "core/base/error.h"
 #include "core/model/model.h"
 #include "core/analyses/steps.h"
@@ -52,8 +53,16 @@ typedef struct ranks_fop {
     int64_t self_ns, total_ns, dev_self_ns, dev_total_ns;
 } ranks_fop;
 
+/* The version of the analysis files this build writes and reads. */
+#define RANKS_ANALYSIS_FORMAT 1
+
 typedef struct ranks_file {
     char *path;          /* owned */
+    /* an analysis file: the trace it was made from (as its "file" says), to
+       show in reports; NULL when path is the trace itself. Owned. */
+    char *trace_path;
+    bool analysis;       /* path is an analysis file: no trace, no model */
+    int64_t world_size;  /* distributedInfo.world_size, 0 when unknown */
     bool listed;         /* found in a directory (not named): left out when no trace */
     bool skipped;        /* so left out (ranks_load moves it to the notes) */
     size_t position;     /* in name order among the job's files */
@@ -72,6 +81,9 @@ typedef struct ranks_file {
     size_t nops;
     bool scoped;         /* ranks_load_opts.step: st and ops cover steps */
     size_t step_first, step_last; /* step_first..step_last (indices in its steps) alone */
+    char step[64];       /* an analysis file's --step ("" when the whole trace) */
+    coll_call *colls;    /* its NCCL collectives in arrival order, names in names; owned */
+    size_t ncolls;
     void *out;           /* what ranks_model_fn made of it; freed with free() */
     size_t out_len;
 } ranks_file;
@@ -106,6 +118,8 @@ typedef struct ranks_job {
     int64_t median_ns;   /* median over loaded ranks of that metric */
     int64_t straggler;   /* index into files of the rank with the largest metric, -1 */
     bool flagged;        /* its skew is above RANKS_SKEW_FLAG */
+    collectives *colls;  /* the loaded ranks' collectives matched (file = index in files) */
+    size_t nanalysis;    /* loaded files that are analysis files */
 } ranks_job;
 
 /* Where one file of a job is, for a progress screen. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,6 +104,15 @@ enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len)
         i = 3;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
         i++;
+    if (i < len && buf[i] == '{') {
+        /* analyze --json writes this key first: the map of a large job */
+        static const char key[] = "\"analysis_format\"";
+        size_t k = i + 1;
+        while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
+            k++;
+        if (len - k >= sizeof key - 1 && memcmp(buf + k, key, sizeof key - 1) == 0)
+            return SNIFF_ANALYSIS;
+    }
     if (i < len && (buf[i] == '{' || buf[i] == '['))
         return SNIFF_TRACE;
     if (sniff_is_pprof(buf, len))
@@ -164,6 +174,15 @@ int sniff_file(const char *path, enum sniff_kind *kind, t2p_error *err)
     }
     *kind = sniff_bytes(in, n);
     return 0;
+}
+
+bool sniff_is_analysis(const char *path)
+{
+    struct stat st;
+    enum sniff_kind kind;
+    t2p_error err;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           sniff_file(path, &kind, &err) == 0 && kind == SNIFF_ANALYSIS;
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -13,6 +13,7 @@
 enum sniff_kind {
     SNIFF_EMPTY,  /* no bytes at all */
     SNIFF_TRACE,  /* JSON: an object or an array (a BOM and white space skipped) */
+    SNIFF_ANALYSIS, /* JSON whose first key is "analysis_format": analyze --json's output */
     SNIFF_PPROF,  /* the protobuf of a pprof Profile */
     SNIFF_OTHER
 };
@@ -27,6 +28,11 @@ enum sniff_kind sniff_bytes(const unsigned char *buf, size_t len);
 /* Whether the first (inflated) bytes b[0..n) are a pprof profile: the
    loader's refusal and convert's choice of OUT both ask this. */
 bool sniff_is_pprof(const unsigned char *b, size_t n);
+
+/* Whether path is a regular file that holds an analysis file (analyze
+   --json's output): a FIFO, a device or standard input is never read, as
+   the bytes read would be lost to the loader. */
+bool sniff_is_analysis(const char *path);
 
 /* Whether a file name is a trace's (.json, .json.gz, .pt.trace.json, ...). */
 bool sniff_trace_name(const char *path);

@@ -37,6 +37,17 @@ const char *trace_skip_name(enum trace_skip r)
     return (unsigned)r < TRACE_SKIP_N ? names[r] : "?";
 }
 
+trace *trace_empty(const char *name)
+{
+    trace *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(name)) || !(t->strs = strtab_new()) ||
+        (t->str_empty = strtab_intern(t->strs, "", 0)) == STRTAB_NONE) {
+        trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 void trace_free(trace *t)
 {
     if (!t)
@@ -51,6 +62,7 @@ void trace_free(trace *t)
     vec_free(t->kargs, t->cap_kargs, sizeof *t->kargs);
     vec_free(t->shapes, t->cap_shapes, sizeof *t->shapes);
     vec_free(t->pyids, t->cap_pyids, sizeof *t->pyids);
+    vec_free(t->colls, t->cap_colls, sizeof *t->colls);
     trace_mem_free(t);
     free(t);
 }

@@ -23,6 +23,11 @@ const char *trace_skip_name(enum trace_skip r);
 trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err);
 void trace_free(trace *t);
 
+/* A trace without events named name: the stand-in the explorer shows when
+   every rank of a job is an analysis file (its views need a model). NULL
+   when out of memory. */
+trace *trace_empty(const char *name);
+
 /* Whether the file's first bytes (inflated when gzip) can start JSON: '{' or
    '[' after white space and a UTF-8 byte order mark. false for text, a
    pprof, an archive, an empty or unreadable file: told apart from a trace

@@ -313,6 +313,13 @@ static int finish_event(trace_parser *L)
             t->pyids[t->npyids++] = (trace_pyid){ (uint32_t)(t->nevents - 1), c->py_has,
                                                   c->py_id, c->py_parent, c->py_module };
         }
+        if (c->has_coll && t->nevents > before) {
+            if (vec_grow((void **)&t->colls, &t->cap_colls, t->ncolls, sizeof *t->colls) < 0)
+                return fail_nomem(L);
+            t->colls[t->ncolls++] = (trace_coll){ (uint32_t)(t->nevents - 1), c->coll_name,
+                                                  c->coll_pg, c->coll_dtype, c->in_nelems,
+                                                  c->out_nelems, c->group_size, c->seq };
+        }
         return 1;
     }
     case 'M': {
@@ -397,20 +404,28 @@ static enum trace_key classify_event_key(const unsigned char *k, size_t n)
 static enum trace_key classify_args_key(const unsigned char *k, size_t n)
 {
     switch (n) {
+    case 3:
+        if (!memcmp(k, "Seq", 3) || !memcmp(k, "seq", 3)) return K_SEQ;
+        break;
+    case 5:
+        if (!memcmp(k, "dtype", 5)) return K_DTYPE;
+        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
+        if (!memcmp(k, "block", 5)) return K_KBLOCK;
+        break;
+    case 18:
+        if (!memcmp(k, "Process Group Name", 18)) return K_PG_NAME;
+        break;
     case 4:
         if (!memcmp(k, "name", 4)) return K_NAME;
         if (!memcmp(k, "Addr", 4)) return K_ADDR;
         if (!memcmp(k, "grid", 4)) return K_KGRID;
-        break;
-    case 5:
-        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
-        if (!memcmp(k, "block", 5)) return K_KBLOCK;
         break;
     case 6:
         if (!memcmp(k, "labels", 6)) return K_LABELS;
         if (!memcmp(k, "device", 6)) return K_KDEVICE;
         break;
     case 13:
+        if (!memcmp(k, "In msg nelems", 13)) return K_IN_NELEMS;
         if (!memcmp(k, "blocks per SM", 13)) return K_KBPS;
         if (!memcmp(k, "shared memory", 13)) return K_KSMEM;
         break;
@@ -429,6 +444,7 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         if (!memcmp(k, "Input Dims", 10)) return K_INPUT_DIMS;
         if (!memcmp(k, "Input dims", 10)) return K_INPUT_DIMS_LC;
         if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
+        if (!memcmp(k, "Group size", 10)) return K_GROUP_SIZE;
         break;
     case 11:
         if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
@@ -437,11 +453,14 @@ static enum trace_key classify_args_key(const unsigned char *k, size_t n)
         break;
     case 14:
         if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
+        if (!memcmp(k, "Out msg nelems", 14)) return K_OUT_NELEMS;
         break;
     case 15:
         if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
+        if (!memcmp(k, "Collective name", 15)) return K_COLL_NAME;
         break;
     case 16:
+        if (!memcmp(k, "Process Group ID", 16)) return K_PG_ID;
         if (!memcmp(k, "Python parent id", 16)) return K_PY_PARENT;
         if (!memcmp(k, "Python module id", 16)) return K_PY_MODULE;
         break;
@@ -685,6 +704,43 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
                 c->k_dev <= INT16_MAX)
                 c->kflags |= TRACE_KARG_DEVICE;
             break;
+        case K_COLL_NAME:
+            if (is_str && (c->coll_name = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            c->has_coll = true;
+            break;
+        case K_PG_NAME:
+        case K_PG_ID:
+            /* the name is what the ranks share; an ID stands in without one */
+            if (L->args_key == K_PG_ID && c->pg_from_name)
+                break;
+            if ((c->coll_pg = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            c->pg_from_name = L->args_key == K_PG_NAME;
+            c->has_coll = true;
+            break;
+        case K_DTYPE:
+            if (is_str && (c->coll_dtype = intern(L, s, n)) == STRTAB_NONE)
+                return 0;
+            break;
+        case K_IN_NELEMS:
+        case K_OUT_NELEMS:
+        case K_GROUP_SIZE:
+        case K_SEQ: {
+            int64_t x;
+            if (!num_parse_scaled(s, n, 0, &x) || x < 0)
+                break;
+            if (L->args_key == K_IN_NELEMS)
+                c->in_nelems = x;
+            else if (L->args_key == K_OUT_NELEMS)
+                c->out_nelems = x;
+            else if (L->args_key == K_GROUP_SIZE)
+                c->group_size = x;
+            else
+                c->seq = x;
+            c->has_coll |= L->args_key != K_GROUP_SIZE;
+            break;
+        }
         default:
             break;
         }
@@ -720,6 +776,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             L->t->rank = r;
             L->t->has_rank = true;
         }
+        if (L->dist_key == K_WORLD_SIZE && num_parse_scaled(s, n, 0, &r) && r > 0)
+            L->t->world_size = r;
         return 1;
     }
     if (d == 1 && L->top == 'm') {
@@ -792,7 +850,11 @@ static int cb_start_map(void *ctx)
         L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
                              .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
                              .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE,
-                             .dims = STRTAB_NONE, .dims_lc = STRTAB_NONE };
+                             .dims = STRTAB_NONE, .dims_lc = STRTAB_NONE,
+                             .coll_name = STRTAB_NONE, .coll_pg = STRTAB_NONE,
+                             .coll_dtype = STRTAB_NONE, .in_nelems = -1, .out_nelems = -1,
+                             .group_size = -1, .seq = -1 };
+
     } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
         L->in_args = true;
         L->args_key = K_OTHER;
@@ -826,7 +888,9 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
     } else if (L->in_args && d == L->ev_depth + 2) {
         L->args_key = classify_args_key(k, n);
     } else if (L->in_dist && d == 2) {
-        L->dist_key = n == 4 && !memcmp(k, "rank", 4) ? K_RANK : K_OTHER;
+        L->dist_key = n == 4 && !memcmp(k, "rank", 4)         ? K_RANK
+                      : n == 10 && !memcmp(k, "world_size", 10) ? K_WORLD_SIZE
+                                                                 : K_OTHER;
     } else if (L->in_props && d == 3) {
         L->prop_key = n == 2 && !memcmp(k, "id", 2)                ? K_PROP_ID
                       : n == 14 && !memcmp(k, "totalGlobalMem", 14) ? K_PROP_MEM
@@ -1012,7 +1076,8 @@ int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
     L->c = r->c;
     struct trace_cur *c = &L->c;
     uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
-                        &c->stack, &c->dims, &c->dims_lc };
+                        &c->stack, &c->dims, &c->dims_lc,
+                        &c->coll_name, &c->coll_pg, &c->coll_dtype };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (*ids[i] != STRTAB_NONE)
             *ids[i] = map[*ids[i]];

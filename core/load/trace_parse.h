@@ -21,10 +21,11 @@ enum trace_key {
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
     K_KBPS, K_KOCC, K_KGRID, K_KBLOCK, K_KREGS, K_KSMEM, K_KDEVICE,
     K_INPUT_DIMS, K_INPUT_DIMS_LC, K_PY_ID, K_PY_PARENT, K_PY_MODULE,
+    K_COLL_NAME, K_PG_NAME, K_PG_ID, K_IN_NELEMS, K_OUT_NELEMS, K_GROUP_SIZE, K_DTYPE, K_SEQ,
     /* top level */
     K_TRACE_EVENTS, K_BASE_NS, K_EXEC_GRAPH, K_DIST_INFO, K_DEV_PROPS, K_PROP_ID, K_PROP_MEM, K_PROP_MAJOR,
     /* inside distributedInfo */
-    K_RANK
+    K_RANK, K_WORLD_SIZE
 };
 
 /* An open B event. The open B events of a track form a stack linked by prev;
@@ -65,6 +66,11 @@ struct trace_cur {
     double k_bps, k_occ;
     int32_t k_grid[3], k_block[3];
     int64_t k_regs, k_smem, k_dev;
+    /* NCCL args (trace_coll); has_coll when any is present */
+    bool has_coll;
+    uint32_t coll_name, coll_pg, coll_dtype; /* STRTAB_NONE */
+    bool pg_from_name; /* coll_pg is "Process Group Name": an ID does not replace it */
+    int64_t in_nelems, out_nelems, group_size, seq; /* -1 */
 };
 
 /* Objects and arrays nest at most this deep: a trace's events sit at level

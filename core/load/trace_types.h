@@ -100,6 +100,22 @@ typedef struct trace_pyid {
     int64_t id, parent, module;
 } trace_pyid;
 
+/* The NCCL metadata of an event that has some (args "Collective name",
+   "Process Group Name" or "Process Group ID", "In msg nelems", "Out msg
+   nelems", "Group size", "dtype", "Seq"): PyTorch puts them on
+   record_param_comms and, since 2.3, on the NCCL kernel itself. A few per
+   training step, so kept apart from the events. */
+typedef struct trace_coll {
+    uint32_t event;      /* index into trace->events */
+    uint32_t name;       /* "Collective name", STRTAB_NONE when absent */
+    uint32_t pg;         /* "Process Group Name", else "Process Group ID" as written; STRTAB_NONE */
+    uint32_t dtype;      /* STRTAB_NONE when absent */
+    int64_t in_nelems;   /* -1 when absent */
+    int64_t out_nelems;  /* -1 when absent */
+    int64_t group_size;  /* -1 when absent */
+    int64_t seq;         /* "Seq" (or "seq"), -1 when absent */
+} trace_coll;
+
 /* The [memory] instants (profile_memory=True), one per allocation or free,
    in file order. Millions of them in a long run, so they are stored
    compactly (core/load/trace_mem.c: 12 bytes each, plus 2 when they come from
@@ -191,6 +207,8 @@ typedef struct trace {
     size_t nstacks;
     trace_karg *kargs;   /* in event order; only X events carry them */
     size_t nkargs;
+    trace_coll *colls;   /* in event order; only X events carry one */
+    size_t ncolls;
     trace_shape *shapes; /* in event order; only X events carry one */
     size_t nshapes, cap_shapes;
     trace_pyid *pyids;   /* in event order; only X events carry them */
@@ -208,7 +226,7 @@ typedef struct trace {
     trace_mem_total *mem_totals;
     size_t nmem_totals;
     uint32_t nmem_addrs;  /* addr ids are below this */
-    size_t cap_events, cap_corrs, cap_stacks, cap_kargs; /* allocation sizes, for trace_free */
+    size_t cap_events, cap_corrs, cap_stacks, cap_kargs, cap_colls; /* allocation sizes, for trace_free */
     size_t cap_mems, cap_mem_stream, cap_mem_streams, cap_mem_devices, cap_mem_ts_base,
         cap_mem_wide, cap_mem_totals;
 
@@ -221,6 +239,7 @@ typedef struct trace {
     int gpu_compute_major[16];
     bool has_rank;        /* distributedInfo.rank: the rank of a multi-rank job's trace */
     int64_t rank;         /* >= 0 when has_rank */
+    int64_t world_size;   /* distributedInfo.world_size, 0 when the trace does not say */
     bool has_window;      /* a Trace-category span gave the window */
     int64_t window_start; /* ns, same base as events */
     int64_t window_end;

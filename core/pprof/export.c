@@ -184,6 +184,7 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                       .ncomments = nc, .short_names = sn, .has_rank = a->has_rank,
                       .rank = a->rank, .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
                       .mem = mem, .hide_python = a->hide_python,
+                      .memory_types = !a->no_memory,
                       .no_overwrite = a->no_overwrite, .progress = a->progress,
                       .progress_ctx = a->progress_ctx };
     if (pprof_write(m, &po, out, &res->sum, err) < 0)
@@ -249,7 +250,7 @@ static int side_prepare(struct side *d, const model *whole, const model_opts *mo
     }
     if (export_select(m, a, &d->keep, selecting, err) < 0)
         return -1;
-    if (with_mem && !(d->mem = memory_build(m, err)))
+    if (with_mem && whole->tr->nmems && !(d->mem = memory_build(m, err)))
         return -1;
     if (a->short_names && !(d->sn = shortname_new(m)))
         goto nomem;
@@ -261,6 +262,7 @@ static int side_prepare(struct side *d, const model *whole, const model_opts *mo
                         .has_rank = rank >= 0, .rank = rank, .short_names = d->sn,
                         .step_labels = d->labels, .nsteps = d->labels ? d->st->nsteps : 0,
                         .mem = d->mem, .hide_python = a->hide_python,
+                        .memory_types = !a->no_memory,
                         .no_overwrite = a->no_overwrite, .progress = a->progress,
                         .progress_ctx = a->progress_ctx };
     return 0;
@@ -278,7 +280,9 @@ int export_diff(const model *base_whole, const model *new_whole, const model_opt
     memset(d, 0, sizeof d);
     memset(res, 0, sizeof *res);
     const model *whole[2] = { base_whole, new_whole };
-    bool with_mem = !a->no_memory && base_whole->tr->nmems && new_whole->tr->nmems;
+    /* the heap sample types on both sides, zero on a side without [memory]
+       records: as the two single-trace converts have them */
+    bool with_mem = !a->no_memory && (base_whole->tr->nmems || new_whole->tr->nmems);
     for (int k = 0; k < 2; k++)
         if (side_prepare(&d[k], whole[k], mo, a, with_mem, &po[k], &res->selecting, err) < 0)
             goto out;

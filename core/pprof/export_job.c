@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/memory.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
 #include "core/model/shortname.h"
@@ -22,6 +23,7 @@ int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const m
     unsigned char *mask = NULL;
     const char **labels = NULL;
     shortnames *sn = NULL;
+    memory *mem = NULL;
     model *gm = NULL;
     int rc = -1;
     const model *m = whole;
@@ -51,9 +53,14 @@ int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const m
         goto out;
     if (a->short_names && !(sn = shortname_new(m)))
         goto nomem;
+    /* the heap types on every rank, zero where it recorded no [memory]
+       events: the pieces then share their sample types and merge */
+    if (whole->tr->nmems && !a->no_memory && !(mem = memory_build(m, err)))
+        goto out;
     pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .has_rank = true,
                       .rank = f->rank, .short_names = sn, .step_labels = labels,
-                      .nsteps = labels ? st->nsteps : 0, .hide_python = a->hide_python };
+                      .nsteps = labels ? st->nsteps : 0, .hide_python = a->hide_python,
+                      .mem = mem, .memory_types = !a->no_memory };
     uint8_t *buf;
     size_t len;
     if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)
@@ -66,6 +73,7 @@ int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const m
 nomem:
     error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
 out:
+    memory_free(mem);
     free(keep);
     free(mask);
     free(labels);

@@ -393,7 +393,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
         { "inuse_objects", "count" }, { "inuse_space", "bytes" }
     };
     b->mem = opts ? opts->mem : NULL;
-    b->nvalues = b->mem ? NVALUES : NTIME;
+    b->nvalues = b->mem || (opts && opts->memory_types) ? NVALUES : NTIME;
     if (hmap_init(&b->memsets, 16) < 0)
         return -1;
     for (size_t i = 0; i < b->nvalues; i++) {

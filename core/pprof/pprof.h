@@ -59,6 +59,11 @@ typedef struct pprof_opts {
        of every stack, as go tool pprof -hide does: their time goes to their
        caller (the explorer's p, convert --no-python). */
     bool hide_python;
+    /* The four memory sample types even without mem (values 0): a rank's
+       profile has them whether or not the rank recorded [memory] events, so
+       that the profiles of a job's ranks merge (pprof merges only profiles
+       with the same sample types; go tool pprof -proto rank-*.pb.gz). */
+    bool memory_types;
 } pprof_opts;
 
 /* Writes the profile to out_path through a temp file in the same directory,

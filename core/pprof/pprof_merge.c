@@ -145,6 +145,34 @@ static int64_t map_str(const int64_t *smap, size_t n, int64_t i)
     return i >= 0 && (size_t)i < n ? smap[i] : -1;
 }
 
+/* More sample types than the profiles merged so far have (which are the
+   start of p's): the samples merged get zeros for the new ones. */
+static int widen_types(pprof_merge *pm, const pb_profile *p, const int64_t *smap, size_t ns)
+{
+    size_t old = pm->nvalues, n = p->n_sample_type;
+    int64_t *t = realloc(pm->types, n * 2 * sizeof *t);
+    if (!t)
+        return -1;
+    pm->types = t;
+    for (size_t i = old; i < n; i++) {
+        t[2 * i] = map_str(smap, ns, p->sample_type[i]->type);
+        t[2 * i + 1] = map_str(smap, ns, p->sample_type[i]->unit);
+    }
+    if (pm->capsamples) {
+        int64_t *v = realloc(pm->values, pm->capsamples * n * sizeof *v);
+        if (!v)
+            return -1;
+        pm->values = v;
+        /* from the last row: each moves to a place at or after its own */
+        for (size_t k = pm->nsamples; k-- > 0;) {
+            memmove(v + k * n, v + k * old, old * sizeof *v);
+            memset(v + k * n + old, 0, (n - old) * sizeof *v);
+        }
+    }
+    pm->nvalues = n;
+    return 0;
+}
+
 static int add_types(pprof_merge *pm, const pb_profile *p, const int64_t *smap, size_t ns)
 {
     if (pm->nadded == 0) {
@@ -156,13 +184,21 @@ static int add_types(pprof_merge *pm, const pb_profile *p, const int64_t *smap, 
             pm->types[2 * i] = map_str(smap, ns, p->sample_type[i]->type);
             pm->types[2 * i + 1] = map_str(smap, ns, p->sample_type[i]->unit);
         }
-    } else if (p->n_sample_type != pm->nvalues) {
-        return 1;
     } else {
-        for (size_t i = 0; i < pm->nvalues; i++)
+        /* a job's ranks with and without [memory] events: the time types
+           and then the heap ones, or the time types alone (a profile made
+           before every rank's carried them). One being the start of the
+           other, the shorter is read with zeros for the types it lacks. A
+           diff's two sides must match as pprof's -diff_base wants. */
+        size_t n = p->n_sample_type < pm->nvalues ? p->n_sample_type : pm->nvalues;
+        if (pm->diff && p->n_sample_type != pm->nvalues)
+            return 1;
+        for (size_t i = 0; i < n; i++)
             if (pm->types[2 * i] != map_str(smap, ns, p->sample_type[i]->type) ||
                 pm->types[2 * i + 1] != map_str(smap, ns, p->sample_type[i]->unit))
                 return 1;
+        if (p->n_sample_type > pm->nvalues && widen_types(pm, p, smap, ns) < 0)
+            return -1;
     }
     /* as Merge's combineHeaders: the first of each, the larger period */
     if (p->period_type && !pm->has_period_type) {
@@ -314,7 +350,7 @@ static int add_profile(pprof_merge *pm, const pb_profile *p, hmap *fmap, hmap *l
 
     for (size_t i = 0; i < p->n_sample; i++) {
         const pb_sample *s = p->sample[i];
-        if (s->n_value != pm->nvalues)
+        if (s->n_value != p->n_sample_type || s->n_value > pm->nvalues)
             return 1;
         size_t k = pm->nsamples;
         if (k + 2 > pm->capsamples) {
@@ -355,8 +391,10 @@ static int add_profile(pprof_merge *pm, const pb_profile *p, hmap *fmap, hmap *l
         }
         if (so && so->label_key)
             pm->labs[pm->nlabs++] = (struct label){ so->label_key, so->label_str, 0, 0 };
-        for (size_t j = 0; j < pm->nvalues; j++)
-            pm->values[k * pm->nvalues + j] = so && so->negate ? -s->value[j] : s->value[j];
+        for (size_t j = 0; j < pm->nvalues; j++) {
+            int64_t x = j < s->n_value ? s->value[j] : 0; /* a type it lacks: 0 */
+            pm->values[k * pm->nvalues + j] = so && so->negate ? -x : x;
+        }
         pm->nsamples++;
         pm->loc_start[pm->nsamples] = pm->nlocs;
         pm->lab_start[pm->nsamples] = pm->nlabs;

@@ -124,7 +124,7 @@ run analyze whitespace.json
 fails "only white space" 2 'torch2pprof: whitespace\.json: holds only white space; expected a PyTorch profiler trace \(Chrome trace JSON\)'
 # a gzip magic that comes in two reads of a pipe, at the start and where a
 # second member begins: read as the file is (same report but its name)
-"$tool" analyze --json cnn.json.gz | sed 's/^{"file":"[^"]*"//' >whole.json
+"$tool" analyze --json cnn.json.gz | sed 's/^{"analysis_format":[0-9]*,"file":"[^"]*"//' >whole.json
 half=$(( $(wc -c <cnn.json) / 2 ))
 head -c "$half" cnn.json | gzip -c >m1.gz
 tail -c +"$((half + 1))" cnn.json | gzip -c >m2.gz
@@ -137,7 +137,7 @@ for how in start member; do
     fi
     rc=$?
     ls -A | grep -v -x -e out -e err -e before -e after >after
-    if [ "$rc" -eq 0 ] && [ ! -s err ] && sed 's/^{"file":"[^"]*"//' out | cmp -s - whole.json; then
+    if [ "$rc" -eq 0 ] && [ ! -s err ] && sed 's/^{"analysis_format":[0-9]*,"file":"[^"]*"//' out | cmp -s - whole.json; then
         ok "gzip magic split across two reads of a pipe ($how)"
     else
         no "gzip magic split across two reads of a pipe ($how)" "report differs from the file's"
@@ -232,7 +232,7 @@ fails "corrupt gzip" 2 'torch2pprof: corrupt\.json\.gz: at byte [0-9]+: corrupt 
 # inflated is good. Was "at byte 0 ... after 0 bytes", and --partial kept
 # nothing of the chunk the trailer ended (all of a small file).
 gz_size=$(wc -c <cnn.json.gz)
-"$tool" analyze --json cnn.json.gz | sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":false//' >whole.json
+"$tool" analyze --json cnn.json.gz | sed 's/^{"analysis_format":[0-9]*,"file":"[^"]*","format":"[a-z]*","truncated":false//' >whole.json
 for at in 8 1; do
     python3 -c '
 import sys
@@ -244,7 +244,7 @@ open(sys.argv[2], "wb").write(b)' cnn.json.gz trailer.json.gz "$at"
     run analyze --partial --json trailer.json.gz
     if [ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ] &&
         grep -q -x -E "torch2pprof: warning: trailer\.json\.gz: truncated \(gzip trailer at compressed byte $((gz_size - 8)) is wrong, after $cnn_size bytes\); loaded what was read" err &&
-        sed 's/^{"file":"[^"]*","format":"[a-z]*","truncated":true//' out | cmp -s - whole.json && sanitizer_clean; then
+        sed -e 's/^{"analysis_format":[0-9]*,"file":"[^"]*","format":"[a-z]*","truncated":true//' -e 's/,"truncated_reason":"[^"]*"//' out | cmp -s - whole.json && sanitizer_clean; then
         ok "--partial keeps all a bad gzip trailer (byte -$at) follows"
     else
         no "--partial keeps all a bad gzip trailer (byte -$at) follows" "bad output"

@@ -22,6 +22,12 @@ timeline: the explorer opened on the Timeline (--view timeline) at 200x50: the f
 screen after the load at most TIMELINE_FIRST_MS, and every key (zoom to the whole trace,
 zoom in and out, pan, jump to the next and previous event, a track further down) at most
 KEY_LIMIT_MS (issue 25). BENCH_TIMELINE=0 skips it.
+
+reduce: the map and reduce of a large job (issue 28): the map is analyze --json -top 0 of
+ns_resolution_rank0 (one rank's analysis file: its time and peak RSS are what each array
+task costs); the reduce is analyze of 1,000 such files (BENCH_REDUCE_N; rank 617's mean step
+made 20% longer) in one directory, text and --json: at most 5 s and 500 MB, straggler 617.
+BENCH_REDUCE=0 skips it; bench.py --reduce BUILD SRC runs it alone.
 deep: one thread nested 100,000 calls deep (written by the script); the
 explorer's first screen, unfolded to the leaf, must take at most 2x analyze's
 time on it. BENCH_DEEP=0 skips it.
@@ -156,6 +162,66 @@ def bench_ranks(tool, shared, out, runs):
     print(f"  {tx:.2f}x the time (rounds' ratios; medians' {tn / t1:.2f}; target {RANKS_TIME_X}), "
           f"{mn / m1:.2f}x the peak RSS "
           f"(target {RANKS_RSS_X}), straggler {straggler} (want 3) {'ok' if good else 'MISSED'}")
+    return good
+
+
+REDUCE_S, REDUCE_MB = 5.0, 500.0  # issue 28: reduce of 1,000 analysis files
+
+
+def reduce_job(tool, shared, out, n):
+    """N analysis files of one job, from the map of ns_resolution_rank0, built once."""
+    job = os.path.join(out, f"reduce{n}")
+    if os.path.isdir(job):
+        return job
+    print(f"bench: building {n} analysis files...", flush=True)
+    trace = os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz")
+    text = subprocess.run([tool, "analyze", "--json", "-top", "0", trace], check=True,
+                          stdout=subprocess.PIPE).stdout.decode()
+    one = json.loads(text)
+    key = '"rank":0,"rank_from":"trace"'
+    assert key in text, "the map names no rank 0"
+    mean = one["rank_figures"]["step_mean_ns"]
+    tmp = job + ".build"
+    subprocess.check_call(["rm", "-rf", tmp])
+    os.makedirs(tmp)
+    for r in range(n):
+        t = text.replace(key, f'"rank":{r},"rank_from":"trace"', 1)
+        if r == 617:  # the straggler: a mean step 20% longer
+            t = t.replace(f'"step_mean_ns":{mean},', f'"step_mean_ns":{mean * 6 // 5},', 1)
+        with open(os.path.join(tmp, f"rank-{r}.analysis.json"), "w") as f:
+            f.write(t)
+    os.rename(tmp, job)
+    return job
+
+
+def bench_reduce(tool, shared, out, runs):
+    """The map of one rank, and the reduce of 1,000 ranks' analysis files."""
+    n = int(os.environ.get("BENCH_REDUCE_N", "1000"))
+    trace = os.path.join(shared, "traces", "ns_resolution_rank0.pt.trace.json.gz")
+    job = reduce_job(tool, shared, out, n)
+    maps = [run([tool, "analyze", "--json", "-top", "0", trace]) for _ in range(runs)]
+    text = [run([tool, "analyze", job]) for _ in range(runs)]
+    js = [run([tool, "analyze", "--json", job]) for _ in range(runs)]
+    j = os.path.join(out, "reduce.json")
+    with open(j, "w") as f:
+        run([tool, "analyze", "--json", "-top", "1", job], out=f)
+    straggler = json.load(open(j))["straggler"]
+    tt, tj = statistics.median(w for w, _ in text), statistics.median(w for w, _ in js)
+    mt, mj = max(m for _, m in text), max(m for _, m in js)
+    tm, mm = statistics.median(w for w, _ in maps), max(m for _, m in maps)
+    size = sum(os.path.getsize(os.path.join(job, x)) for x in os.listdir(job)) / 1e6
+    good = max(tt, tj) < REDUCE_S and max(mt, mj) < REDUCE_MB and straggler == 617
+    EXTRA["reduce"] = {"files": n, "mb": size, "text_s": tt, "json_s": tj, "text_rss_mb": mt,
+                       "json_rss_mb": mj, "map_s": tm, "map_rss_mb": mm,
+                       "map_cpu_s": cpu([tool, "analyze", "--json", "-top", "0", trace]),
+                       "reduce_cpu_s": cpu([tool, "analyze", job]), "straggler": straggler,
+                       "target_s": REDUCE_S, "target_mb": REDUCE_MB}
+    print(f"\nreduce: {n} analysis files ({size:.0f} MB) in {job}")
+    print(f"  map (analyze --json -top 0 of ns_resolution_rank0, 1.2 MB gzip): {tm:.3f} s, "
+          f"{mm:.0f} MB peak RSS per rank")
+    print(f"  reduce: text {tt:.3f} s, {mt:.0f} MB; --json {tj:.3f} s, {mj:.0f} MB "
+          f"(CPU {EXTRA['reduce']['reduce_cpu_s']:.3f} s; target {REDUCE_S:.0f} s, "
+          f"{REDUCE_MB:.0f} MB), straggler {straggler} (want 617) {'ok' if good else 'MISSED'}")
     return good
 
 
@@ -528,6 +594,8 @@ def main():
         ok &= bench_deep(tool, tui, out, runs)
     if os.environ.get("BENCH_MEMORY", "1") != "0":
         ok &= bench_memory(tool, floor, src, shared, out, min(runs, 3))
+    if os.environ.get("BENCH_REDUCE", "1") != "0":
+        ok &= bench_reduce(tool, shared, out, runs)
 
     print("\nbench: load average at the end %.2f %.2f %.2f" % os.getloadavg())
     report["load_average_end"] = list(os.getloadavg())
@@ -543,6 +611,16 @@ def main():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--reduce":
+        # the reduce case alone: bench.py --reduce BUILD SRC
+        b, sr = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+        sh = os.environ.get("T2P_SHARED", os.path.join(sr, "tests", "fixtures", "shared"))
+        o = os.path.join(b, "bench-out")
+        os.makedirs(o, exist_ok=True)
+        good = bench_reduce(os.path.join(b, "torch2pprof"), sh, o, int(os.environ.get("BENCH_RUNS", "3")))
+        with open(os.path.join(o, "bench-reduce.json"), "w") as f:
+            json.dump(EXTRA["reduce"], f, indent=1)
+        sys.exit(0 if good else 1)
     if len(sys.argv) > 1 and sys.argv[1] == "--readme":
         # the table again from the last run's bench.json: bench.py --readme BUILD SRC
         readme_table(os.path.join(os.path.abspath(sys.argv[3]), "doc", "performance.md"),

@@ -29,10 +29,10 @@ with open(out, "w") as f:
     f.write("]}")
 PY
 
-# replay KEYS: the screen and the stats in $work/out, exit status in $rc
-# 140 columns: the tab line holds the nine tabs, the sort and "tree: per track"
+# replay KEYS: the screen and the stats in $work/out, exit status in $rc (wide enough
+# for the tab line to keep the tree's "tree: per track" after every tab)
 replay() {
-    (ulimit -t 8; exec "$tui" --replay "$1" --print --size 140x24 "$work/deep.json") \
+    (ulimit -t 8; exec "$tui" --replay "$1" --print --size 160x24 "$work/deep.json") \
         >"$work/out" 2>&1
     rc=$?
 }

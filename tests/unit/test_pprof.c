@@ -23,6 +23,7 @@
 
 #include "core/model/model.h"
 #include "core/pprof/pprof.h"
+#include "core/pprof/pprof_merge.h"
 #include "core/pprof/profile.pb-c.h"
 #include "core/model/select.h"
 #include "core/load/trace.h"
@@ -890,6 +891,71 @@ static void test_free_path(void **state)
     free(p);
 }
 
+/* A job's ranks with and without the heap sample types (issue 28): the
+   merge widens to all seven in either order, the time values unchanged and
+   the heap ones 0 for the rank that lacks them; a rank's profile has them
+   anyway (pprof_opts.memory_types), so that go tool pprof -proto merges. */
+static void test_merge_types(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "cpu.json", cpu_trace, false);
+    pprof_opts plain = { .has_rank = true, .rank = 0 };
+    pprof_opts typed = { .has_rank = true, .rank = 1, .memory_types = true };
+    uint8_t *a, *b;
+    size_t alen, blen;
+    t2p_error err;
+    assert_int_equal(pprof_merge_pack(l.m, &plain, &a, &alen, &err), 0);
+    assert_int_equal(pprof_merge_pack(l.m, &typed, &b, &blen, &err), 0);
+    pb_profile *pa = perftools__profiles__profile__unpack(NULL, alen, a);
+    pb_profile *pb = perftools__profiles__profile__unpack(NULL, blen, b);
+    assert_int_equal(pa->n_sample_type, 3);
+    assert_int_equal(pb->n_sample_type, 7);
+    assert_string_equal(pstr(pb, pb->sample_type[4]->type), "alloc_space");
+    for (size_t s = 0; s < pb->n_sample; s++)
+        for (size_t k = 3; k < 7; k++)
+            assert_int_equal(pb->sample[s]->value[k], 0);
+    for (int order = 0; order < 2; order++) {
+        pprof_merge *pm = pprof_merge_new();
+        assert_non_null(pm);
+        assert_int_equal(pprof_merge_add(pm, order ? b : a, order ? blen : alen, "x", &err), 0);
+        assert_int_equal(pprof_merge_add(pm, order ? a : b, order ? alen : blen, "y", &err), 0);
+        char out[300];
+        snprintf(out, sizeof out, "%s/merged%d.pb.gz", tmpdir, order);
+        assert_int_equal(pprof_merge_write(pm, out, "job", NULL, 0, NULL, 0, NULL, &err), 0);
+        pprof_merge_free(pm);
+        pb_profile *p = read_profile(out);
+        assert_int_equal(p->n_sample_type, 7);
+        assert_int_equal(p->n_sample, pa->n_sample + pb->n_sample);
+        int64_t total[2] = { 0, 0 }, heap = 0;
+        for (size_t s = 0; s < p->n_sample; s++) {
+            const Perftools__Profiles__Sample *sm = p->sample[s];
+            assert_int_equal(sm->n_value, 7);
+            int64_t rank = -1;
+            for (size_t k = 0; k < sm->n_label; k++)
+                if (!strcmp(pstr(p, sm->label[k]->key), "rank"))
+                    rank = sm->label[k]->num;
+            assert_true(rank == 0 || rank == 1);
+            total[rank] += sm->value[1];
+            for (size_t k = 3; k < 7; k++)
+                heap += sm->value[k] != 0;
+        }
+        int64_t want = 0;
+        for (size_t s = 0; s < pa->n_sample; s++)
+            want += pa->sample[s]->value[1];
+        assert_int_equal(total[0], want);
+        assert_int_equal(total[1], want);
+        assert_int_equal(heap, 0);
+        perftools__profiles__profile__free_unpacked(p, NULL);
+        unlink(out);
+    }
+    perftools__profiles__profile__free_unpacked(pa, NULL);
+    perftools__profiles__profile__free_unpacked(pb, NULL);
+    free(a);
+    free(b);
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -903,6 +969,7 @@ int main(void)
         cmocka_unit_test(test_deep_stacks),
         cmocka_unit_test(test_python_frames),
         cmocka_unit_test(test_free_path),
+        cmocka_unit_test(test_merge_types),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

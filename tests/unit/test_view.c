@@ -965,7 +965,9 @@ static void test_tree_memory_sort(void **state)
     view_key(v, 'E');
     screen_line(v, 3, line, sizeof line);
     assert_non_null(strstr(line, "Alloc size"));
-    /* from total, six steps back: the memory sorts, last one first */
+    /* from total, six steps back: the memory sorts, last one first (a
+       screen wide enough for the sort after every tab) */
+    view_resize(v, 160, 40);
     for (int i = 0; i < 6; i++)
         view_key(v, '<');
     screen_line(v, 2, line, sizeof line);

@@ -218,6 +218,11 @@ static int all_drill(view *v)
     const ranks_file *f = &j->files[o->max_file];
     char name[512];
     snprintf(name, sizeof name, "%s", strtab_str(j->strs, o->name));
+    if (!f->m) {
+        view_status_set(v, "rank %lld holds the max of %s; it is an analysis file (%s): open "
+                        "its trace to see where", (long long)f->rank, name, f->path);
+        return VIEW_DRAW_FOOTER;
+    }
     if (f->m != v->m && view_set_model(v, f->m) < 0)
         return VIEW_QUIT; /* out of memory: the view cannot go on */
     v->tab = VIEW_OPS;

@@ -88,7 +88,8 @@ static bool is_straggler(view *v, uint32_t id)
 /* Whether row id shows the view's current model. */
 static bool is_shown(view *v, uint32_t id)
 {
-    return v->ranks && id < v->ranks->nloaded && v->ranks->files[id].m == v->m;
+    return v->ranks && id < v->ranks->nloaded && v->ranks->files[id].m &&
+           v->ranks->files[id].m == v->m;
 }
 
 static const char *base_name(const char *path)
@@ -283,6 +284,13 @@ static int ranks_action(view *v, enum key_act act, int arg)
         view_status_set(v, "%s", error_format(&f->err, e, sizeof e));
         return VIEW_DRAW_FOOTER;
     }
+    if (!f->m) {
+        /* an analysis file: its figures, not its events */
+        view_status_set(v, "rank %lld is an analysis file (%s): Ranks, All ranks and "
+                        "Collectives show it; open its trace for the other views",
+                        (long long)f->rank, f->path);
+        return VIEW_DRAW_FOOTER;
+    }
     if (f->m != v->m && view_set_model(v, f->m) < 0)
         return VIEW_QUIT; /* out of memory: the view cannot go on */
     v->tab = VIEW_RANKS;
@@ -301,9 +309,11 @@ static void ranks_tabinfo(view *v, char *buf, size_t size)
     }
     int64_t shown = -1;
     for (size_t i = 0; i < j->nloaded; i++)
-        if (j->files[i].m == v->m)
+        if (j->files[i].m && j->files[i].m == v->m)
             shown = j->files[i].rank;
-    int o = snprintf(buf, size, "  showing rank %lld of %zu", (long long)shown, j->nloaded);
+    int o = shown >= 0 ? snprintf(buf, size, "  showing rank %lld of %zu", (long long)shown,
+                                  j->nloaded)
+                       : snprintf(buf, size, "  %zu ranks, analysis files", j->nloaded);
     if (o < 0 || (size_t)o >= size)
         return;
     if (j->flagged)
