@@ -94,6 +94,14 @@ static int tab_text(const view *v, int i, char *buf, size_t size)
                     v->ops[i]->label);
 }
 
+/* Whether tab i is on the tab line: the nine with a digit, and the current
+   one when it is past them (the others: Tab, or V's list of every view), so
+   that the line keeps room for the sort and the view's own figures. */
+static bool tab_shown(const view *v, int i)
+{
+    return i < 9 || i == (int)v->tab;
+}
+
 /* The first tab drawn: 0, unless the current one would end past the
    screen's edge (more views than a narrow screen holds); then the tabs
    before it give way, behind a "<". */
@@ -102,7 +110,7 @@ static int first_tab(const view *v)
     char t[128];
     int w[VIEW_NTABS], sum = 0, cur = v->tab < VIEW_NTABS ? (int)v->tab : 0, from = 0;
     for (int i = 0; i <= cur; i++) {
-        int n = tab_text(v, i, t, sizeof t);
+        int n = tab_shown(v, i) ? tab_text(v, i, t, sizeof t) : 0;
         w[i] = n > 0 ? (int)fmt_width(t, strlen(t)) : 0;
         sum += w[i];
     }
@@ -120,6 +128,8 @@ int view_tab_at(const view *v, int x)
     int from = first_tab(v);
     int at = from ? 1 : 0;
     for (int i = from; i < VIEW_NTABS; i++) {
+        if (!tab_shown(v, i))
+            continue;
         int n = tab_text(v, i, t, sizeof t);
         int w = n > 0 ? (int)fmt_width(t, strlen(t)) : 0;
         if (x >= at && x < at + w)
@@ -136,8 +146,15 @@ static void tabs(view *v, cols_line *l)
     int from = first_tab(v);
     if (from)
         tmp[o++] = '<';
-    for (int i = from; i < VIEW_NTABS && o < sizeof tmp; i++)
-        o += (size_t)tab_text(v, i, tmp + o, sizeof tmp - o);
+    int hidden = 0;
+    for (int i = from; i < VIEW_NTABS && o < sizeof tmp; i++) {
+        if (tab_shown(v, i))
+            o += (size_t)tab_text(v, i, tmp + o, sizeof tmp - o);
+        else
+            hidden++;
+    }
+    if (hidden && o < sizeof tmp) /* the views without a tab: V lists them */
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, " +%d (V) ", hidden);
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
     else if (o < sizeof tmp)

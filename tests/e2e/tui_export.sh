@@ -125,7 +125,7 @@ replay "e <CtrlU> $long.pb.gz <Enter> <CtrlU> short.pb.gz <Enter>"
 # device time analyze gives that kernel
 rm -f "$work"/*.pb.gz
 trace="$top_srcdir/data/resnet50_gpu.json.gz"
-replay "9 e <Enter>"
+replay "9 <Tab> <Tab> e <Enter>" # Timeline, GPU, Kernels
 want=$("$top_builddir/torch2pprof" analyze --kernels --json "$trace" | python3 -c \
     'import json,sys; k=json.load(sys.stdin)["kernels"][0]; print("%d calls, %.3f ms, device %.3f" % (k["calls"], k["total_ns"]/1e6, k["total_ns"]/1e6))')
 if [ -s "$work/resnet50_gpu.pb.gz" ] && has "$want"; then

@@ -932,7 +932,10 @@ static void test_tab_at(void **state)
         view_key(v, '1' + cur);
         screen_line(v, 2, line, sizeof line);
         for (int i = 0; i < VIEW_NTABS; i++) {
-            /* the digits stop at nine: the tabs after them have none */
+            /* the digits stop at nine: the views after them have no tab
+               but the current one's (Tab, V) */
+            if (i >= 9 && i != (int)view_current(v))
+                continue;
             if (i < 9)
                 snprintf(want, sizeof want, "%d %s", i + 1, view_ops_of((enum view_tab)i)->label);
             else
