@@ -187,7 +187,8 @@ int collectives_of_trace(const trace *tr, int64_t from, int64_t to, strtab *name
         }
     }
     hmap_done(&by_ext);
-    qsort(v, *n, sizeof *v, cmp_call);
+    if (*n) /* qsort takes no NULL array, even empty */
+        qsort(v, *n, sizeof *v, cmp_call);
     *out = v;
     return 0;
 nomem:
@@ -359,7 +360,8 @@ collectives *collectives_match(const coll_rank_in *r, size_t n)
             c->count[e[i].file]++;
         }
     }
-    qsort(c->calls, c->ncalls, sizeof *c->calls, cmp_match);
+    if (c->ncalls)
+        qsort(c->calls, c->ncalls, sizeof *c->calls, cmp_match);
     c->npgs = 0;
     {
         /* groups: the distinct pg ids among the calls */

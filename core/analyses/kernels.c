@@ -229,7 +229,8 @@ static int order_rows(kernels *k, kernels_row *rows, size_t n)
     kernels_sort(k, rows, n, KERNELS_SORT_TOTAL, false, idx);
     for (size_t i = 0; i < n; i++)
         out[i] = rows[idx[i]];
-    memcpy(rows, out, n * sizeof *out);
+    if (n) /* memcpy takes no NULL pointer, even for nothing */
+        memcpy(rows, out, n * sizeof *out);
     free(idx);
     free(out);
     return 0;

@@ -245,7 +245,8 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
                 pool[npool++] = sigof[c];
             }
             cmp_sigs = sigs;
-            qsort(pool + c0, npool - c0, sizeof *pool, cmp_sig);
+            if (npool > c0)
+                qsort(pool + c0, npool - c0, sizeof *pool, cmp_sig);
             size_t need = 32 + (npool - c0) * 11;
             if (grow((void **)&key, &capkey, need, 1) < 0)
                 goto nomem;
