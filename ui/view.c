@@ -532,8 +532,12 @@ static void sort_step(view *v, int dir)
     const struct view_ops *o = cur_ops(v);
     const enum model_sort *l = o->sorts_of ? o->sorts_of(v) : o->sorts;
     int n = 0, at = -1;
-    while (l[n] != MODEL_SORT_N)
+    while (l && l[n] != MODEL_SORT_N)
         n++;
+    if (n == 0) { /* a view with no sort keys (its rows have one order) */
+        view_status_set(v, "%s has one order: < > r do not apply", o->label);
+        return;
+    }
     enum model_sort *so;
     bool *rev;
     view_sort_slot(v, &so, &rev);

@@ -117,6 +117,7 @@ static void test_shape_text(void **state)
     opshape *s = opshape_build(l.t, NULL, &(t2p_error){ 0 });
     assert_non_null(s);
     assert_int_equal(s->nrows, 11);
+    opshape_free(s);
     unload(&l);
 }
 
