@@ -157,7 +157,7 @@ static void tabs(view *v, cols_line *l)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, " +%d (V) ", hidden);
     if (v->tab >= VIEW_NTABS && o < sizeof tmp) /* a pane: no tab of its own */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "[%s]", v->ops[v->tab]->label);
-    else if (o < sizeof tmp)
+    else if (o < sizeof tmp && view_sorts(v)) /* a view with one order says no sort */
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "  sort: %s%s", view_sort_name(v),
                               view_sort_arrow(v));
     const struct view_ops *vo = v->ops[v->tab];

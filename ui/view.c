@@ -120,6 +120,13 @@ void view_sort_slot(view *v, enum model_sort **sort, bool **reverse)
         cur_ops(v)->own_sort(v, sort, reverse);
 }
 
+bool view_sorts(view *v)
+{
+    const struct view_ops *o = cur_ops(v);
+    const enum model_sort *l = o->sorts_of ? o->sorts_of(v) : o->sorts;
+    return l && l[0] != MODEL_SORT_N;
+}
+
 const char *view_sort_name(view *v)
 {
     const struct view_ops *o = cur_ops(v);

@@ -228,6 +228,8 @@ void view_sort_slot(view *v, enum model_sort **sort, bool **reverse);
 /* The sort's arrow: ▲ or ▼ */
 const char *view_sort_arrow(const view *v);
 /* The current view's sort by name: a model_sort's, or the view's own. */
+/* Whether the current view has sort keys (< > r); false: its rows have one order. */
+bool view_sorts(view *v);
 const char *view_sort_name(view *v);
 
 /* A body row's text (any row, on screen or not); *gpu set for GPU work. */
