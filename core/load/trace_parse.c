@@ -8,18 +8,12 @@
 #include <string.h>
 
 #include "core/base/num.h"
+#include "core/load/trace_args.h"
 #include "core/load/trace_parse.h"
 #include "core/load/trace_mem.h"
 #include "core/base/vec.h"
 
 #define BEGIN_NONE (UINT32_MAX - 1) /* hmap cannot hold UINT32_MAX as a value */
-
-static int fail_nomem(trace_parser *L)
-{
-    error_set(L->err, T2P_ERR_NOMEM, L->path, -1, "out of memory");
-    L->failed = true;
-    return 0;
-}
 
 /* The small arrays (processes, tracks, open B events), from 8 doubling (the
    explorer keeps thousands of tiny ranks); the big ones are vec_grow's. */
@@ -36,29 +30,6 @@ static int grow(void **p, size_t *cap, size_t n, size_t elem)
     *p = np;
     *cap = ncap;
     return 0;
-}
-
-static uint32_t intern(trace_parser *L, const char *s, size_t len)
-{
-    uint32_t id = strtab_intern(L->t->strs, s, len);
-    if (id == STRTAB_NONE)
-        fail_nomem(L);
-    return id;
-}
-
-/* intern through a one-entry memo: pid, tid and cat repeat from event to event */
-static uint32_t intern_memo(trace_parser *L, int slot, const char *s, size_t len)
-{
-    uint32_t id = L->memo[slot];
-    if (id != STRTAB_NONE && L->memo_len[slot] == len && memcmp(L->memo_str[slot], s, len) == 0)
-        return id;
-    id = intern(L, s, len);
-    if (id != STRTAB_NONE) {
-        L->memo[slot] = id;
-        L->memo_str[slot] = strtab_str(L->t->strs, id); /* stable until strtab_free */
-        L->memo_len[slot] = len;
-    }
-    return id;
 }
 
 static uint32_t process_get(trace_parser *L, uint32_t pid)
@@ -126,13 +97,13 @@ static int add_event(trace_parser *L, int64_t ts, int64_t dur, uint32_t name, ui
     }
     L->dur_sum += dur;
     if (vec_grow((void **)&t->events, &t->cap_events, t->nevents, sizeof *t->events) < 0)
-        return fail_nomem(L);
+        return trace_pstate_nomem(L);
     uint32_t idx = (uint32_t)t->nevents++;
     t->events[idx] = (trace_event){ ts, dur, name, cat, track, ext };
     t->complete_events++;
     if (has_corr) {
         if (vec_grow((void **)&t->corrs, &t->cap_corrs, t->ncorrs, sizeof *t->corrs) < 0)
-            return fail_nomem(L);
+            return trace_pstate_nomem(L);
         t->corrs[t->ncorrs++] = (trace_corr){ idx, 0, corr };
     }
     return 1;
@@ -176,13 +147,13 @@ static int add_mem(trace_parser *L, uint32_t pid, uint32_t tid)
     L->mem_bytes_sum += mag;
     uint32_t track = track_get(L, pid, tid);
     if (track == UINT32_MAX)
-        return fail_nomem(L);
+        return trace_pstate_nomem(L);
     trace_mem_in in = { .ts = c->ts, .bytes = c->bytes, .track = track, .device = dev,
                         .has_addr = c->has_addr, .addr = c->addr,
                         .has_alloc = c->has_total_alloc, .allocated = c->total_alloc,
                         .has_res = c->has_total_res, .reserved = c->total_res };
     if (trace_mem_append(t, &L->mem, &in) < 0)
-        return fail_nomem(L);
+        return trace_pstate_nomem(L);
     return 1;
 }
 
@@ -215,7 +186,7 @@ static int finish_event(trace_parser *L)
         }
         uint32_t track = track_get(L, pid, tid);
         if (track == UINT32_MAX)
-            return fail_nomem(L);
+            return trace_pstate_nomem(L);
         /* per-track stacks: an E closes its track's innermost open B in O(1)
            (a scan of every open B made B/E traces quadratic) */
         uint32_t top = hmap_get(&L->open_top, track);
@@ -228,7 +199,7 @@ static int finish_event(trace_parser *L)
             } else {
                 if (L->nbegins >= BEGIN_NONE ||
                     grow((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
-                    return fail_nomem(L);
+                    return trace_pstate_nomem(L);
                 slot = (uint32_t)L->nbegins++;
             }
             L->begins[slot] = (struct trace_begin){ c->ts, name, cat, track, top, c->has_corr, c->corr,
@@ -236,7 +207,7 @@ static int finish_event(trace_parser *L)
             if (hmap_put(&L->open_top, track, slot) < 0) {
                 L->begins[slot].prev = L->free_begin;
                 L->free_begin = slot;
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             }
             L->open_begins++;
             return 1;
@@ -249,7 +220,7 @@ static int finish_event(trace_parser *L)
             }
             struct trace_begin b = L->begins[top];
             if (hmap_put(&L->open_top, track, b.prev) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             L->begins[top].prev = L->free_begin;
             L->free_begin = top;
             L->open_begins--;
@@ -287,12 +258,12 @@ static int finish_event(trace_parser *L)
             return 0;
         if (c->stack != STRTAB_NONE && t->nevents > before) {
             if (vec_grow((void **)&t->stacks, &t->cap_stacks, t->nstacks, sizeof *t->stacks) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             t->stacks[t->nstacks++] = (trace_stack){ (uint32_t)(t->nevents - 1), c->stack };
         }
         if (c->kflags && t->nevents > before) {
             if (vec_grow((void **)&t->kargs, &t->cap_kargs, t->nkargs, sizeof *t->kargs) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             trace_karg *k = &t->kargs[t->nkargs++];
             *k = (trace_karg){ .event = (uint32_t)(t->nevents - 1), .flags = c->kflags,
                                .device = (c->kflags & TRACE_KARG_DEVICE) ? (int16_t)c->k_dev : -1,
@@ -304,18 +275,18 @@ static int finish_event(trace_parser *L)
         uint32_t shape = c->dims != STRTAB_NONE ? c->dims : c->dims_lc;
         if (shape != STRTAB_NONE && t->nevents > before) {
             if (vec_grow((void **)&t->shapes, &t->cap_shapes, t->nshapes, sizeof *t->shapes) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             t->shapes[t->nshapes++] = (trace_shape){ (uint32_t)(t->nevents - 1), shape };
         }
         if (c->py_has && t->nevents > before) {
             if (vec_grow((void **)&t->pyids, &t->cap_pyids, t->npyids, sizeof *t->pyids) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             t->pyids[t->npyids++] = (trace_pyid){ (uint32_t)(t->nevents - 1), c->py_has,
                                                   c->py_id, c->py_parent, c->py_module };
         }
         if (c->has_coll && t->nevents > before) {
             if (vec_grow((void **)&t->colls, &t->cap_colls, t->ncolls, sizeof *t->colls) < 0)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             t->colls[t->ncolls++] = (trace_coll){ (uint32_t)(t->nevents - 1), c->coll_name,
                                                   c->coll_pg, c->coll_dtype, c->in_nelems,
                                                   c->out_nelems, c->group_size, c->seq };
@@ -328,7 +299,7 @@ static int finish_event(trace_parser *L)
             name == L->s_process_sort) {
             uint32_t p = process_get(L, pid);
             if (p == UINT32_MAX)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             if (name == L->s_process_name && c->arg_name != STRTAB_NONE)
                 t->processes[p].name = c->arg_name;
             else if (name == L->s_process_labels && c->arg_labels != STRTAB_NONE)
@@ -338,7 +309,7 @@ static int finish_event(trace_parser *L)
         } else if (name == L->s_thread_name || name == L->s_thread_sort) {
             uint32_t k = track_get(L, pid, tid);
             if (k == UINT32_MAX)
-                return fail_nomem(L);
+                return trace_pstate_nomem(L);
             if (name == L->s_thread_name && c->arg_name != STRTAB_NONE)
                 t->tracks[k].name = c->arg_name;
             else if (name == L->s_thread_sort && c->has_sort)
@@ -355,7 +326,7 @@ static int finish_event(trace_parser *L)
         skip(L, TRACE_SKIP_FLOW);
         if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts) &&
             track_get(L, pid, tid) == UINT32_MAX)
-            return fail_nomem(L);
+            return trace_pstate_nomem(L);
         return 1;
     case 'i':
     case 'I':
@@ -379,103 +350,6 @@ static int finish_event(trace_parser *L)
     }
 }
 
-static enum trace_key classify_event_key(const unsigned char *k, size_t n)
-{
-    switch (n) {
-    case 2:
-        if (k[0] == 'p' && k[1] == 'h') return K_PH;
-        if (k[0] == 't' && k[1] == 's') return K_TS;
-        if (k[0] == 'i' && k[1] == 'd') return K_ID;
-        break;
-    case 3:
-        if (!memcmp(k, "cat", 3)) return K_CAT;
-        if (!memcmp(k, "pid", 3)) return K_PID;
-        if (!memcmp(k, "tid", 3)) return K_TID;
-        if (!memcmp(k, "dur", 3)) return K_DUR;
-        break;
-    case 4:
-        if (!memcmp(k, "name", 4)) return K_NAME;
-        if (!memcmp(k, "args", 4)) return K_ARGS;
-        break;
-    }
-    return K_OTHER;
-}
-
-static enum trace_key classify_args_key(const unsigned char *k, size_t n)
-{
-    switch (n) {
-    case 3:
-        if (!memcmp(k, "Seq", 3) || !memcmp(k, "seq", 3)) return K_SEQ;
-        break;
-    case 5:
-        if (!memcmp(k, "dtype", 5)) return K_DTYPE;
-        if (!memcmp(k, "Bytes", 5)) return K_BYTES;
-        if (!memcmp(k, "block", 5)) return K_KBLOCK;
-        break;
-    case 18:
-        if (!memcmp(k, "Process Group Name", 18)) return K_PG_NAME;
-        break;
-    case 4:
-        if (!memcmp(k, "name", 4)) return K_NAME;
-        if (!memcmp(k, "Addr", 4)) return K_ADDR;
-        if (!memcmp(k, "grid", 4)) return K_KGRID;
-        break;
-    case 6:
-        if (!memcmp(k, "labels", 6)) return K_LABELS;
-        if (!memcmp(k, "device", 6)) return K_KDEVICE;
-        break;
-    case 13:
-        if (!memcmp(k, "In msg nelems", 13)) return K_IN_NELEMS;
-        if (!memcmp(k, "blocks per SM", 13)) return K_KBPS;
-        if (!memcmp(k, "shared memory", 13)) return K_KSMEM;
-        break;
-    case 20:
-        if (!memcmp(k, "registers per thread", 20)) return K_KREGS;
-        break;
-    case 25:
-        if (!memcmp(k, "est. achieved occupancy %", 25)) return K_KOCC;
-        break;
-    case 9:
-        if (!memcmp(k, "Device Id", 9)) return K_DEV_ID;
-        if (!memcmp(k, "Python id", 9)) return K_PY_ID;
-        break;
-    case 10:
-        if (!memcmp(k, "sort_index", 10)) return K_SORT_INDEX;
-        if (!memcmp(k, "Input Dims", 10)) return K_INPUT_DIMS;
-        if (!memcmp(k, "Input dims", 10)) return K_INPUT_DIMS_LC;
-        if (!memcmp(k, "Call stack", 10)) return K_CALL_STACK;
-        if (!memcmp(k, "Group size", 10)) return K_GROUP_SIZE;
-        break;
-    case 11:
-        if (!memcmp(k, "correlation", 11)) return K_CORRELATION;
-        if (!memcmp(k, "External id", 11) || !memcmp(k, "external id", 11)) return K_EXTERNAL_ID;
-        if (!memcmp(k, "Device Type", 11)) return K_DEV_TYPE;
-        break;
-    case 14:
-        if (!memcmp(k, "Total Reserved", 14)) return K_TOTAL_RES;
-        if (!memcmp(k, "Out msg nelems", 14)) return K_OUT_NELEMS;
-        break;
-    case 15:
-        if (!memcmp(k, "Total Allocated", 15)) return K_TOTAL_ALLOC;
-        if (!memcmp(k, "Collective name", 15)) return K_COLL_NAME;
-        break;
-    case 16:
-        if (!memcmp(k, "Process Group ID", 16)) return K_PG_ID;
-        if (!memcmp(k, "Python parent id", 16)) return K_PY_PARENT;
-        if (!memcmp(k, "Python module id", 16)) return K_PY_MODULE;
-        break;
-    }
-    return K_OTHER;
-}
-
-/* A kernel's blocks per SM or occupancy that a sum weighted by durations
-   (up to 2^62 ns) can hold: real ones are below a million; one past 1e12
-   is taken for no figure rather than an infinite average. */
-static bool karg_sane(double x)
-{
-    return x >= -1e12 && x <= 1e12;
-}
-
 /* Record mode: keeps the element just read (see trace_parser.recs). */
 static int record(trace_parser *L, bool not_event)
 {
@@ -484,7 +358,7 @@ static int record(trace_parser *L, bool not_event)
         size_t ncap = r->cap ? r->cap * 2 : 4096;
         trace_rec *nv = realloc(r->v, ncap * sizeof *nv);
         if (!nv)
-            return fail_nomem(L);
+            return trace_pstate_nomem(L);
         r->v = nv;
         r->cap = ncap;
     }
@@ -493,59 +367,6 @@ static int record(trace_parser *L, bool not_event)
     if (!not_event)
         e->c = L->c;
     return 1;
-}
-
-/* ---- args["Input Dims"]: its str() text, token by token ---- */
-
-/* The rendered value is complete: keep it on the event. */
-static int dims_end(trace_parser *L)
-{
-    uint32_t id = intern(L, L->dims.len ? L->dims.buf : "", L->dims.len);
-    if (id == STRTAB_NONE)
-        return 0;
-    if (L->dims_key == K_INPUT_DIMS)
-        L->c.dims = id;
-    else
-        L->c.dims_lc = id;
-    L->dims_key = K_OTHER;
-    return 1;
-}
-
-static int dims_value(trace_parser *L, const char *s, size_t n, bool is_str)
-{
-    enum pyrepr_kind k = is_str                           ? PYREPR_STRING
-                         : n == 4 && !memcmp(s, "null", 4) ? PYREPR_NULL
-                         : n == 4 && !memcmp(s, "true", 4) ? PYREPR_TRUE
-                         : n == 5 && !memcmp(s, "false", 5) ? PYREPR_FALSE
-                                                           : PYREPR_NUMBER;
-    if (pyrepr_scalar(&L->dims, k, s, n) < 0)
-        return fail_nomem(L);
-    return pyrepr_depth(&L->dims) ? 1 : dims_end(L);
-}
-
-/* An object or array opens (L->depth already counts it): inside a shape,
-   or as the shape's value itself. Returns 1 when it was one, 0 on no memory,
-   -1 when it is not a shape's. */
-static int dims_open(trace_parser *L, bool object)
-{
-    if (L->dims_key == K_OTHER) {
-        if (!(L->in_args && L->depth == L->ev_depth + 3 &&
-              (L->args_key == K_INPUT_DIMS || L->args_key == K_INPUT_DIMS_LC)))
-            return -1;
-        pyrepr_reset(&L->dims);
-        L->dims_key = L->args_key;
-    }
-    return pyrepr_open(&L->dims, object) < 0 ? fail_nomem(L) : 1;
-}
-
-/* An object or array closes; -1 when it is not a shape's. */
-static int dims_close(trace_parser *L)
-{
-    if (L->dims_key == K_OTHER)
-        return -1;
-    if (pyrepr_close(&L->dims) < 0)
-        return fail_nomem(L);
-    return pyrepr_depth(&L->dims) ? 1 : dims_end(L);
 }
 
 /* A scalar value (number or string text). is_str tells which. */
@@ -558,7 +379,7 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         return 1;
     }
     if (L->dims_key != K_OTHER)
-        return dims_value(L, s, n, is_str);
+        return trace_args_dims_value(L, s, n, is_str);
     if (L->ev_depth && d == L->ev_depth) {
         if (L->recs)
             return record(L, true);
@@ -579,19 +400,19 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             }
             break;
         case K_NAME:
-            if ((c->name = intern(L, s, n)) == STRTAB_NONE)
+            if ((c->name = trace_pstate_intern(L, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_CAT:
-            if ((c->cat = intern_memo(L, 2, s, n)) == STRTAB_NONE)
+            if ((c->cat = trace_pstate_intern_memo(L, 2, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_PID:
-            if ((c->pid = intern_memo(L, 0, s, n)) == STRTAB_NONE)
+            if ((c->pid = trace_pstate_intern_memo(L, 0, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_TID:
-            if ((c->tid = intern_memo(L, 1, s, n)) == STRTAB_NONE)
+            if ((c->tid = trace_pstate_intern_memo(L, 1, s, n)) == STRTAB_NONE)
                 return 0;
             break;
         case K_TS:
@@ -612,152 +433,8 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
         }
         return 1;
     }
-    if (L->in_args && d == L->ev_depth + 2) {
-        struct trace_cur *c = &L->c;
-        switch (L->args_key) {
-        case K_CORRELATION:
-            c->has_corr = num_parse_id(s, n, &c->corr);
-            break;
-        case K_EXTERNAL_ID: {
-            /* kept as id + 1 in 32 bits (0: none); larger ids are not linked */
-            uint64_t x;
-            c->ext = num_parse_id(s, n, &x) && x < UINT32_MAX ? (uint32_t)x + 1 : 0;
-            break;
-        }
-        case K_NAME:
-            if (is_str && (c->arg_name = intern(L, s, n)) == STRTAB_NONE)
-                return 0;
-            break;
-        case K_LABELS:
-            if (is_str && (c->arg_labels = intern(L, s, n)) == STRTAB_NONE)
-                return 0;
-            break;
-        case K_CALL_STACK:
-            /* many operators share a stack: interned, one id per event */
-            if (is_str && n && (c->stack = intern_memo(L, 3, s, n)) == STRTAB_NONE)
-                return 0;
-            break;
-        case K_SORT_INDEX:
-            c->has_sort = num_parse_scaled(s, n, 0, &c->sort_index);
-            break;
-        case K_INPUT_DIMS:
-        case K_INPUT_DIMS_LC:
-            /* a scalar shape: str() of it; a null "Input Dims" is none
-               (TensorBoard then reads "Input dims") */
-            if (L->args_key == K_INPUT_DIMS && !is_str && n == 4 && !memcmp(s, "null", 4))
-                break;
-            pyrepr_reset(&L->dims);
-            L->dims_key = L->args_key;
-            return dims_value(L, s, n, is_str);
-        case K_PY_ID:
-        case K_PY_PARENT:
-        case K_PY_MODULE: {
-            int64_t x;
-            unsigned bit = L->args_key == K_PY_ID ? TRACE_PY_ID
-                           : L->args_key == K_PY_PARENT ? TRACE_PY_PARENT : TRACE_PY_MODULE;
-            if (!is_str && num_parse_scaled(s, n, 0, &x)) {
-                c->py_has |= bit;
-                *(L->args_key == K_PY_ID ? &c->py_id
-                  : L->args_key == K_PY_PARENT ? &c->py_parent : &c->py_module) = x;
-            } else {
-                c->py_has &= ~bit;
-            }
-            break;
-        }
-        case K_BYTES:
-            c->has_bytes = num_parse_scaled(s, n, 0, &c->bytes);
-            break;
-        case K_ADDR:
-            c->has_addr = num_parse_id(s, n, &c->addr);
-            break;
-        case K_DEV_TYPE:
-            c->has_dev_type = num_parse_scaled(s, n, 0, &c->dev_type);
-            break;
-        case K_DEV_ID:
-            if (!num_parse_scaled(s, n, 0, &c->dev_id))
-                c->dev_id = -1;
-            break;
-        case K_TOTAL_ALLOC:
-            c->has_total_alloc = num_parse_scaled(s, n, 0, &c->total_alloc) && c->total_alloc >= 0;
-            break;
-        case K_TOTAL_RES:
-            c->has_total_res = num_parse_scaled(s, n, 0, &c->total_res) && c->total_res >= 0;
-            break;
-        case K_KBPS:
-            if (!is_str && num_parse_double(s, n, &c->k_bps) && karg_sane(c->k_bps))
-                c->kflags |= TRACE_KARG_BPS;
-            break;
-        case K_KOCC:
-            if (!is_str && num_parse_double(s, n, &c->k_occ) && karg_sane(c->k_occ))
-                c->kflags |= TRACE_KARG_OCC;
-            break;
-        case K_KREGS:
-            if (!is_str && num_parse_scaled(s, n, 0, &c->k_regs))
-                c->kflags |= TRACE_KARG_REGS;
-            break;
-        case K_KSMEM:
-            if (!is_str && num_parse_scaled(s, n, 0, &c->k_smem))
-                c->kflags |= TRACE_KARG_SMEM;
-            break;
-        case K_KDEVICE:
-            if (!is_str && num_parse_scaled(s, n, 0, &c->k_dev) && c->k_dev >= 0 &&
-                c->k_dev <= INT16_MAX)
-                c->kflags |= TRACE_KARG_DEVICE;
-            break;
-        case K_COLL_NAME:
-            if (is_str && (c->coll_name = intern(L, s, n)) == STRTAB_NONE)
-                return 0;
-            c->has_coll = true;
-            break;
-        case K_PG_NAME:
-        case K_PG_ID:
-            /* the name is what the ranks share; an ID stands in without one */
-            if (L->args_key == K_PG_ID && c->pg_from_name)
-                break;
-            if ((c->coll_pg = intern(L, s, n)) == STRTAB_NONE)
-                return 0;
-            c->pg_from_name = L->args_key == K_PG_NAME;
-            c->has_coll = true;
-            break;
-        case K_DTYPE:
-            if (is_str && (c->coll_dtype = intern(L, s, n)) == STRTAB_NONE)
-                return 0;
-            break;
-        case K_IN_NELEMS:
-        case K_OUT_NELEMS:
-        case K_GROUP_SIZE:
-        case K_SEQ: {
-            int64_t x;
-            if (!num_parse_scaled(s, n, 0, &x) || x < 0)
-                break;
-            if (L->args_key == K_IN_NELEMS)
-                c->in_nelems = x;
-            else if (L->args_key == K_OUT_NELEMS)
-                c->out_nelems = x;
-            else if (L->args_key == K_GROUP_SIZE)
-                c->group_size = x;
-            else
-                c->seq = x;
-            c->has_coll |= L->args_key != K_GROUP_SIZE;
-            break;
-        }
-        default:
-            break;
-        }
-        return 1;
-    }
-    if (L->in_args && d == L->ev_depth + 3 && L->c.k_arr) {
-        /* an element of args.grid or args.block: three integers */
-        struct trace_cur *c = &L->c;
-        int64_t x;
-        if (is_str || c->k_n >= 3 || !num_parse_scaled(s, n, 0, &x) || x < INT32_MIN ||
-            x > INT32_MAX) {
-            c->k_bad = true;
-            return 1;
-        }
-        (c->k_arr == K_KGRID ? c->k_grid : c->k_block)[c->k_n++] = (int32_t)x;
-        return 1;
-    }
+    if (L->in_args && (d == L->ev_depth + 2 || (d == L->ev_depth + 3 && L->c.k_arr)))
+        return trace_args_value(L, s, n, is_str);
     if (L->in_props && d == 3) {
         int64_t x;
         if (L->prop_key != K_OTHER && num_parse_scaled(s, n, 0, &x)) {
@@ -838,7 +515,7 @@ static int cb_start_map(void *ctx)
     trace_parser *L = ctx;
     if (!open_level(L))
         return 0;
-    int dr = dims_open(L, true);
+    int dr = trace_args_dims_open(L, true);
     if (dr >= 0)
         return dr;
     int d = L->depth;
@@ -882,11 +559,11 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
     L->last_key_len = n < sizeof L->last_key ? n : sizeof L->last_key;
     memcpy(L->last_key, k, L->last_key_len);
     if (L->dims_key != K_OTHER)
-        return pyrepr_key(&L->dims, (const char *)k, n) < 0 ? fail_nomem(L) : 1;
+        return pyrepr_key(&L->dims, (const char *)k, n) < 0 ? trace_pstate_nomem(L) : 1;
     if (L->in_event && d == L->ev_depth + 1) {
-        L->key = classify_event_key(k, n);
+        L->key = trace_args_event_key(k, n);
     } else if (L->in_args && d == L->ev_depth + 2) {
-        L->args_key = classify_args_key(k, n);
+        L->args_key = trace_args_key(k, n);
     } else if (L->in_dist && d == 2) {
         L->dist_key = n == 4 && !memcmp(k, "rank", 4)         ? K_RANK
                       : n == 10 && !memcmp(k, "world_size", 10) ? K_WORLD_SIZE
@@ -916,7 +593,7 @@ static int cb_end_map(void *ctx)
 {
     trace_parser *L = ctx;
     int d = L->depth;
-    int r = dims_close(L);
+    int r = trace_args_dims_close(L);
     if (r >= 0) {
         L->depth--;
         return r;
@@ -946,7 +623,7 @@ static int cb_start_array(void *ctx)
     trace_parser *L = ctx;
     if (!open_level(L))
         return 0;
-    int dr = dims_open(L, false);
+    int dr = trace_args_dims_open(L, false);
     if (dr >= 0)
         return dr;
     int d = L->depth;
@@ -978,7 +655,7 @@ static int cb_start_array(void *ctx)
 static int cb_end_array(void *ctx)
 {
     trace_parser *L = ctx;
-    int dr = dims_close(L);
+    int dr = trace_args_dims_close(L);
     if (dr >= 0) {
         L->depth--;
         return dr;
