@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "core/model/model.h"
+#include "core/model/model_nodes.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,127 +22,6 @@ struct frame {
     bool kept;         /* in the scope (model_opts.keep); else node stays MODEL_NONE
                           until a counted event under it needs its stack */
 };
-
-struct builder {
-    model *m;
-    const trace *tr;
-    hmap opmap;    /* (name, cat) -> op */
-    hmap childmap; /* (parent node, op) -> node; with groups (parent, op-and-group id);
-                      with a Call stack (parent, variant | 1 << 31) */
-    hmap opgroup;  /* with groups: (op, 1 + group) -> its op-and-group id */
-    hmap variants; /* (op or op-and-group id, Call stack) -> variant: as called from one Python stack */
-    uint32_t nvariants;
-    uint32_t *ev_stack; /* per event: its Call stack or STRTAB_NONE; NULL when none has one */
-    size_t opcap, nodecap;
-    uint32_t *name_map; /* strtab id -> name used for ops (merged steps) */
-    uint32_t *name_op;  /* op name id -> the op last found for it */
-    uint32_t *cat_map;  /* strtab id -> the category used for ops (modern spelling) */
-    uint32_t *onstack;  /* per op: its open calls on the current track's stack */
-    struct frame *stack;
-    size_t stackcap;
-    size_t mat;         /* stack[0..mat) have their nodes */
-};
-
-/* Node and op arrays start small and double: the explorer keeps a model
-   per rank, and thousands of tiny ranks each held 2 x 1024 nodes. */
-#define MODEL_FIRST_CAP 16
-
-static int push_node(model_node **nodes, size_t *n, size_t *cap, model_node v)
-{
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : MODEL_FIRST_CAP;
-        model_node *nn = realloc(*nodes, nc * sizeof *nn);
-        if (!nn)
-            return -1;
-        *nodes = nn;
-        *cap = nc;
-    }
-    (*nodes)[(*n)++] = v;
-    return 0;
-}
-
-static uint32_t op_get(struct builder *b, uint32_t name, uint32_t cat)
-{
-    /* a name nearly always comes with one category: try its last op first */
-    uint32_t last = b->name_op[name];
-    if (last != MODEL_NONE && b->m->ops[last].cat == cat)
-        return last;
-    uint64_t key = (uint64_t)name << 32 | cat;
-    uint32_t op = hmap_get(&b->opmap, key);
-    if (op != UINT32_MAX) {
-        b->name_op[name] = op;
-        return op;
-    }
-    model *m = b->m;
-    if (m->nops == b->opcap) {
-        size_t nc = b->opcap ? b->opcap * 2 : MODEL_FIRST_CAP;
-        model_op *no = realloc(m->ops, nc * sizeof *no);
-        if (!no)
-            return MODEL_NONE;
-        m->ops = no;
-        uint32_t *os = realloc(b->onstack, nc * sizeof *os);
-        if (!os)
-            return MODEL_NONE;
-        b->onstack = os;
-        b->opcap = nc;
-    }
-    op = (uint32_t)m->nops++;
-    m->ops[op] = (model_op){ .name = name, .cat = cat, .min_ns = INT64_MAX };
-    b->onstack[op] = 0;
-    if (hmap_put(&b->opmap, key, op) < 0)
-        return MODEL_NONE;
-    b->name_op[name] = op;
-    return op;
-}
-
-/* The node of op under parent for a call of group g (1 + group, 0 none)
-   from Python stack (STRTAB_NONE: none): with groups, the child key holds a
-   small id of the (op, g) pair; with a stack, one of (that, stack). */
-static uint32_t child_get(struct builder *b, uint32_t parent, uint32_t op, uint32_t track,
-                          uint32_t g, uint32_t stack)
-{
-    uint32_t kop = op;
-    if (b->m->opts.group) {
-        uint64_t ok = (uint64_t)op << 32 | g;
-        kop = hmap_get(&b->opgroup, ok);
-        if (kop == UINT32_MAX) {
-            kop = (uint32_t)b->opgroup.n;
-            if (hmap_put(&b->opgroup, ok, kop) < 0)
-                return MODEL_NONE;
-        }
-    }
-    if (stack != STRTAB_NONE) {
-        /* calls of op from another Python stack are another node */
-        uint64_t vk = (uint64_t)kop << 32 | stack;
-        uint32_t v = hmap_get(&b->variants, vk);
-        if (v == UINT32_MAX) {
-            v = b->nvariants++;
-            if (v >= 1u << 31 || hmap_put(&b->variants, vk, v) < 0)
-                return MODEL_NONE;
-        }
-        kop = v | 1u << 31;
-    }
-    uint64_t key = (uint64_t)parent << 32 | kop;
-    uint32_t node = hmap_get(&b->childmap, key);
-    if (node != UINT32_MAX)
-        return node;
-    model *m = b->m;
-    node = (uint32_t)m->nnodes;
-    model_node v = { .op = op, .parent = parent, .first_child = MODEL_NONE,
-                     .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = track,
-                     .depth = m->nodes[parent].depth + 1, .group = g };
-    if (push_node(&m->nodes, &m->nnodes, &b->nodecap, v) < 0 ||
-        hmap_put(&b->childmap, key, node) < 0)
-        return MODEL_NONE;
-    return node;
-}
-
-/* 1 + event e's group, 0 when none */
-static uint32_t group_of(const struct builder *b, uint32_t e)
-{
-    const uint32_t *g = b->m->opts.group;
-    return g && g[e] != MODEL_NONE ? g[e] + 1 : 0;
-}
 
 /* Sorts idx[0..n) by (ts asc, dur desc, index asc): a natural merge sort,
    since traces are mostly in order already. */
@@ -300,11 +180,11 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         for (; b->mat < depth; b->mat++) {
             struct frame *a = &b->stack[b->mat];
             const trace_event *ax = &ev[a->ev];
-            uint32_t aop = op_get(b, b->name_map[ax->name], b->cat_map[ax->cat]);
+            uint32_t aop = model_nodes_op(b, b->name_map[ax->name], b->cat_map[ax->cat]);
             if (aop == MODEL_NONE)
                 return -1;
-            a->node = child_get(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
-                                group_of(b, a->ev),
+            a->node = model_nodes_child(b, b->mat ? b->stack[b->mat - 1].node : mt->root, aop, track,
+                                model_nodes_group_of(b, a->ev),
                                 b->ev_stack ? b->ev_stack[a->ev] : STRTAB_NONE);
             if (a->node == MODEL_NONE)
                 return -1;
@@ -332,10 +212,10 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
         }
 
         uint32_t parent_node = depth > 0 ? b->stack[depth - 1].node : mt->root;
-        uint32_t op = op_get(b, b->name_map[x->name], b->cat_map[x->cat]);
+        uint32_t op = model_nodes_op(b, b->name_map[x->name], b->cat_map[x->cat]);
         if (op == MODEL_NONE)
             return -1;
-        uint32_t node = child_get(b, parent_node, op, track, group_of(b, e),
+        uint32_t node = model_nodes_child(b, parent_node, op, track, model_nodes_group_of(b, e),
                                   b->ev_stack ? b->ev_stack[e] : STRTAB_NONE);
         if (node == MODEL_NONE)
             return -1;
@@ -413,102 +293,6 @@ static int build_name_map(struct builder *b)
     return 0;
 }
 
-static int build_cats(model *m)
-{
-    hmap cm;
-    size_t cap = 0;
-    if (hmap_init(&cm, 32) < 0)
-        return -1;
-    for (size_t i = 0; i < m->nops; i++) {
-        const model_op *o = &m->ops[i];
-        uint32_t c = hmap_get(&cm, o->cat);
-        if (c == UINT32_MAX) {
-            if (m->ncats == cap) {
-                size_t nc = cap ? cap * 2 : 16;
-                model_cat *n = realloc(m->cats, nc * sizeof *n);
-                if (!n)
-                    goto fail;
-                m->cats = n;
-                cap = nc;
-            }
-            c = (uint32_t)m->ncats++;
-            m->cats[c] = (model_cat){ .name = o->cat };
-            if (hmap_put(&cm, o->cat, c) < 0)
-                goto fail;
-        }
-        m->cats[c].calls += o->calls;
-        m->cats[c].self_ns += o->self_ns;
-        m->cats[c].total_ns += o->total_ns;
-        m->cats[c].dev_self_ns += o->dev_self_ns;
-    }
-    hmap_done(&cm);
-    return 0;
-fail:
-    hmap_done(&cm);
-    return -1;
-}
-
-/* Merges the per-track trees into one; parents come before children. */
-static int build_merged(model *m)
-{
-    hmap mm;
-    size_t cap = 0;
-    if (hmap_init(&mm, m->nnodes / 2 + 16) < 0)
-        return -1;
-    m->node_merged = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_merged);
-    if (!m->node_merged)
-        goto fail;
-    model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
-                        .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = MODEL_NONE };
-    if (push_node(&m->mnodes, &m->nmnodes, &cap, root) < 0)
-        goto fail;
-    for (size_t i = 0; i < m->nnodes; i++) {
-        const model_node *nd = &m->nodes[i];
-        uint32_t mi;
-        if (nd->parent == MODEL_NONE) {
-            mi = 0;
-        } else {
-            uint32_t mp = m->node_merged[nd->parent];
-            uint64_t key = (uint64_t)mp << 32 | nd->op;
-            mi = hmap_get(&mm, key);
-            if (mi == UINT32_MAX) {
-                mi = (uint32_t)m->nmnodes;
-                model_node v = { .op = nd->op, .parent = mp, .first_child = MODEL_NONE,
-                                 .next_sibling = MODEL_NONE, .stream = MODEL_NONE,
-                                 .track = MODEL_NONE, .depth = nd->depth, .gpu = nd->gpu };
-                if (push_node(&m->mnodes, &m->nmnodes, &cap, v) < 0 || hmap_put(&mm, key, mi) < 0)
-                    goto fail;
-            }
-        }
-        m->node_merged[i] = mi;
-        model_node *mn = &m->mnodes[mi];
-        mn->calls += nd->calls;
-        mn->self_ns += nd->self_ns;
-        mn->total_ns += nd->total_ns;
-        mn->dev_events += nd->dev_events;
-        mn->dev_leaf_ns += nd->dev_leaf_ns;
-        mn->dev_self_ns += nd->dev_self_ns;
-        mn->dev_total_ns += nd->dev_total_ns;
-    }
-    hmap_done(&mm);
-    return 0;
-fail:
-    hmap_done(&mm);
-    return -1;
-}
-
-/* first_child / next_sibling, children in creation order */
-static void link_children(model_node *nodes, size_t n)
-{
-    for (size_t i = n; i-- > 0;) {
-        uint32_t p = nodes[i].parent;
-        if (p != MODEL_NONE) {
-            nodes[i].next_sibling = nodes[p].first_child;
-            nodes[p].first_child = (uint32_t)i;
-        }
-    }
-}
-
 /* whether event i goes into the sorted tracks: every event, or in a scope
    the counted ones and those overlapping their track's counted stretch */
 static bool in_scope(const model *m, const int64_t *lo, const int64_t *hi, size_t i)
@@ -517,62 +301,6 @@ static bool in_scope(const model *m, const int64_t *lo, const int64_t *hi, size_
         return true;
     const trace_event *x = &m->tr->events[i];
     return x->ts < hi[x->track] && x->ts + x->dur > lo[x->track];
-}
-
-/* What model_build and model_regroup end alike with, once the nodes hold
-   their figures: each node's Python stack, the children lists, the merged
-   tree and the categories. Returns 0, or -1 when out of memory. */
-static int finish(model *m, const struct builder *b)
-{
-    const trace *tr = m->tr;
-    if (b->ev_stack) {
-        /* GPU nodes, added last, have none */
-        m->node_stack = malloc((m->nnodes ? m->nnodes : 1) * sizeof *m->node_stack);
-        if (!m->node_stack)
-            return -1;
-        for (size_t i = 0; i < m->nnodes; i++)
-            m->node_stack[i] = STRTAB_NONE;
-        for (size_t i = 0; i < tr->nstacks; i++) {
-            uint32_t n = m->ev_node[tr->stacks[i].event];
-            if (n < m->nnodes) /* an event outside the scope has none */
-                m->node_stack[n] = tr->stacks[i].stack;
-        }
-    }
-    link_children(m->nodes, m->nnodes);
-    if (build_merged(m) < 0)
-        return -1;
-    link_children(m->mnodes, m->nmnodes);
-    return build_cats(m);
-}
-
-/* per event: its args["Call stack"], or STRTAB_NONE; NULL when none has one */
-static int events_stacks(struct builder *b)
-{
-    const trace *tr = b->tr;
-    if (!tr->nstacks || b->m->opts.no_python)
-        return 0;
-    b->ev_stack = malloc(tr->nevents * sizeof *b->ev_stack);
-    if (!b->ev_stack)
-        return -1;
-    for (size_t i = 0; i < tr->nevents; i++)
-        b->ev_stack[i] = STRTAB_NONE;
-    for (size_t i = 0; i < tr->nstacks; i++)
-        b->ev_stack[tr->stacks[i].event] = tr->stacks[i].stack;
-    return 0;
-}
-
-static void builder_done(struct builder *b)
-{
-    free(b->stack);
-    free(b->name_map);
-    free(b->name_op);
-    free(b->cat_map);
-    free(b->onstack);
-    hmap_done(&b->opmap);
-    hmap_done(&b->childmap);
-    hmap_done(&b->opgroup);
-    hmap_done(&b->variants);
-    free(b->ev_stack);
 }
 
 /* The GPU links (gpu_link) on a thread of their own while the tracks nest:
@@ -622,7 +350,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         hmap_init(&b.opgroup, 64) < 0 || hmap_init(&b.variants, 64) < 0 ||
         build_name_map(&b) < 0)
         goto nomem;
-    if (events_stacks(&b) < 0)
+    if (model_nodes_stacks(&b) < 0)
         goto nomem;
     if (m->opts.keep_nesting && !m->opts.keep) {
         m->ev_parent = vec_alloc(tr->nevents, sizeof *m->ev_parent);
@@ -685,7 +413,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
                             .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
         m->tracks[k].root = (uint32_t)m->nnodes;
         m->tracks[k].stream = MODEL_NONE;
-        if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
+        if (model_nodes_push(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
             goto nomem;
     }
     for (size_t k = 0; k < tr->ntracks; k++) {
@@ -747,7 +475,7 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].stream == MODEL_NONE && !tr->tracks[k].is_gpu)
             m->cpu_ns += m->tracks[k].busy_ns;
-    if (finish(m, &b) < 0)
+    if (model_nodes_finish(m, &b) < 0)
         goto nomem;
     if (m->ev_parent) {
         /* model_regroup's: the order and the parents */
@@ -775,113 +503,8 @@ done:
     free(start);
     free(span_lo);
     free(span_hi);
-    builder_done(&b);
+    model_nodes_done(&b);
     return m;
-}
-
-/* a copy of n elements of size elem (NULL stays NULL); false when out of memory */
-static bool dup_array(void *dst, const void *src, size_t n, size_t elem)
-{
-    void **d = dst;
-    *d = NULL;
-    if (!src)
-        return true;
-    *d = malloc(n ? n * elem : 1);
-    if (*d)
-        memcpy(*d, src, n * elem);
-    return *d != NULL;
-}
-
-model *model_regroup(const model *w, const uint32_t *group, t2p_error *err)
-{
-    const trace *tr = w->tr;
-    struct builder b;
-    memset(&b, 0, sizeof b);
-    if (!w->ev_parent || w->scoped) {
-        error_set(err, T2P_ERR_ARG, tr->path, -1, "regrouping needs the nesting of a whole model");
-        return NULL;
-    }
-    model *m = malloc(sizeof *m);
-    if (!m)
-        goto nomem;
-    /* every figure but the nodes' is the same: the scalars as they are,
-       the arrays copied (each model owns its own) */
-    *m = *w;
-    m->opts.keep_nesting = false;
-    m->opts.group = group; /* read by child_get while building */
-    m->nodes = m->mnodes = NULL;
-    m->nnodes = m->nmnodes = 0;
-    m->cats = NULL;
-    m->ncats = 0;
-    m->node_merged = m->ev_node = m->node_stack = NULL;
-    m->nest_order = m->ev_parent = NULL;
-    m->track_start = NULL;
-    m->ev_self = NULL;
-    m->ops = NULL;
-    m->tracks = NULL;
-    m->streams = NULL;
-    m->corr_launch = NULL;
-    m->catkind = NULL;
-    if (!dup_array(&m->ops, w->ops, w->nops, sizeof *w->ops) ||
-        !dup_array(&m->tracks, w->tracks, w->ntracks, sizeof *w->tracks) ||
-        !dup_array(&m->streams, w->streams, w->nstreams, sizeof *w->streams) ||
-        !dup_array(&m->catkind, w->catkind, w->ncatkind, 1))
-        goto nomem; /* what was not copied is NULL: model_free frees the rest */
-    m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
-    m->ev_self = vec_alloc(tr->nevents, sizeof *m->ev_self);
-    if (w->corr_launch && !(m->corr_launch = vec_alloc(tr->ncorrs, sizeof *m->corr_launch)))
-        goto nomem;
-    if (!m->ev_node || !m->ev_self)
-        goto nomem;
-    if (w->corr_launch)
-        memcpy(m->corr_launch, w->corr_launch, tr->ncorrs * sizeof *m->corr_launch);
-    memcpy(m->ev_self, w->ev_self, tr->nevents * sizeof *m->ev_self);
-    b.m = m;
-    b.tr = tr;
-    if (hmap_init(&b.childmap, 4096) < 0 || hmap_init(&b.opgroup, 64) < 0 ||
-        hmap_init(&b.variants, 64) < 0 || events_stacks(&b) < 0)
-        goto nomem;
-
-    /* the nodes in model_build's order: the roots, then each track's events
-       in nesting order, each under its parent event's node */
-    for (size_t k = 0; k < tr->ntracks; k++) {
-        model_node root = { .op = MODEL_NONE, .parent = MODEL_NONE, .first_child = MODEL_NONE,
-                            .next_sibling = MODEL_NONE, .stream = MODEL_NONE, .track = (uint32_t)k };
-        if (push_node(&m->nodes, &m->nnodes, &b.nodecap, root) < 0)
-            goto nomem;
-    }
-    for (size_t k = 0; k < tr->ntracks; k++) {
-        uint32_t root = m->tracks[k].root;
-        for (size_t i = w->track_start[k]; i < w->track_start[k + 1]; i++) {
-            uint32_t e = w->nest_order[i], p = w->ev_parent[e];
-            uint32_t node = child_get(&b, p == MODEL_NONE ? root : m->ev_node[p],
-                                      w->nodes[w->ev_node[e]].op, (uint32_t)k, group_of(&b, e),
-                                      b.ev_stack ? b.ev_stack[e] : STRTAB_NONE);
-            if (node == MODEL_NONE)
-                goto nomem;
-            m->ev_node[e] = node;
-            model_node *nd = &m->nodes[node];
-            nd->calls++;
-            nd->total_ns += tr->events[e].dur;
-            nd->self_ns += m->ev_self[e];
-        }
-        m->nodes[root].calls = w->nodes[w->tracks[k].root].calls;
-    }
-    for (size_t i = 0; i < m->nnodes; i++) {
-        const model_node *nd = &m->nodes[i];
-        if (nd->parent != MODEL_NONE && m->nodes[nd->parent].parent == MODEL_NONE)
-            m->nodes[nd->parent].total_ns += nd->total_ns;
-    }
-    if (gpu_attribute_again(m) < 0 || finish(m, &b) < 0)
-        goto nomem;
-    m->opts.group = NULL;
-    builder_done(&b);
-    return m;
-nomem:
-    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the model");
-    builder_done(&b);
-    model_free(m);
-    return NULL;
 }
 
 void model_free(model *m)
