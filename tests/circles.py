@@ -66,10 +66,6 @@ KNOWN = [
      "ui/views/view_memory", "ui/views/view_modules", "ui/views/view_ops", "ui/views/view_ranks",
      "ui/views/view_source", "ui/views/view_steps", "ui/views/view_threads",
      "ui/views/view_timeline", "ui/views/view_tree", "ui/views/view_util"},
-    # HTA's parts share one private header (hta_int.h) and hta.c's helpers
-    # (issue 23 item 5: open; a header per part and the helpers apart break it)
-    {"core/analyses/hta", "core/analyses/hta_breakdown", "core/analyses/hta_idle",
-     "core/analyses/hta_launch", "core/analyses/hta_seq"},
 ]
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 IDENT_RE = re.compile(r"[A-Za-z_]\w*")

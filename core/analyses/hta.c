@@ -3,7 +3,11 @@
 #include "config.h"
 
 #include "core/analyses/hta.h"
-#include "core/analyses/hta_int.h"
+#include "core/analyses/hta_breakdown.h"
+#include "core/analyses/hta_ctx.h"
+#include "core/analyses/hta_idle.h"
+#include "core/analyses/hta_launch.h"
+#include "core/analyses/hta_seq.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,120 +24,6 @@ void hta_opts_default(hta_opts *o)
                      .seq_op = HTA_SEQ_OP,
                      .seq_min_len = HTA_SEQ_MIN_LEN,
                      .seq_top = HTA_SEQ_TOP };
-}
-
-const char *hta_ktype_name(enum hta_ktype k)
-{
-    static const char *const n[] = { "COMPUTATION", "COMMUNICATION", "MEMORY", "OTHER" };
-    return k < HTA_NKTYPES ? n[k] : "OTHER";
-}
-
-static bool starts(const char *s, size_t len, const char *p)
-{
-    size_t n = strlen(p);
-    return len >= n && !memcmp(s, p, n);
-}
-
-/* Python's re.match(".*P", s): P before the first newline ('.' stops there). */
-static bool has(const char *s, size_t len, const char *p)
-{
-    const char *nl = memchr(s, '\n', len);
-    size_t n = nl ? (size_t)(nl - s) : len;
-    size_t pl = strlen(p);
-    for (size_t i = 0; i + pl <= n; i++)
-        if (!memcmp(s + i, p, pl))
-            return true;
-    return false;
-}
-
-/* HTA's patterns (hta/common/types.py), each anchored at the start as
-   re.match is; utils.get_kernel_type tries them in this order. */
-enum hta_ktype hta_kernel_type(const char *s, size_t len)
-{
-    if (starts(s, len, "nccl") || starts(s, len, "hip") || starts(s, len, "hccl") ||
-        has(s, len, "ncclKernel"))
-        return HTA_COMMUNICATION;
-    if (starts(s, len, "Memcpy") || starts(s, len, "Memset") || starts(s, len, "dma"))
-        return HTA_MEMORY; /* hipMemcpy/hipMemset: communication above, as in HTA */
-    static const char *const not_compute_prefix[] = {
-        "nccl", "Stream Wait Event", "runFunction", "hip", "job_exe", "packet", "pe_exe",
-        "cpum_exe_subgraph", "hccl", "collective_subgraph_execution" };
-    for (size_t i = 0; i < sizeof not_compute_prefix / sizeof *not_compute_prefix; i++)
-        if (starts(s, len, not_compute_prefix[i]))
-            return HTA_OTHER;
-    if (has(s, len, "Memcpy") || has(s, len, "Memset") || has(s, len, "dma") ||
-        has(s, len, "Sync"))
-        return HTA_OTHER;
-    if (starts(s, len, "cuda") && has(s + 4, len - 4, "LaunchKernel"))
-        return HTA_OTHER;
-    return HTA_COMPUTATION;
-}
-
-const char *hta_typerow_name(unsigned mask, char *buf, size_t size)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < HTA_OTHER; k++) {
-        if (!(mask & 1u << k))
-            continue;
-        int w = snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? " overlapping " : "",
-                         hta_ktype_name((enum hta_ktype)k));
-        if (w > 0)
-            n += (size_t)w;
-    }
-    return buf;
-}
-
-static const char *const launch_names[] = {
-    "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync",
-    "runFunction - job_prep_and_submit_for_execution" };
-/* TraceSymbolTable.get_runtime_launch_events_mask: the queue's wider list */
-static const char *const qlaunch_names[] = {
-    "cuLaunchKernel", "cuLaunchKernelEx", "hipLaunchKernel", "hipExtModuleLaunchKernel",
-    "hipMemsetAsync", "hipMemcpyAsync", "hipMemcpyWithStream" };
-
-static bool is_step_name(const char *s, size_t len)
-{
-    return len > 13 && !memcmp(s, "ProfilerStep#", 13) && s[13] >= '0' && s[13] <= '9';
-}
-
-unsigned hta_name_bits(hta_ctx *c, uint32_t name)
-{
-    if (name >= c->nnames)
-        return HTA_NAME_DONE | HTA_OTHER << HTA_NAME_TYPE_SHIFT;
-    unsigned b = c->names[name];
-    if (b & HTA_NAME_DONE)
-        return b;
-    const char *s = trace_str(c->tr, name);
-    size_t len = strtab_len(c->tr->strs, name);
-    b = HTA_NAME_DONE | (unsigned)hta_kernel_type(s, len) << HTA_NAME_TYPE_SHIFT;
-    if (is_step_name(s, len))
-        b |= HTA_NAME_STEP;
-    for (size_t i = 0; c->seq_op_len && i + c->seq_op_len <= len; i++)
-        if (!memcmp(s + i, c->seq_op, c->seq_op_len)) {
-            b |= HTA_NAME_SEQ;
-            break;
-        }
-    for (size_t i = 0; i < sizeof launch_names / sizeof *launch_names; i++)
-        if (len == strlen(launch_names[i]) && !memcmp(s, launch_names[i], len))
-            b |= HTA_NAME_LAUNCH | HTA_NAME_QLAUNCH;
-    for (size_t i = 0; i < sizeof qlaunch_names / sizeof *qlaunch_names; i++)
-        if (len == strlen(qlaunch_names[i]) && !memcmp(s, qlaunch_names[i], len))
-            b |= HTA_NAME_QLAUNCH;
-    c->names[name] = (unsigned char)b;
-    return b;
-}
-
-double hta_quantile(const int64_t *a, size_t n, double q)
-{
-    if (n == 0)
-        return 0;
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)floor(pos);
-    if (lo + 1 >= n)
-        return (double)a[n - 1];
-    double f = pos - (double)lo;
-    return (double)a[lo] + (double)(a[lo + 1] - a[lo]) * f;
 }
 
 /* Each event's role: GPU work (kernel, memcpy, memset, other device work),

@@ -5,7 +5,7 @@
    reads as GPU time because they carry a stream. */
 #include "config.h"
 
-#include "core/analyses/hta_int.h"
+#include "core/analyses/hta_breakdown.h"
 
 #include <math.h>
 #include <stdlib.h>

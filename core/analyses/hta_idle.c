@@ -3,7 +3,7 @@
    describe()). */
 #include "config.h"
 
-#include "core/analyses/hta_int.h"
+#include "core/analyses/hta_idle.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
    below 0. The outliers are those of its visualize_cuda_launch_kernel_info. */
 #include "config.h"
 
-#include "core/analyses/hta_int.h"
+#include "core/analyses/hta_launch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
    ("op|kernel|kernel..."). */
 #include "config.h"
 
-#include "core/analyses/hta_int.h"
+#include "core/analyses/hta_seq.h"
 
 #include <stdlib.h>
 #include <string.h>

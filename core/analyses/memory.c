@@ -1,7 +1,6 @@
 #include "config.h"
 
 #include "core/analyses/memory.h"
-#include "core/analyses/memory_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,7 @@
 #include "core/base/hmap.h"
 #include "core/base/vec.h"
 
-/* ---- what memory_query.c shares (memory_int.h) ---- */
+/* ---- what memory_query.c shares (declared in memory.h) ---- */
 
 void memory_add_incl(memory_stat *to, const memory_stat *self)
 {

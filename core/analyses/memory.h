@@ -143,4 +143,14 @@ int memory_sort_parse(const char *s);
    the count of them is returned (else nops). */
 size_t memory_sort_ops(const memory *mem, enum memory_sort s, uint32_t device, uint32_t *idx);
 
+/* For core/analyses/memory_query.c, defined in memory.c beside the build
+   that uses them too; not for the fronts. */
+/* Adds self's own figures to to's inclusive ones. */
+void memory_add_incl(memory_stat *to, const memory_stat *self);
+
+/* The orders of mem->nodes / mnodes and mem->ops, which lookups bisect
+   (qsort comparators of memory_node and memory_op). */
+int memory_cmp_node(const void *pa, const void *pb);
+int memory_cmp_op(const void *pa, const void *pb);
+
 #endif

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/analyses/memory.h"
-#include "core/analyses/memory_int.h"
 
 const memory_stat *memory_node_stat(const memory *mem, bool merged, uint32_t node, uint32_t device)
 {

@@ -18,7 +18,6 @@
 #include "config.h"
 
 #include "core/pprof/pprof.h"
-#include "core/pprof/pprof_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

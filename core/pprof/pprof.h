@@ -83,4 +83,20 @@ int pprof_write_diff(const model *base, const pprof_opts *base_opts, const model
                      const pprof_opts *new_opts, const char *out_path, pprof_summary *sum,
                      t2p_error *err);
 
+/* For the other writers of profiles in core/ (core/pprof/pprof_merge.c);
+   not for the fronts. */
+struct ProtobufCMessage;
+
+/* m's profile, exactly as pprof_write would write it but not compressed,
+   into *out (a new buffer the caller frees) of *len bytes. opts->keep and
+   the comments apply. Returns 0, or -1 with err set. */
+int pprof_pack_mem(const model *m, const pprof_opts *opts, uint8_t **out, size_t *len,
+                   t2p_error *err);
+
+/* Writes msg gzipped to out_path through a temp file renamed into place
+   (opts: no_overwrite, progress), refusing an out_path that names one of
+   traces[0..ntraces). Returns 0, or -1 with err set. */
+int pprof_write_message(const struct ProtobufCMessage *msg, const char *const *traces, size_t ntraces,
+                        const pprof_opts *opts, const char *out_path, t2p_error *err);
+
 #endif

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
-#include "core/pprof/pprof_int.h"
 #include "core/pprof/profile.pb-c.h"
 #include "core/base/strtab.h"
 

@@ -1,12 +1,16 @@
-/* What the files of core/analyses/hta_*.c share while hta_build runs. */
-#ifndef T2P_HTA_INT_H
-#define T2P_HTA_INT_H
+/* What the files of core/analyses/hta_*.c share while hta_build runs
+   (core/analyses/hta_ctx.c). */
+#ifndef T2P_HTA_CTX_H
+#define T2P_HTA_CTX_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/analyses/hta.h"
+#include "core/analyses/hta_kind.h"
+#include "core/analyses/hta_types.h"
+#include "core/load/trace.h"
+#include "core/model/model.h"
 
 /* Per strtab id, what a name is (computed once per name, lazily). */
 enum {
@@ -47,12 +51,5 @@ static inline enum hta_ktype hta_name_type(hta_ctx *c, uint32_t name)
 
 /* Linear interpolation between ranks of sorted a[0..n-1] (pandas' quantile). */
 double hta_quantile(const int64_t *a, size_t n, double q);
-
-/* The analyses, each filling its part of c->h; 0, or -1 when out of memory. */
-int hta_breakdown(hta_ctx *c);
-int hta_idle(hta_ctx *c);
-int hta_launch_stats(hta_ctx *c);
-int hta_queue(hta_ctx *c);
-int hta_sequences(hta_ctx *c);
 
 #endif

@@ -1,0 +1,61 @@
+/* What HTA's parts share while hta_build runs: the names' classes and
+   pandas' quantile. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/analyses/hta_ctx.h"
+
+static const char *const launch_names[] = {
+    "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync",
+    "runFunction - job_prep_and_submit_for_execution" };
+/* TraceSymbolTable.get_runtime_launch_events_mask: the queue's wider list */
+static const char *const qlaunch_names[] = {
+    "cuLaunchKernel", "cuLaunchKernelEx", "hipLaunchKernel", "hipExtModuleLaunchKernel",
+    "hipMemsetAsync", "hipMemcpyAsync", "hipMemcpyWithStream" };
+
+static bool is_step_name(const char *s, size_t len)
+{
+    return len > 13 && !memcmp(s, "ProfilerStep#", 13) && s[13] >= '0' && s[13] <= '9';
+}
+
+unsigned hta_name_bits(hta_ctx *c, uint32_t name)
+{
+    if (name >= c->nnames)
+        return HTA_NAME_DONE | HTA_OTHER << HTA_NAME_TYPE_SHIFT;
+    unsigned b = c->names[name];
+    if (b & HTA_NAME_DONE)
+        return b;
+    const char *s = trace_str(c->tr, name);
+    size_t len = strtab_len(c->tr->strs, name);
+    b = HTA_NAME_DONE | (unsigned)hta_kernel_type(s, len) << HTA_NAME_TYPE_SHIFT;
+    if (is_step_name(s, len))
+        b |= HTA_NAME_STEP;
+    for (size_t i = 0; c->seq_op_len && i + c->seq_op_len <= len; i++)
+        if (!memcmp(s + i, c->seq_op, c->seq_op_len)) {
+            b |= HTA_NAME_SEQ;
+            break;
+        }
+    for (size_t i = 0; i < sizeof launch_names / sizeof *launch_names; i++)
+        if (len == strlen(launch_names[i]) && !memcmp(s, launch_names[i], len))
+            b |= HTA_NAME_LAUNCH | HTA_NAME_QLAUNCH;
+    for (size_t i = 0; i < sizeof qlaunch_names / sizeof *qlaunch_names; i++)
+        if (len == strlen(qlaunch_names[i]) && !memcmp(s, qlaunch_names[i], len))
+            b |= HTA_NAME_QLAUNCH;
+    c->names[name] = (unsigned char)b;
+    return b;
+}
+
+double hta_quantile(const int64_t *a, size_t n, double q)
+{
+    if (n == 0)
+        return 0;
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    if (lo + 1 >= n)
+        return (double)a[n - 1];
+    double f = pos - (double)lo;
+    return (double)a[lo] + (double)(a[lo + 1] - a[lo]) * f;
+}
+
