@@ -8,7 +8,7 @@ Compares with the fixture's "ns" recording (HTA run on the events converted exac
 integer ns): durations within 1 us per row, counts exact. With --us, also with "us"
 (HTA on the file as is): on a trace whose timestamps are whole microseconds the same
 tolerances hold; on one with fractions HTA rounds every event first (start up, end down),
-so the differences are printed (measured, README "GPU (HTA's analyses)") and not held
+so the differences are printed (measured, doc/gpu-hta.md) and not held
 to 1 us. Prints one line per check; exits 1 on a failure.
 """
 import decimal

@@ -1,7 +1,7 @@
 /* HTA's GPU analyses (Holistic Trace Analysis, facebookresearch), exact in
    ns: the temporal breakdown, the kernel-type split, idle time per stream,
    launch delay, queue length per stream and frequent kernel sequences.
-   The definitions are HTA's (README "GPU (HTA's analyses)"); the figures
+   The definitions are HTA's (doc/gpu-hta.md); the figures
    equal HTA's own on the traces of tests/fixtures/hta/ (recorded by
    tests/fixtures/hta/record.py), within 1 us per row.
 

@@ -1,5 +1,5 @@
 /* Kernels and the GPU summary, by the rules of TensorBoard's profiler plugin
-   (its Kernel view and GPU metrics; README "Kernels"):
+   (its Kernel view and GPU metrics; doc/usage.md "Kernels"):
    - kernels: every complete event of category kernel (any case, any
      device, in or out of steps) grouped by name: calls, total, mean, min,
      max, "blocks per SM" and "est. achieved occupancy %" averaged weighted

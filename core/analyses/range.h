@@ -2,7 +2,7 @@
    kind of thing as a step (core/analyses/steps.h): a per-event keep mask
    for model_opts.keep, and the model built with it.
 
-   The rule (README "Time ranges", --range's help): an event (operator
+   The rule (doc/ranges.md, --range's help): an event (operator
    call, runtime call, annotation, Python frame) belongs to the range its
    start lies in, [START, END); then all of its duration counts, its self
    time included, even the part past END. GPU work (kernel, memcpy, memset)

@@ -60,7 +60,7 @@ typedef struct steps_rec {
     char text[400];
 } steps_rec;
 
-/* The thresholds of the recommendations (README "Steps"). */
+/* The thresholds of the recommendations (doc/usage.md "Steps"). */
 #define STEPS_REC_DATALOADER 0.05    /* DataLoader share of the average step */
 #define STEPS_REC_COMMUNICATION 0.10 /* Communication share of the average step */
 #define STEPS_REC_MEMORY 0.90        /* peak device memory / totalGlobalMem */

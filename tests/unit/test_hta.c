@@ -1,6 +1,6 @@
 /* Unit tests of core/analyses/hta*.c (HTA's GPU analyses) on hand-made
    traces whose figures are worked out by hand from HTA's definitions
-   (README "GPU (HTA's analyses)"); times in us in the traces, ns below. */
+   (doc/gpu-hta.md); times in us in the traces, ns below. */
 #include "config.h"
 
 #include <math.h>
