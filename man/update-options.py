@@ -101,6 +101,8 @@ def keys_block(help_screen):
     for line in lines[start:]:
         if not line.strip():
             continue
+        if line.startswith("-- "):
+            break  # the help pager's footer ("-- lines 1-128 of 128: ...")
         if not line.startswith(" "):
             if "." in line or "`" in line:
                 break  # the closing paragraph: headings are names of views
