@@ -71,12 +71,14 @@ static int window(hta_ctx *c, const unsigned char *keep)
         memcpy(c->in, keep, tr->nevents);
     } else if (c->m->scoped) {
         /* a scoped model without its mask (the explorer's step scope): its
-           window holds the scope's CPU events, and it links only the scope's
-           GPU work to launches */
+           window holds the scope's CPU events, those the model has a node
+           for (its window also spans events of other threads it never
+           kept), and it links only the scope's GPU work to launches */
         h->window = HTA_WINDOW_SCOPE;
         for (size_t e = 0; e < tr->nevents; e++)
             c->in[e] = c->role[e] == HTA_EV_CPU
-                           ? tr->events[e].ts >= c->m->window_start &&
+                           ? c->m->ev_node[e] != MODEL_NONE &&
+                                 tr->events[e].ts >= c->m->window_start &&
                                  tr->events[e].ts < c->m->window_end
                            : c->launch[e] != MODEL_NONE;
     } else {

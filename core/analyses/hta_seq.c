@@ -128,6 +128,15 @@ static int cmp_seq(const struct cmp_env *env, const void *pa, const void *pb)
     return cmp_text(env, env->pool + a->first, a->len, env->pool + b->first, b->len);
 }
 
+/* The depth of event e's node, 0 without nodes, MODEL_NONE when the model
+   has no node for it. */
+static uint32_t ev_depth(const model *m, uint32_t e)
+{
+    if (!m->ev_node)
+        return 0;
+    return m->ev_node[e] == MODEL_NONE ? MODEL_NONE : m->nodes[m->ev_node[e]].depth;
+}
+
 int hta_sequences(hta_ctx *c)
 {
     const trace *tr = c->tr;
@@ -147,7 +156,9 @@ int hta_sequences(hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++)
         if (c->in[e] && c->role[e] == HTA_EV_CPU &&
             (hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ)) {
-            uint32_t d = m->ev_node ? m->nodes[m->ev_node[e]].depth : 0;
+            uint32_t d = ev_depth(m, e);
+            if (d == MODEL_NONE)
+                continue; /* an event the model left out (a Python frame under --no-python) */
             if (d < min_depth)
                 min_depth = d;
             nroots++;
@@ -170,7 +181,7 @@ int hta_sequences(hta_ctx *c)
         const trace_event *ev = &tr->events[e];
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
             !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) ||
-            (m->ev_node ? m->nodes[m->ev_node[e]].depth : 0) != min_depth)
+            ev_depth(m, e) != min_depth)
             continue;
         h->seq_roots++;
         /* the launches on its thread within [ts, ts + dur] */

@@ -55,5 +55,20 @@ PYEOF
 # a trace without GPU events has no GPU section, and JSON still has the keys
 "$tool" analyze "$SHARED/traces/x_events_only.json.gz" > hta.out 2>&1 || fail=1
 ! grep -q "^GPU (HTA" hta.out || { echo "FAIL: GPU section without GPU events"; fail=1; }
+# the GPU view under a step scope: the scoped model's window holds only the
+# events it has nodes for (it crashed on every step but the last)
+tui="$top_builddir/torch2pprof-tui"
+for st in 5 6 9; do
+    "$tui" --replay "" --print --view gpu --step $st "$top_srcdir/data/resnet50_gpu.json.gz" > hta.out 2>&1
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "stream" hta.out ||
+        { echo "FAIL: GPU view on step $st: exit $rc"; fail=1; }
+done
+"$tui" --replay "]" --print --view gpu "$top_srcdir/data/resnet50_gpu.json.gz" > hta.out 2>&1 ||
+    { echo "FAIL: ] in the GPU view: exit $?"; fail=1; }
+# sequences under an operator whose calls the model left out (Python frames
+# under --no-python): left out, no crash
+"$tool" analyze --no-python --sequence-op nn.Module "$top_srcdir/tests/fixtures/tb/modules_train.json.gz" > hta.out 2>&1 ||
+    { echo "FAIL: --no-python --sequence-op nn.Module: exit $?"; fail=1; }
 rm -f hta.out hta.json
 exit $fail
