@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/analyses/tbtree.h"
-#include "core/analyses/tc_allowlist.h"
+#include "core/analyses/tensorcore.h"
 #include "core/base/hmap.h"
 #include "core/model/catkind.h"
 
@@ -258,7 +258,7 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         /* per kernel name once: millions of launches share a few hundred names */
         uint32_t tc = hmap_get(&tcname, g->name);
         if (tc == UINT32_MAX) {
-            tc = tc_kernel_uses(trace_str(tr, g->name), strtab_len(tr->strs, g->name));
+            tc = tensorcore_kernel(trace_str(tr, g->name), strtab_len(tr->strs, g->name));
             if (hmap_put(&tcname, g->name, tc) < 0)
                 goto nomem;
         }
@@ -310,7 +310,7 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         x->dev_self = s->rt_dev + (x->kind == TBTREE_MODULE ? x->op_child_dev : 0);
         x->tc_self = s->rt_tc;
         x->tc_total = x->child_tc + s->rt_tc;
-        x->tc_eligible = tc_op_eligible(trace_str(tr, ev->name), strtab_len(tr->strs, ev->name)) ||
+        x->tc_eligible = tensorcore_op(trace_str(tr, ev->name), strtab_len(tr->strs, ev->name)) ||
                          (x->op_type && x->kind != TBTREE_STEP && (x->child_elig || s->rt_tc > 0));
         if (x->parent != MODEL_NONE) {
             struct cand *p = &c[x->parent];
