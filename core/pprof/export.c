@@ -126,6 +126,12 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
     if (!(st = steps_build(whole, err)))
         goto out;
     const model *m = whole;
+    if (a->range && a->step) {
+        /* one mask holds one scope: neither may silently win */
+        error_set(err, T2P_ERR_ARG, whole->tr->path, -1,
+                  "--range and --step are two scopes: give one");
+        goto out;
+    }
     if (a->range) {
         /* the events of the window, each step's calls still apart */
         range_spec rs;

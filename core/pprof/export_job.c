@@ -129,6 +129,13 @@ int export_job_write(ranks_job *j, const export_args *a, const char *out, pprof_
 nomem:
     error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
 out:
+    /* every piece goes, merged or not: one left from a failed merge would
+       join the next export of this job */
+    for (size_t i = 0; i < j->nfiles; i++) {
+        free(j->files[i].out);
+        j->files[i].out = NULL;
+        j->files[i].out_len = 0;
+    }
     free(paths);
     pprof_merge_free(pm);
     return rc;

@@ -23,6 +23,7 @@
 
 #include "core/model/model.h"
 #include "core/pprof/pprof.h"
+#include "core/pprof/export.h"
 #include "core/pprof/pprof_merge.h"
 #include "core/pprof/profile.pb-c.h"
 #include "core/model/select.h"
@@ -956,6 +957,26 @@ static void test_merge_types(void **state)
     unload(&l);
 }
 
+/* export_args can say --range and --step at once; the writer refuses the
+   pair (a usage error naming both) rather than keep one and drop the other,
+   and writes nothing */
+static void test_export_range_and_step(void **state)
+{
+    (void)state;
+    struct loaded l;
+    load(&l, "rs.json", cpu_trace, false);
+    export_args a = { .step = "1", .range = "0us:5us", .no_memory = true };
+    export_result res;
+    t2p_error err;
+    char *out = path_in("rs.pb.gz");
+    assert_int_equal(export_trace(l.m, l.tr, &l.m->opts, &a, out, &res, &err), -1);
+    assert_int_equal(err.kind, T2P_ERR_ARG);
+    assert_non_null(strstr(err.reason, "--range and --step"));
+    assert_int_equal(access(out, F_OK), -1);
+    free(out);
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -970,6 +991,7 @@ int main(void)
         cmocka_unit_test(test_python_frames),
         cmocka_unit_test(test_free_path),
         cmocka_unit_test(test_merge_types),
+        cmocka_unit_test(test_export_range_and_step),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
