@@ -129,7 +129,7 @@ static void report_text(FILE *f, const ranks_job *j, const uint32_t *order, size
         if (j->flagged)
             fprintf(f, "rank %lld (%s): %s %s ms, %+.1f%% over the median %s ms\n",
                     (long long)s->rank, cli_shown(base_name(ranks_file_shown(s)), vis, sizeof vis), metric,
-                    fmt_ms(j->by_steps ? s->st.step_mean_ns : s->st.busy_ns, a, sizeof a),
+                    fmt_ms(ranks_metric(j, &s->st), a, sizeof a),
                     s->st.skew * 100, fmt_ms(j->median_ns, b, sizeof b));
         else
             fprintf(f, "none: every rank's %s within %.0f%% of the median %s ms "

@@ -474,9 +474,10 @@ out:
     return rc;
 }
 
-static int64_t rank_metric(const ranks_job *j, const ranks_file *f)
+int64_t ranks_metric(const ranks_job *j, const ranks_stat *s)
 {
-    return j->by_steps ? f->st.step_mean_ns : f->st.busy_ns;
+    bool by_steps = j ? j->by_steps : s->steps > 0;
+    return by_steps ? s->step_mean_ns : s->busy_ns;
 }
 
 static int find_straggler(ranks_job *j)
@@ -491,15 +492,19 @@ static int find_straggler(ranks_job *j)
         if (!j->files[i].st.steps)
             j->by_steps = false;
     for (size_t i = 0; i < j->nloaded; i++)
-        v[i] = rank_metric(j, &j->files[i]);
+        v[i] = ranks_metric(j, &j->files[i].st);
     j->median_ns = ranks_median(v, j->nloaded);
+    j->metric_max = 0;
+    for (size_t i = 0; i < j->nloaded; i++)
+        if (ranks_metric(j, &j->files[i].st) > j->metric_max)
+            j->metric_max = ranks_metric(j, &j->files[i].st);
     free(v);
     j->straggler = 0;
     for (size_t i = 0; i < j->nloaded; i++) {
         ranks_file *f = &j->files[i];
-        int64_t x = rank_metric(j, f);
+        int64_t x = ranks_metric(j, &f->st);
         f->st.skew = j->median_ns ? (double)(x - j->median_ns) / (double)j->median_ns : 0.0;
-        if (x > rank_metric(j, &j->files[j->straggler]))
+        if (x > ranks_metric(j, &j->files[j->straggler].st))
             j->straggler = (int64_t)i;
     }
     j->flagged = j->files[j->straggler].st.skew > RANKS_SKEW_FLAG;

@@ -67,6 +67,11 @@ void ranks_free(ranks_job *j);
 /* The median of v[0..n) (reorders v); 0 when n is 0. */
 int64_t ranks_median(int64_t *v, size_t n);
 
+/* The figure a rank is measured by (skew, straggler, the Ranks view's bars):
+   its mean step when the job's every rank has steps (j->by_steps), else its
+   busy time; for a lone trace (j NULL), by its own steps. */
+int64_t ranks_metric(const ranks_job *j, const ranks_stat *s);
+
 /* Fills idx with merged op indices: by model sort key s (SELF, TOTAL, CALLS,
    NAME, AVG, DEVICE_SELF, DEVICE_TOTAL) or, when spread, by max - min of the
    per-rank self time, largest first. Ties break by name. */

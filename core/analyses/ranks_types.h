@@ -116,6 +116,7 @@ typedef struct ranks_job {
     int64_t *self;       /* nops x nfiles: self[op * nfiles + file], 0 where absent */
     bool by_steps;       /* skew and straggler by mean step (every rank has steps), else busy */
     int64_t median_ns;   /* median over loaded ranks of that metric */
+    int64_t metric_max;  /* the largest rank's metric (bars are drawn against it) */
     int64_t straggler;   /* index into files of the rank with the largest metric, -1 */
     bool flagged;        /* its skew is above RANKS_SKEW_FLAG */
     collectives *colls;  /* the loaded ranks' collectives matched (file = index in files) */

@@ -105,6 +105,23 @@ static const ranks_op *find_op(const ranks_job *j, const char *name)
     return NULL;
 }
 
+/* A rank is measured by its mean step only when every rank of the job has
+   steps: in a mixed job a rank with steps is measured by busy time like the
+   others (the view's bars and sort once used each rank's own steps, so the
+   figures compared mean steps with busy times). */
+static void test_metric(void **state)
+{
+    (void)state;
+    ranks_stat with = { .steps = 3, .step_mean_ns = 100, .busy_ns = 900 };
+    ranks_stat without = { .steps = 0, .busy_ns = 700 };
+    ranks_job mixed = { .by_steps = false }, all = { .by_steps = true };
+    assert_int_equal(ranks_metric(&mixed, &with), 900);
+    assert_int_equal(ranks_metric(&mixed, &without), 700);
+    assert_int_equal(ranks_metric(&all, &with), 100);
+    assert_int_equal(ranks_metric(NULL, &with), 100);
+    assert_int_equal(ranks_metric(NULL, &without), 700);
+}
+
 static void test_job(void **state)
 {
     (void)state;
@@ -439,6 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_name_rank),
         cmocka_unit_test(test_median),
+        cmocka_unit_test(test_metric),
         cmocka_unit_test(test_job),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_not_traces),

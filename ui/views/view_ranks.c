@@ -75,9 +75,9 @@ static const ranks_stat *stat_of(view *v, uint32_t id)
     return id < j->nloaded ? &j->files[id].st : NULL;
 }
 
-static int64_t metric(const ranks_stat *s)
+static int64_t metric(view *v, const ranks_stat *s)
 {
-    return s->steps ? s->step_mean_ns : s->busy_ns;
+    return ranks_metric(v->ranks, s);
 }
 
 static bool is_straggler(view *v, uint32_t id)
@@ -161,7 +161,7 @@ static int ranks_rebuild(view *v, view_rows *r)
         switch (v->sort) {
         case MODEL_SORT_CALLS: kb[i].key = (int64_t)s->events; break;
         case MODEL_SORT_DEVICE_SELF: kb[i].key = s->gpu_busy_ns; break;
-        case MODEL_SORT_AVG: kb[i].key = metric(s); break;
+        case MODEL_SORT_AVG: kb[i].key = metric(v, s); break;
         default: kb[i].key = s->busy_ns;
         }
     }
@@ -178,17 +178,19 @@ static int ranks_rebuild(view *v, view_rows *r)
 /* A bar of width w for s: as long as its mean step (busy time without
    steps) against the largest rank's, split by role in TensorBoard's order,
    one letter per role (K kernel, M memcpy, S memset, C communication,
-   R runtime, D DataLoader, P CPU exec, O other); blocks without steps. */
-static void bar(cols_line *l, const ranks_stat *s, int64_t whole, int w)
+   R runtime, D DataLoader, P CPU exec, O other); blocks when the job is
+   measured by busy time (ranks_metric). */
+static void bar(view *v, cols_line *l, const ranks_stat *s, int64_t whole, int w)
 {
     char b[256];
-    int64_t part = metric(s);
+    int64_t part = metric(v, s);
     int fill = whole > 0 ? (int)((double)part / (double)whole * w + 0.5) : 0;
     if (fill > w)
         fill = w;
     if (fill > (int)sizeof b - 1)
         fill = (int)sizeof b - 1;
-    if (!s->steps) {
+    if (!s->steps || (v->ranks && !v->ranks->by_steps)) {
+        /* measured by busy time: no step to split by role */
         size_t o = 0;
         for (int i = 0; i < fill && o + 3 < sizeof b; i++, o += 3)
             memcpy(b + o, "\xe2\x96\x88", 3); /* █ */
@@ -224,10 +226,7 @@ static void ranks_cell(view *v, uint32_t id, const col *c, int namew, cols_line 
         cols_cell(l, "", 0, c->width, true);
         return;
     }
-    int64_t most = metric(s);
-    for (size_t i = 0; v->ranks && i < v->ranks->nloaded; i++)
-        if (metric(&v->ranks->files[i].st) > most)
-            most = metric(&v->ranks->files[i].st);
+    int64_t most = v->ranks ? v->ranks->metric_max : metric(v, s);
     switch (c->id) {
     case C_EVENTS: view_cell_count(l, s->events, c->width); break;
     case C_BUSY: view_cell_ms(l, s->busy_ns, c->width); break;
@@ -248,7 +247,7 @@ static void ranks_cell(view *v, uint32_t id, const col *c, int namew, cols_line 
         snprintf(t, sizeof t, "%+.1f", s->skew * 100);
         cols_cell(l, t, strlen(t), c->width, true);
         break;
-    case C_BAR: bar(l, s, most, c->width); break;
+    case C_BAR: bar(v, l, s, most, c->width); break;
     default: cols_cell(l, "", 0, c->width, true);
     }
 }
