@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
-#include "core/base/hmap.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
 
@@ -44,7 +43,7 @@ static void call_row(void *ctx, size_t i, const char **cell, size_t *len)
     snprintf(x->buf[6], 64, "%lld", (long long)m->last_rank);
     cell[6] = x->buf[6];
     cell[7] = fmt_ms(m->max_wait_ns, x->buf[7], 64);
-    cell[8] = fmt_ms(m->n ? m->sum_wait_ns / (int64_t)m->n : 0, x->buf[8], 64);
+    cell[8] = fmt_ms(m->mean_wait_ns, x->buf[8], 64);
     cell[9] = fmt_ms(m->transfer_ns, x->buf[9], 64);
     cell[10] = m->mixed ? "!" : "";
     for (int col = 0; col < 11; col++)
@@ -77,41 +76,30 @@ static void wait_row(void *ctx, size_t i, const char **cell, size_t *len)
 static const cli_col wait_cols[] = {
     {"Rank", 0}, {"Calls", 0}, {"Wait ms", 0}, {"Mean wait ms", 0}};
 
-struct sort_ctx {
-    const coll_match *calls;
+/* A call by its longest wait (qsort, C11: no context pointer). */
+struct by_wait {
+    int64_t wait_ns;
+    uint32_t call;
 };
 
-static int cmp_wait(const void *pa, const void *pb, void *arg)
+static int cmp_wait(const void *pa, const void *pb)
 {
-    const coll_match *v = ((const struct sort_ctx *)arg)->calls;
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    if (v[a].max_wait_ns != v[b].max_wait_ns)
-        return v[a].max_wait_ns > v[b].max_wait_ns ? -1 : 1;
-    return (a > b) - (a < b);
+    const struct by_wait *a = pa, *b = pb;
+    if (a->wait_ns != b->wait_ns)
+        return a->wait_ns > b->wait_ns ? -1 : 1;
+    return (a->call > b->call) - (a->call < b->call);
 }
-
-/* One kind of call: a collective on a process group, its calls summed. */
-struct kind {
-    uint32_t name, pg;
-    uint64_t calls;
-    int64_t bytes;        /* summed over the calls that say; -1 when none does */
-    int64_t time_ns;      /* the calls' durations summed over their ranks */
-    int64_t wait_ns;      /* their waits summed over their ranks */
-    uint64_t entries;     /* (call, rank) pairs: the mean time and wait per rank and call */
-    uint64_t last_count;  /* calls whose last rank is last_rank */
-    int64_t last_rank;
-};
 
 struct kind_rows {
     const collectives *c;
-    const struct kind *k;
+    const coll_kind *k;
     char buf[8][64];
 };
 
 static void kind_row(void *ctx, size_t i, const char **cell, size_t *len)
 {
     struct kind_rows *x = ctx;
-    const struct kind *k = &x->k[i];
+    const coll_kind *k = &x->k[i];
     cell[0] = strtab_str(x->c->strs, k->name);
     cell[1] = strtab_str(x->c->strs, k->pg);
     cell[2] = fmt_count(k->calls, x->buf[2], 64);
@@ -129,67 +117,6 @@ static const cli_col kind_cols[] = {
     {"Collective", CLI_COL_LEFT | CLI_COL_NAME}, {"Group", CLI_COL_LEFT | CLI_COL_NAME},
     {"Calls", 0}, {"Bytes", 0}, {"Time ms", 0}, {"Wait ms", 0}, {"Last most often", 0}};
 
-/* The calls by (collective, group), in first-call order; *n of them. The
-   rank most often last: counted over the calls (lowest rank on a tie). */
-static struct kind *kinds(const ranks_job *j, size_t *n)
-{
-    const collectives *c = j->colls;
-    size_t nc = c->ncalls ? c->ncalls : 1, nr = j->nloaded ? j->nloaded : 1;
-    struct kind *k = calloc(nc, sizeof *k);
-    uint32_t *of = malloc(nc * sizeof *of), *lastc = NULL;
-    hmap map;
-    *n = 0;
-    if (!k || !of || hmap_init(&map, 16) < 0) {
-        free(k);
-        free(of);
-        return NULL;
-    }
-    for (size_t i = 0; i < c->ncalls; i++) {
-        const coll_match *m = &c->calls[i];
-        uint64_t key = (uint64_t)m->pg << 32 | m->name;
-        uint32_t at = hmap_get(&map, key);
-        if (at == UINT32_MAX) {
-            at = (uint32_t)(*n)++;
-            k[at] = (struct kind){ .name = m->name, .pg = m->pg, .bytes = -1 };
-            if (hmap_put(&map, key, at) < 0)
-                goto fail;
-        }
-        of[i] = at;
-        struct kind *x = &k[at];
-        x->calls++;
-        if (m->bytes >= 0)
-            x->bytes = (x->bytes < 0 ? 0 : x->bytes) + m->bytes;
-        for (size_t e = 0; e < m->n; e++) {
-            const coll_entry *y = &c->entries[m->first + e];
-            x->time_ns += y->end_ns - y->arrival_ns;
-            x->wait_ns += y->wait_ns;
-            x->entries++;
-        }
-    }
-    /* kinds x ranks: a few kinds, so small */
-    if (!(lastc = calloc((*n ? *n : 1) * nr, sizeof *lastc)))
-        goto fail;
-    for (size_t i = 0; i < c->ncalls; i++)
-        lastc[(size_t)of[i] * nr + c->calls[i].last_file]++;
-    for (size_t i = 0; i < *n; i++)
-        for (size_t r = 0; r < j->nloaded; r++)
-            if (lastc[i * nr + r] > k[i].last_count) {
-                k[i].last_count = lastc[i * nr + r];
-                k[i].last_rank = j->files[r].rank;
-            }
-    free(lastc);
-    free(of);
-    hmap_done(&map);
-    return k;
-fail:
-    free(lastc);
-    free(of);
-    free(k);
-    hmap_done(&map);
-    *n = 0;
-    return NULL;
-}
-
 void analyze_colls_text(FILE *f, const ranks_job *j, size_t top)
 {
     const collectives *c = j->colls;
@@ -198,10 +125,17 @@ void analyze_colls_text(FILE *f, const ranks_job *j, size_t top)
     uint32_t *order = malloc(c->ncalls * sizeof *order);
     if (!order)
         return;
+    struct by_wait *bw = malloc(c->ncalls * sizeof *bw);
+    if (!bw) {
+        free(order);
+        return;
+    }
     for (size_t i = 0; i < c->ncalls; i++)
-        order[i] = (uint32_t)i;
-    struct sort_ctx sc = { c->calls };
-    qsort_r(order, c->ncalls, sizeof *order, cmp_wait, &sc);
+        bw[i] = (struct by_wait){ c->calls[i].max_wait_ns, (uint32_t)i };
+    qsort(bw, c->ncalls, sizeof *bw, cmp_wait);
+    for (size_t i = 0; i < c->ncalls; i++)
+        order[i] = bw[i].call;
+    free(bw);
     size_t nshow = top == 0 || top > c->ncalls ? c->ncalls : top;
     const char *how = c->by_seq && c->by_order ? "by sequence number, else by order of calls"
                       : c->by_seq              ? "by sequence number"
@@ -209,7 +143,7 @@ void analyze_colls_text(FILE *f, const ranks_job *j, size_t top)
     fprintf(f, "\nCollectives: %zu calls in %zu process group%s, matched across ranks %s\n",
             c->ncalls, c->npgs, c->npgs == 1 ? "" : "s", how);
     size_t nk;
-    struct kind *k = kinds(j, &nk);
+    coll_kind *k = collectives_kinds(c, &nk);
     if (k) {
         fprintf(f, "By collective (Time, Wait: mean per rank and call)\n");
         struct kind_rows kr = { .c = c, .k = k };

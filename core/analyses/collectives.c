@@ -216,6 +216,7 @@ void collectives_free(collectives *c)
     free(c->entries);
     free(c->wait_ns);
     free(c->count);
+    free(c->rank);
     free(c);
 }
 
@@ -248,12 +249,15 @@ collectives *collectives_match(const coll_rank_in *r, size_t n)
     c->nranks = n;
     c->wait_ns = calloc(n ? n : 1, sizeof *c->wait_ns);
     c->count = calloc(n ? n : 1, sizeof *c->count);
+    c->rank = calloc(n ? n : 1, sizeof *c->rank);
     for (size_t i = 0; i < n; i++)
         total += r[i].ncalls;
     tups = malloc((total ? total : 1) * sizeof *tups);
-    if (!c->wait_ns || !c->count || !tups || hmap_init(&keys, total ? total : 16) < 0)
+    if (!c->wait_ns || !c->count || !c->rank || !tups || hmap_init(&keys, total ? total : 16) < 0)
         goto nomem;
     keys_ok = true;
+    for (size_t i = 0; i < n; i++)
+        c->rank[i] = r[i].rank;
     if (hmap_init(&pos, 64) < 0)
         goto nomem;
     pos_ok = true;
@@ -359,6 +363,7 @@ collectives *collectives_match(const coll_rank_in *r, size_t n)
             c->wait_ns[e[i].file] += e[i].wait_ns;
             c->count[e[i].file]++;
         }
+        m->mean_wait_ns = m->n ? m->sum_wait_ns / (int64_t)m->n : 0;
     }
     if (c->ncalls)
         qsort(c->calls, c->ncalls, sizeof *c->calls, cmp_match);
@@ -393,5 +398,63 @@ nomem:
     if (pos_ok)
         hmap_done(&pos);
     collectives_free(c);
+    return NULL;
+}
+
+coll_kind *collectives_kinds(const collectives *c, size_t *n)
+{
+    size_t nc = c->ncalls ? c->ncalls : 1, nr = c->nranks ? c->nranks : 1;
+    coll_kind *k = calloc(nc, sizeof *k);
+    uint32_t *of = malloc(nc * sizeof *of), *lastc = NULL;
+    hmap map;
+    *n = 0;
+    if (!k || !of || hmap_init(&map, 16) < 0) {
+        free(k);
+        free(of);
+        return NULL;
+    }
+    for (size_t i = 0; i < c->ncalls; i++) {
+        const coll_match *m = &c->calls[i];
+        uint64_t key = (uint64_t)m->pg << 32 | m->name;
+        uint32_t at = hmap_get(&map, key);
+        if (at == UINT32_MAX) {
+            at = (uint32_t)(*n)++;
+            k[at] = (coll_kind){ .name = m->name, .pg = m->pg, .bytes = -1 };
+            if (hmap_put(&map, key, at) < 0)
+                goto fail;
+        }
+        of[i] = at;
+        coll_kind *x = &k[at];
+        x->calls++;
+        if (m->bytes >= 0)
+            x->bytes = (x->bytes < 0 ? 0 : x->bytes) + m->bytes;
+        for (size_t e = 0; e < m->n; e++) {
+            const coll_entry *y = &c->entries[m->first + e];
+            x->time_ns += y->end_ns - y->arrival_ns;
+            x->wait_ns += y->wait_ns;
+            x->entries++;
+        }
+    }
+    /* kinds x ranks: a few kinds, so small */
+    if (!(lastc = calloc((*n ? *n : 1) * nr, sizeof *lastc)))
+        goto fail;
+    for (size_t i = 0; i < c->ncalls; i++)
+        lastc[(size_t)of[i] * nr + c->calls[i].last_file]++;
+    for (size_t i = 0; i < *n; i++)
+        for (size_t r = 0; r < c->nranks; r++)
+            if (lastc[i * nr + r] > k[i].last_count) {
+                k[i].last_count = lastc[i * nr + r];
+                k[i].last_rank = c->rank[r];
+            }
+    free(lastc);
+    free(of);
+    hmap_done(&map);
+    return k;
+fail:
+    free(lastc);
+    free(of);
+    free(k);
+    hmap_done(&map);
+    *n = 0;
     return NULL;
 }

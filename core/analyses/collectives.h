@@ -83,6 +83,7 @@ typedef struct coll_match {
     int64_t first_arrival_ns, last_arrival_ns;
     int64_t transfer_ns;
     int64_t max_wait_ns, sum_wait_ns;
+    int64_t mean_wait_ns; /* sum_wait_ns / n (integer division) */
 } coll_match;
 
 typedef struct collectives {
@@ -94,6 +95,7 @@ typedef struct collectives {
     size_t nranks;
     int64_t *wait_ns;    /* per input rank: its waits summed */
     uint64_t *count;     /* per input rank: the matched calls it is in */
+    int64_t *rank;       /* per input rank: its rank number */
     size_t npgs;         /* process groups seen */
     size_t by_seq, by_order; /* calls matched each way */
     size_t dup;          /* calls dropped: a rank gave one (group, sequence) twice */
@@ -101,6 +103,25 @@ typedef struct collectives {
 
 /* Matches the calls of ranks r[0..n). NULL when out of memory. */
 collectives *collectives_match(const coll_rank_in *r, size_t n);
+
+/* One kind of call: a collective on a process group, its calls summed
+   (the job report's "By collective" table). */
+typedef struct coll_kind {
+    uint32_t name, pg;
+    uint64_t calls;
+    int64_t bytes;        /* summed over the calls that say; -1 when none does */
+    int64_t time_ns;      /* the calls' durations summed over their ranks */
+    int64_t wait_ns;      /* their waits summed over their ranks */
+    uint64_t entries;     /* (call, rank) pairs: the mean time and wait per rank and call */
+    uint64_t last_count;  /* calls whose last rank is last_rank */
+    int64_t last_rank;
+} coll_kind;
+
+/* The calls of c by (collective, group), in first-call order; *n of them.
+   The rank most often last is counted over the calls (lowest on a tie).
+   A new array the caller frees; NULL
+   (and *n = 0) when out of memory. */
+coll_kind *collectives_kinds(const collectives *c, size_t *n);
 
 void collectives_free(collectives *c);
 

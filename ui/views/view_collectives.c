@@ -89,7 +89,7 @@ static const collectives *colls(view *v)
 
 static int64_t mean_wait(const coll_match *m)
 {
-    return m->n ? m->sum_wait_ns / (int64_t)m->n : 0;
+    return m->mean_wait_ns;
 }
 
 static int cv_rebuild(view *v, view_rows *r)
