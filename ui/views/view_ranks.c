@@ -39,8 +39,10 @@ static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODE
 static const uint32_t ROW_ALL = UINT32_MAX - 1;
 
 struct ranks_state {
-    ranks_stat one; /* without a job: the figures of the view's model */
-    bool one_ok;
+    ranks_stat one;      /* without a job: the figures of the whole trace (the
+                            view's first model: a step scope's cannot give steps) */
+    const model *one_of; /* the model they were tried for (NULL: not yet) */
+    bool one_ok;         /* and made: a failure is not retried on every cell */
 };
 
 void view_attach_ranks(view *v, const ranks_job *j)
@@ -68,8 +70,10 @@ static const ranks_stat *stat_of(view *v, uint32_t id)
     const ranks_job *j = v->ranks;
     if (!j) {
         struct ranks_state *s = view_state(v, VIEW_RANKS);
-        if (!s->one_ok)
+        if (!s->one_of) {
+            s->one_of = v->m;
             s->one_ok = ranks_figures(v->m, &s->one) == 0;
+        }
         return s->one_ok ? &s->one : NULL;
     }
     return id < j->nloaded ? &j->files[id].st : NULL;
