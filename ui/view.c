@@ -452,6 +452,16 @@ int view_apply_scope(view *v, const struct view_scope_args *a, const struct expo
     return 0;
 }
 
+void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
+{
+    /* the view that shows a focus (the Tree) pushes it and shows it */
+    for (int k = 0; k < VIEW_NVIEWS; k++)
+        if (views[k]->focus) {
+            views[k]->focus(v, kind, id);
+            return;
+        }
+}
+
 static bool pop_focus(view *v)
 {
     int d = scope_depth(v->scope);
@@ -741,11 +751,16 @@ static int key_apply(view *v, int key)
         return 0;
     /* the view first, then what every view shares */
     const struct view_ops *o = cur_ops(v);
+    uint32_t gen = scope_gen(v->scope);
     if (o->action) {
         int r = o->action(v, act, arg);
         if (r >= 0)
             return r;
     }
+    /* a view may set the scope and leave the rest to the generic action
+       (the GPU view's e: its stream's scope, then the usual export); the
+       scope shows on every line, so everything is to be redrawn */
+    int rescoped = scope_gen(v->scope) != gen ? VIEW_DRAW_ALL : 0;
     /* Esc with nothing to go back to clears the filter */
     if (act == ACT_BACK && key == VK_ESC && scope_depth(v->scope) == 0 &&
         scope_filter(v->scope)[0]) {
@@ -764,7 +779,7 @@ static int key_apply(view *v, int key)
                 if (g >= 0)
                     return g;
             }
-    return r;
+    return r > 0 && r != VIEW_QUIT ? r | rescoped : r;
 }
 
 int view_key(view *v, int key)

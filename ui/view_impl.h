@@ -109,6 +109,9 @@ struct view_ops {
     /* optional: actions the key table gives this view that it cannot do
        (a compare twin's), ended by ACT_NONE: kept off its hint bar */
     const enum key_act *off_acts;
+    /* optional: the view that shows a focus (the Tree): pushes the scope
+       entry and shows its stacks, for view_push_focus from any view */
+    void (*focus)(view *v, enum scope_kind kind, uint32_t id);
 };
 
 #define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
