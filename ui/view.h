@@ -25,7 +25,7 @@
         ui/views/view_threads.c for a flat table or ui/views/view_tree.c for a tree). It
         ends with `const struct view_ops view_steps_ops = { ... };`. Keep
         the view's own state behind view_state(v) (ops.open allocates it).
-     2. Add one line to VIEW_LIST below: X(STEPS, steps). Its key is the
+     2. Add one line to VIEW_LIST (ui/view_types.h): X(STEPS, steps). Its key is the
         next digit, its --view name is ops.name, the tab label ops.label.
      3. Its own keys, if any: rows in ui/keys.c's table (with a new
         key_act when no existing action fits) that name the view in their
@@ -52,114 +52,7 @@
 #include "core/model/select.h"
 #include "ui/keys.h"
 #include "core/model/scope.h"
-
-/* Every view, in tab order: X(ENUM_SUFFIX, file_suffix). View `name` is
-   ui/view_name.c and fills `const struct view_ops view_name_ops`. */
-#define VIEW_LIST(X)     \
-    X(OPS, ops)          \
-    X(CATS, cats)        \
-    X(TREE, tree)        \
-    X(THREADS, threads)  \
-    X(STEPS, steps)      \
-    X(RANKS, ranks)      \
-    X(ALLRANKS, allranks) \
-    X(MEMORY, memory)     \
-    X(TIMELINE, timeline) \
-    X(GPU, gpu)           \
-    X(KERNELS, kernels)   \
-    X(MODULES, modules)   \
-    X(COLLECTIVES, collectives)
-
-/* Panes: views without a tab or a digit, opened by a key from another
-   view, back to it with Esc or q (ui/views/view_source.c: v on a Python frame).
-   Listed the same way; they come after the tabs. */
-#define VIEW_PANES(X) \
-    X(SOURCE, source) \
-    X(CALLERS, callers) \
-    X(CHOOSER, chooser)
-
-#define VIEW_ENUM(E, n) VIEW_##E,
-/* the panes number on from VIEW_NTABS: the first pane is VIEW_NTABS */
-enum view_tab { VIEW_LIST(VIEW_ENUM) VIEW_NTABS, VIEW_PANE0 = VIEW_NTABS - 1,
-                VIEW_PANES(VIEW_ENUM) VIEW_NVIEWS };
-#undef VIEW_ENUM
-
-/* What view_key changed: the parts of the screen to repaint, or quit. */
-enum {
-    VIEW_DRAW_TITLE = 1,  /* title and focus lines */
-    VIEW_DRAW_TABS = 2,
-    VIEW_DRAW_BODY = 4,   /* column header and rows */
-    VIEW_DRAW_FOOTER = 8,
-    VIEW_DRAW_ALL = 15,
-    VIEW_QUIT = 0x100
-};
-
-/* Input modes: keys go to the view, or to a one-line prompt. */
-enum view_mode { VIEW_MODE_NORMAL, VIEW_MODE_SEARCH, VIEW_MODE_FILTER, VIEW_MODE_HELP,
-                 VIEW_MODE_EXPORT /* e: the path to write */ };
-
-/* The screen, top to bottom: four rows of chrome, the body (one row per
-   table row), two rows of chrome. The body has height - VIEW_CHROME rows. */
-enum view_style {
-    VIEW_STYLE_TITLE,    /* file and the trace's figures */
-    VIEW_STYLE_CRUMB,    /* the scope: focus breadcrumb, filter, its busy time */
-    VIEW_STYLE_SCOPED,   /* the same while a scope is on */
-    VIEW_STYLE_WARN,     /* the same over a truncated trace */
-    VIEW_STYLE_TABS,     /* the views, the sort */
-    VIEW_STYLE_HEADER,   /* column titles */
-    VIEW_STYLE_ROW,      /* a body row */
-    VIEW_STYLE_ROW_GPU,  /* a body row of GPU work */
-    VIEW_STYLE_ROW_WORSE,  /* comparing: a row that got slower (red) */
-    VIEW_STYLE_ROW_BETTER, /* comparing: a row that got faster (green) */
-    VIEW_STYLE_CURSOR,   /* the body row under the cursor */
-    VIEW_STYLE_EMPTY,    /* a body row past the last one */
-    VIEW_STYLE_FOOTER,   /* prompt, or the selected row's full name */
-    VIEW_STYLE_STATUS,   /* the footer holding a message */
-    VIEW_STYLE_KEYS      /* the hint bar */
-};
-#define VIEW_CHROME_TOP 4
-#define VIEW_CHROME 6
-
-typedef struct view view;
-struct compare;
-
-typedef struct view_opts {
-    enum view_tab tab;
-    enum model_sort sort;
-    const char *export_dir; /* NULL: "." */
-    size_t top;             /* list only the first top operators; 0: all */
-    /* where the source pane also looks for a Python frame's file (pprof's
-       -source_path); NULL: only where the trace says. Not copied. */
-    const char *source_path;
-    /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
-       become their compare twins (ui/cmp.h) over this, whose new model is
-       m; NULL: one trace. Must outlive the view. */
-    const struct compare *cmp;
-    bool short_names;       /* names shortened as HTA's use_short_name (s toggles) */
-    bool hide_python;       /* Python frames hidden from the start (--no-python; p toggles) */
-    /* the traces (or directories) as the command line named them, and the
-       compare base: what the export's recorded command names. Not copied. */
-    const char *const *inputs;
-    size_t ninputs;
-    const char *base_path;
-} view_opts;
-
-struct export_entry;
-
-/* The parts of the scope that views set for every view, as the command
-   line spells them (ui/export.c builds `torch2pprof convert ...` from them). */
-struct view_scope_args {
-    char step[64];        /* --step: "1011", "1009-1011"; "" for every step */
-    char range[96];       /* --range: "1204000000ns:1517000000ns"; "" for the whole trace */
-    const model *whole;   /* the whole trace's model when v->m is a step's, else NULL */
-    bool has_rank;        /* --rank: the rank shown, of a job */
-    int64_t rank;
-    bool all_ranks;       /* the whole job (All ranks) */
-    /* focus entries a view keeps apart from the scope (the compare Tree's
-       f), as --focus paths from the top of the stack */
-    char focus[8][512];
-    int nfocus;
-};
+#include "ui/view_types.h"
 
 /* A view over m (which must outlive it). NULL when out of memory. */
 view *view_new(const model *m, const view_opts *o);
@@ -184,10 +77,6 @@ int view_key(view *v, int key);
 /* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
    buf, and how it is to be painted. In help mode use view_help_line. */
 void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
-/* Display columns [x0, x0 + w) of a screen line; w 0: none. */
-typedef struct view_span {
-    int x0, w;
-} view_span;
 /* view_screen_line, and where the line holds secondary text (the file:line
    of a Python frame row), which the terminal paints dimmed. */
 void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
@@ -245,10 +134,6 @@ int view_export(view *v);
 #define VIEW_EXPORT_RETRY 1
 int view_export_to(view *v, const char *path);
 
-/* Called every few million stack entries while e writes path (done of
-   total); non-zero cancels the export, which then leaves nothing behind. */
-typedef int (*view_export_progress_fn)(const char *path, uint64_t done, uint64_t total,
-                                       void *ctx);
 void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
 
 /* The ranks of a job opened together (ui/views/view_ranks.c): the Ranks view lists
