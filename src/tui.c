@@ -33,7 +33,10 @@
 #include "ui/glyph.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
+#include "ui/screen.h"
 #include "ui/view.h"
+#include "ui/view_export.h"
+#include "ui/view_key.h"
 
 #ifndef T2P_DATADIR
 #define T2P_DATADIR "/usr/local/share/torch2pprof"

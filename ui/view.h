@@ -71,24 +71,6 @@ int view_set_model_keep(view *v, const model *m);
 /* The screen size; the body gets height - VIEW_CHROME rows. */
 void view_resize(view *v, int width, int height);
 
-/* Applies one key (a byte or a view_keycode). Returns VIEW_DRAW_* bits or VIEW_QUIT. */
-int view_key(view *v, int key);
-
-/* Screen line y (0 .. height-1) as text of the screen's width, UTF-8 into
-   buf, and how it is to be painted. In help mode use view_help_line. */
-void view_screen_line(view *v, int y, char *buf, size_t size, enum view_style *style);
-/* view_screen_line, and where the line holds secondary text (the file:line
-   of a Python frame row), which the terminal paints dimmed. */
-void view_screen_line_sec(view *v, int y, char *buf, size_t size, enum view_style *style,
-                          view_span *sec);
-/* The display columns [*x0, *x0 + *w) of screen line y that hold a bar of
-   role letters (the Steps view's, view_ops.bar_col): the terminal
-   paints each letter in its role's colour. false when line y has none. */
-bool view_bar_span(view *v, int y, int *x0, int *w);
-/* Help screen lines (a page of the help from where it is scrolled to, then
-   a line saying where and how to scroll); NULL after the screen's last. */
-const char *view_help_line(view *v, size_t i);
-
 /* The view called name (its --view name or alias), or -1. */
 int view_by_name(const char *name);
 /* Every view's --view name in tab order, ", " between them, into buf. */
@@ -100,12 +82,6 @@ scope *view_scope(view *v);
 enum view_tab view_current(const view *v);
 enum view_mode view_mode_of(const view *v);
 const char *view_prompt(const view *v); /* the text typed in a prompt */
-/* The screen column of the prompt's cursor (after the typed text) on the
-   footer line, or -1 when no prompt is open. */
-int view_prompt_col(view *v);
-/* The view whose tab covers column x of the tab line (screen line 2) as
-   drawn, or -1: what a click there selects. */
-int view_tab_at(const view *v, int x);
 const char *view_status(const view *v); /* the last message, "" for none */
 void view_set_status(view *v, const char *msg);
 int view_width(const view *v);
@@ -123,17 +99,7 @@ size_t view_top(const view *v);
 /* The name a row shows in full (op, category, node or track label). */
 const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len);
 
-/* Writes the scope to pprof in the export dir under the name e offers
-   (never overwriting) and sets the status line. Returns 0 or -1. (ui/export.c) */
-int view_export(view *v);
-/* Writes the scope to path (a directory: the offered name in it; ~/ is
-   $HOME) and sets the status line. Returns 0, -1 when the write failed or
-   was cancelled, or VIEW_EXPORT_RETRY when path exists or its directory
-   cannot be written (by its mode bits or a read-only mount, even for root):
-   nothing was written and another path may be tried. */
-#define VIEW_EXPORT_RETRY 1
-int view_export_to(view *v, const char *path);
-
+/* Called while e writes (ui/export.c); NULL: no progress. */
 void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
 
 /* The ranks of a job opened together (ui/views/view_ranks.c): the Ranks view lists

@@ -193,6 +193,9 @@ void *view_state_new(view *v, enum view_tab tab, size_t size);
 
 void view_status_set(view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Rebuilds the current view's rows when they are stale, keeping the cursor
+   on its item. */
+void view_ensure_rows(view *v);
 /* The rows of every view go stale (sort or scope changed). */
 void view_all_stale(view *v);
 /* Keeps the cursor in the rows and on the page. */
@@ -202,6 +205,9 @@ void view_scope_changed(view *v);
 /* Pushes a scope entry, remembering where Esc returns to; the caller then
    shows what it wants. false when the scope is full (status set). */
 bool view_scope_push(view *v, enum scope_kind kind, uint32_t id);
+/* Pops the last scope entry and goes back where it was pushed (Esc):
+   false when there is none. */
+bool view_scope_pop(view *v);
 
 /* Sorting rows by a key, then by name, then by id (the order of every view). */
 typedef struct view_keyed {
@@ -222,8 +228,6 @@ int64_t view_track_idle(const model *m, uint32_t k);
 void view_cell_ms(cols_line *l, int64_t ns, int width);
 void view_cell_count(cols_line *l, uint64_t n, int width);
 void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width);
-/* The help's lines (building them on first use). */
-size_t view_help_count(view *v);
 
 /* Where the current view's sort and direction live: v->sort and
    v->reverse, or the view's own (own_sort). */
@@ -234,9 +238,6 @@ const char *view_sort_arrow(const view *v);
 /* Whether the current view has sort keys (< > r); false: its rows have one order. */
 bool view_sorts(view *v);
 const char *view_sort_name(view *v);
-
-/* A body row's text (any row, on screen or not); *gpu set for GPU work. */
-void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu);
 
 /* The figures a tree row shows: the model's, or under a scope those of
    the selected stacks only. */
@@ -266,11 +267,6 @@ int view_tree_move(view *v, struct tree_rows *t, enum key_act act, uint32_t u, b
    the cursor's node: n and N cost O(log k). */
 void view_tree_step(struct tree_rows *t, const uint32_t *m, size_t k, size_t from, int dir,
                     bool at, search_found *f);
-
-/* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
-   path; keys typed in it. VIEW_DRAW_* bits. */
-int view_export_begin(view *v);
-int view_export_key(view *v, int key);
 
 /* A pane (VIEW_PANES) opens over the current view, which it returns to. */
 void view_pane_open(view *v, enum view_tab pane);

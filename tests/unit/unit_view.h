@@ -9,7 +9,10 @@
 #include "core/model/model.h"
 #include "core/load/trace.h"
 #include "tests/unit/unit.h"
+#include "ui/screen.h"
 #include "ui/view.h"
+#include "ui/view_export.h"
+#include "ui/view_key.h"
 
 struct fixture {
     char *path; /* a temp file of unit_view_open_text, removed on close; else NULL */
