@@ -37,6 +37,7 @@
 #include "ui/view.h"
 #include "ui/view_export.h"
 #include "ui/view_key.h"
+#include "ui/view_table.h"
 
 #ifndef T2P_DATADIR
 #define T2P_DATADIR "/usr/local/share/torch2pprof"
@@ -597,7 +598,7 @@ static int run(struct tui_run *r)
                tr->nevents, m->nnodes, m->nmnodes);
         if (!view_given && !many && !base && steps_count(m) >= 2)
             vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
-        v = view_new(m, &vo);
+        v = view_table_new(m, &vo);
         if (!v) {
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
             rc = EXIT_INPUT;
@@ -656,7 +657,7 @@ static int run(struct tui_run *r)
         return rc;
     if (!view_given && !many && !base && steps_count(m) >= 2)
         vo.tab = VIEW_STEPS;
-    v = view_new(m, &vo);
+    v = view_table_new(m, &vo);
     if (!v) {
         draw_close();
         fprintf(stderr, "torch2pprof-tui: out of memory\n");
@@ -727,11 +728,11 @@ int tui_main(int argc, char **argv)
             continue;
         switch (h->id) {
         case OPT_VIEW:
-            if ((k = view_by_name(h->value)) < 0) {
+            if ((k = view_table_by_name(h->value)) < 0) {
                 char names[256];
                 opts_usage_error(c, "unknown view '%s' (%s)",
                                  fmt_visible(h->value, strlen(h->value), vis, sizeof vis),
-                                 view_names(names, sizeof names));
+                                 view_table_names(names, sizeof names));
                 goto usage_done;
             }
             vo.tab = (enum view_tab)k;

@@ -1,9 +1,12 @@
-/* The shared machinery of the explorer's views: cursor, scrolling, flat
-   rows, the scope, panes; keys are dispatched above this (ui/view_key.c). What differs
-   between views is in their files (ui/view_*.c) behind struct view_ops;
-   nothing here branches on which view is shown. See ui/view.h. */
+/* The explorer's view state: cursor, scrolling, flat rows, the scope and
+   its focus stack, sorts, panes. What differs between views is in their
+   files (ui/views/view_*.c) behind struct view_ops; nothing here branches
+   on which view is shown, and nothing here knows the views: ui/view_table.c
+   hands their tables in (view_new_with). Keys are dispatched above this, in
+   ui/view_key.c. See ui/view.h. */
 #include "config.h"
 
+#include "ui/view.h"
 #include "ui/view_impl.h"
 
 #include "core/pprof/export.h"
@@ -14,33 +17,10 @@
 #include <string.h>
 
 #include "core/model/shortname.h"
-#include "ui/cmp.h"
 
-#define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
-static const struct view_ops *const views[VIEW_NVIEWS] = { VIEW_LIST(VIEW_ENTRY)
-                                                           VIEW_PANES(VIEW_ENTRY) };
-#undef VIEW_ENTRY
-
-const struct view_ops *view_ops_of(enum view_tab tab)
+const struct view_ops *view_ops_of(const view *v, enum view_tab tab)
 {
-    return views[tab];
-}
-
-int view_by_name(const char *name)
-{
-    for (int i = 0; i < VIEW_NTABS; i++)
-        if (!strcmp(name, views[i]->name) || (views[i]->alias && !strcmp(name, views[i]->alias)))
-            return i;
-    return -1;
-}
-
-const char *view_names(char *buf, size_t size)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < VIEW_NTABS && o < size; i++)
-        o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", views[i]->name);
-    return buf;
+    return v->std[tab];
 }
 
 static const struct view_ops *cur_ops(const view *v)
@@ -272,7 +252,8 @@ static int open_all(view *v)
     return 0;
 }
 
-view *view_new(const model *m, const view_opts *o)
+view *view_new_with(const model *m, const view_opts *o, const struct view_ops *const *std,
+                    const struct view_ops *const *shown)
 {
     view *v = calloc(1, sizeof *v);
     if (!v)
@@ -290,12 +271,10 @@ view *view_new(const model *m, const view_opts *o)
         v->base_path = o->base_path;
     }
     v->source_path = o ? o->source_path : NULL;
+    v->std = std;
     for (int k = 0; k < VIEW_NVIEWS; k++)
-        v->ops[k] = views[k];
-    if (o && o->cmp) {
-        v->cmp = o->cmp;
-        cmp_install(v);
-    }
+        v->ops[k] = shown[k];
+    v->cmp = o ? o->cmp : NULL;
     if (open_all(v) < 0) {
         view_free(v);
         return NULL;
@@ -413,8 +392,8 @@ bool view_scope_push(view *v, enum scope_kind kind, uint32_t id)
     b->cursor = v->cur[v->tab];
     b->top = v->top[v->tab];
     for (int k = 0; k < VIEW_NVIEWS; k++)
-        if (views[k]->save)
-            b->saved[k] = views[k]->save(v);
+        if (v->std[k]->save)
+            b->saved[k] = v->std[k]->save(v);
     scope_push(v->scope, kind, id);
     view_scope_changed(v);
     return true;
@@ -425,7 +404,7 @@ int view_apply_scope(view *v, const struct view_scope_args *a, const struct expo
 {
     why[0] = '\0';
     for (int k = 0; k < VIEW_NVIEWS; k++)
-        if (views[k]->set_scope_args && views[k]->set_scope_args(v, a, why, size) < 0)
+        if (v->std[k]->set_scope_args && v->std[k]->set_scope_args(v, a, why, size) < 0)
             return -1;
     for (size_t i = 0; i < n; i++) {
         int d = scope_depth(v->scope);
@@ -433,8 +412,8 @@ int view_apply_scope(view *v, const struct view_scope_args *a, const struct expo
         b->tab = v->tab;
         b->cursor = b->top = 0;
         for (int k = 0; k < VIEW_NVIEWS; k++)
-            if (views[k]->save)
-                b->saved[k] = views[k]->save(v);
+            if (v->std[k]->save)
+                b->saved[k] = v->std[k]->save(v);
         int r = scope_push_arg(v->scope, entries[i].opt, entries[i].val);
         if (r != 0) {
             snprintf(why, size, r > 0 ? "--%s %s: the trace has no such %s"
@@ -452,16 +431,6 @@ int view_apply_scope(view *v, const struct view_scope_args *a, const struct expo
     return 0;
 }
 
-void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
-{
-    /* the view that shows a focus (the Tree) pushes it and shows it */
-    for (int k = 0; k < VIEW_NVIEWS; k++)
-        if (views[k]->focus) {
-            views[k]->focus(v, kind, id);
-            return;
-        }
-}
-
 bool view_scope_pop(view *v)
 {
     int d = scope_depth(v->scope);
@@ -471,8 +440,8 @@ bool view_scope_pop(view *v)
     scope_pop(v->scope);
     v->tab = b->tab;
     for (int k = 0; k < VIEW_NVIEWS; k++)
-        if (views[k]->restore)
-            views[k]->restore(v, b->saved[k]);
+        if (v->std[k]->restore)
+            v->std[k]->restore(v, b->saved[k]);
     view_scope_changed(v);
     view_ensure_rows(v);
     if (!cur_ops(v)->count)
@@ -480,4 +449,14 @@ bool view_scope_pop(view *v)
     v->top[v->tab] = b->top;
     view_clamp(v);
     return true;
+}
+
+void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
+{
+    /* the view that shows a focus (the Tree) pushes it and shows it */
+    for (int k = 0; k < VIEW_NVIEWS; k++)
+        if (v->std[k]->focus) {
+            v->std[k]->focus(v, kind, id);
+            return;
+        }
 }

@@ -54,8 +54,8 @@
 #include "core/model/scope.h"
 #include "ui/view_types.h"
 
-/* A view over m (which must outlive it). NULL when out of memory. */
-view *view_new(const model *m, const view_opts *o);
+/* A view is made over every view's table by ui/view_table.h's
+   view_table_new. */
 void view_free(view *v);
 
 /* Points the view at another model (which must outlive it): every view's
@@ -70,11 +70,6 @@ int view_set_model_keep(view *v, const model *m);
 
 /* The screen size; the body gets height - VIEW_CHROME rows. */
 void view_resize(view *v, int width, int height);
-
-/* The view called name (its --view name or alias), or -1. */
-int view_by_name(const char *name);
-/* Every view's --view name in tab order, ", " between them, into buf. */
-const char *view_names(char *buf, size_t size);
 
 /* Accessors for the program, the terminal and the export. */
 const model *view_model(const view *v);

@@ -114,11 +114,6 @@ struct view_ops {
     void (*focus)(view *v, enum scope_kind kind, uint32_t id);
 };
 
-#define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
-VIEW_LIST(VIEW_DECL)
-VIEW_PANES(VIEW_DECL)
-#undef VIEW_DECL
-
 /* Where Esc returns to after a focus. */
 typedef struct view_back {
     enum view_tab tab;
@@ -129,7 +124,10 @@ typedef struct view_back {
 struct view {
     const model *m;
     const struct view_ops *ops[VIEW_NVIEWS]; /* the views shown: the standard ones, or
-                                                the compare twins (ui/cmp.c) */
+                                                the compare twins (ui/view_table.c) */
+    const struct view_ops *const *std; /* every standard view's (VIEW_NVIEWS), whatever
+                                          is shown: what save, restore, focus and the
+                                          command-line scope go through */
     const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
     int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
@@ -172,7 +170,15 @@ struct view {
     struct shortnames *sn;   /* built on first use, per model */
 };
 
-const struct view_ops *view_ops_of(enum view_tab tab);
+/* A view over m with the views' tables (made by ui/view_table.c, which
+   knows them): std holds every standard view's, shown the ones to show
+   (the same, or compare twins in their place); both VIEW_NVIEWS long, std
+   outliving the view. NULL when out of memory. */
+view *view_new_with(const model *m, const view_opts *o, const struct view_ops *const *std,
+                    const struct view_ops *const *shown);
+
+/* The standard table of view tab (its label, its key), whatever is shown. */
+const struct view_ops *view_ops_of(const view *v, enum view_tab tab);
 
 /* An op's name as the views show it: short when s is on (owned by the
    view or the model); its length in *len. Two ops with the same short name

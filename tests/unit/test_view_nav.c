@@ -358,7 +358,7 @@ static void test_short_names(void **state)
     assert_non_null(tr);
     model *m = model_build(tr, NULL, &err);
     assert_non_null(m);
-    view *w = view_new(m, &o);
+    view *w = view_table_new(m, &o);
     assert_non_null(w);
     assert_true(view_short_names(w));
     for (size_t i = 0; i < view_nrows(w); i++) {
