@@ -31,6 +31,7 @@
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
+#include "ui/keys.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
 #include "ui/screen.h"
@@ -38,6 +39,8 @@
 #include "ui/view_export.h"
 #include "ui/view_key.h"
 #include "ui/view_table.h"
+#include "ui/views/view_ranks.h"
+#include "ui/views/view_timeline.h"
 
 #ifndef T2P_DATADIR
 #define T2P_DATADIR "/usr/local/share/torch2pprof"

@@ -11,6 +11,7 @@
 #include "core/pprof/pprof.h"
 #include "core/analyses/steps.h"
 #include "ui/tree_rows.h"
+#include "ui/views/view_util.h"
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
 {

@@ -12,6 +12,7 @@
 
 #include "core/base/fmt.h"
 #include "ui/glyph.h"
+#include "ui/keys.h"
 #include "ui/mouse.h"
 #include "ui/screen.h"
 

@@ -4,6 +4,7 @@
 #include "ui/mouse.h"
 
 #include "ui/screen.h"
+#include "ui/tree_moves.h"
 #include "ui/view_impl.h"
 #include "ui/view_key.h"
 

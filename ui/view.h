@@ -3,21 +3,29 @@
    the headless --replay mode drive it exactly as the terminal does. It lays
    out every screen line as text; ui/draw.c only paints strings.
 
-   Layout of ui/:
-     view.c       the shared machinery: cursor, scrolling, flat rows, the
-                  screen chrome, sort cycling, key dispatch
-     view_*.c     one file per view, each filling one struct view_ops
-                  (ui/view_impl.h) - the views are listed in VIEW_LIST below
-     keys.c       the one key table: dispatch, help, hint bar, --replay names
-     (core/model/scope.c: focus stack and filter, what every view shows)
-     tree_rows.c  the rows of a call tree (expand, collapse, row at, index of)
-     tree_moves.c the keys every tree view shares, and search steps in a tree
+   Layout of ui/, each module using only those listed before it (no
+   circles: tests/circles.py checks it):
+     view_types.h the views in tab order (VIEW_LIST), modes, styles, options
+     keys.c       the one key table: help, hint bar, --replay names
      search.c     the prompt and finding rows
      cols.c       column layout and text cells
+     tree_rows.c  the rows of a call tree (expand, collapse, row at, index of)
+     (core/model/scope.c: focus stack and filter, what every view shows)
+     view.c       the view state: cursor, scrolling, flat rows, scope and
+                  focus stack, sorts, panes; it knows no view (their tables
+                  are handed in) and no key
+     views/view_util.c  what views share: cells, sorting rows, names
+     tree_moves.c the keys every tree view shares, and search steps in a tree
+     cmp.c        what the compare twins share
+     views/view_*.c  one file per view, each filling one struct view_ops
+                  (ui/view_impl.h); views/view_cmp_*.c are the twins shown
+                  when comparing two traces (--base)
+     view_table.c every view's table; makes a view over them (view_table_new),
+                  the compare twins in place when view_opts.cmp is set
      export.c     e: the scope to pprof
-     draw.c       the terminal (the only file that calls curses)
-     cmp.c, view_cmp_*.c  comparing two traces (--base): every view's
-                  twin, put in place by view_new from view_opts.cmp
+     screen.c     the screen as lines of text: chrome, body, help
+     view_key.c   key dispatch: the view's action, then the generic ones
+     mouse.c, draw.c  the terminal (draw.c is the only file calling curses)
 
    How to add a view (say "steps"):
      1. Write ui/views/view_steps.c: its columns (a col array), its sort keys, and
@@ -49,8 +57,6 @@
 #include <stdint.h>
 
 #include "core/model/model.h"
-#include "core/model/select.h"
-#include "ui/keys.h"
 #include "core/model/scope.h"
 #include "ui/view_types.h"
 
@@ -97,20 +103,8 @@ const char *view_row_name(view *v, size_t i, char *buf, size_t size, size_t *len
 /* Called while e writes (ui/export.c); NULL: no progress. */
 void view_set_export_progress(view *v, view_export_progress_fn fn, void *ctx);
 
-/* The ranks of a job opened together (ui/views/view_ranks.c): the Ranks view lists
-   them and Enter on one points every view at its model; the All ranks view
-   shows their operators merged. j is not owned and outlives v; the view's
-   model must be one of j's. Without it the Ranks view shows the one trace. */
-struct ranks_job;
-void view_attach_ranks(view *v, const struct ranks_job *j);
-
-/* Every view covers [start, end) on the trace's clock (a time range,
-   core/analyses/range.h), as the Timeline view's range keys do: for
-   --range. 0, or -1 with the reason in the status line. */
-int view_timeline_set_range(view *v, int64_t start, int64_t end);
-
 /* Pushes a scope entry and shows the tree of its stacks, as Enter and f
-   do: for tests and scripts. */
+   do (the view whose view_ops.focus does it: the Tree), from any view. */
 void view_push_focus(view *v, enum scope_kind kind, uint32_t id);
 
 /* Opens with a scope given on the command line: a's step and rank (the

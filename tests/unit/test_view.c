@@ -27,6 +27,7 @@
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
 
 /* Track 1:  A [0,100] { B [10,40] { C [15,25] }, B [50,80], D [85,95] }
              A [200,250] { C [210,220] }

@@ -23,6 +23,7 @@
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
 
 /* Track 1: fwd [0,100] { aten::relu [10,40] { Relu_kernel [15,25] },
                           aten::mm [50,80] { relu_inner [55,60] } }

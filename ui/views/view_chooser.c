@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_KEY, C_NAME, C_OPT };
 

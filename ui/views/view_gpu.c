@@ -16,7 +16,9 @@
 
 #include "core/analyses/hta.h"
 #include "core/base/fmt.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 const struct view_ops view_gpu_ops;
 

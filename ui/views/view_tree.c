@@ -12,8 +12,13 @@
 #include "core/load/pyframe.h"
 #include "core/model/select.h"
 #include "ui/tree_mem.h"
+#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_source.h"
+#include "ui/views/view_tree.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_PCT, C_DSELF, C_DTOTAL };
 
