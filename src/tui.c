@@ -31,9 +31,16 @@
 #include "src/tui_cmp.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
+#include "ui/keys.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
+#include "ui/screen.h"
 #include "ui/view.h"
+#include "ui/view_export.h"
+#include "ui/view_key.h"
+#include "ui/view_table.h"
+#include "ui/views/view_ranks.h"
+#include "ui/views/view_timeline.h"
 
 #ifndef T2P_DATADIR
 #define T2P_DATADIR "/usr/local/share/torch2pprof"
@@ -594,7 +601,7 @@ static int run(struct tui_run *r)
                tr->nevents, m->nnodes, m->nmnodes);
         if (!view_given && !many && !base && steps_count(m) >= 2)
             vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
-        v = view_new(m, &vo);
+        v = view_table_new(m, &vo);
         if (!v) {
             fprintf(stderr, "torch2pprof-tui: out of memory\n");
             rc = EXIT_INPUT;
@@ -653,7 +660,7 @@ static int run(struct tui_run *r)
         return rc;
     if (!view_given && !many && !base && steps_count(m) >= 2)
         vo.tab = VIEW_STEPS;
-    v = view_new(m, &vo);
+    v = view_table_new(m, &vo);
     if (!v) {
         draw_close();
         fprintf(stderr, "torch2pprof-tui: out of memory\n");
@@ -724,11 +731,11 @@ int tui_main(int argc, char **argv)
             continue;
         switch (h->id) {
         case OPT_VIEW:
-            if ((k = view_by_name(h->value)) < 0) {
+            if ((k = view_table_by_name(h->value)) < 0) {
                 char names[256];
                 opts_usage_error(c, "unknown view '%s' (%s)",
                                  fmt_visible(h->value, strlen(h->value), vis, sizeof vis),
-                                 view_names(names, sizeof names));
+                                 view_table_names(names, sizeof names));
                 goto usage_done;
             }
             vo.tab = (enum view_tab)k;

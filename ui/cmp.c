@@ -11,15 +11,7 @@
 #include "core/pprof/pprof.h"
 #include "core/analyses/steps.h"
 #include "ui/tree_rows.h"
-
-void cmp_install(view *v)
-{
-    v->ops[VIEW_OPS] = &view_cmp_ops_ops;
-    v->ops[VIEW_CATS] = &view_cmp_cats_ops;
-    v->ops[VIEW_TREE] = &view_cmp_tree_ops;
-    v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
-    v->ops[VIEW_CALLERS] = &view_cmp_callers_ops;
-}
+#include "ui/views/view_util.h"
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
 {

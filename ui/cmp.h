@@ -1,17 +1,15 @@
 /* The explorer comparing two traces (torch2pprof-tui --base BASE TRACE):
    the Ops, Categories, Tree and Threads views are replaced by their compare
-   twins (ui/views/view_cmp_ops.c, _cats.c, _tree.c, _threads.c), which read one
-   core/compare. This file holds what the three share: the figures shown
-   (new, base or delta: key b), signed delta cells, the row colour (slower
-   red, faster green), the title line and the export of the diff profile. */
+   twins (ui/views/view_cmp_ops.c, _cats.c, _tree.c, _threads.c; put in
+   place by ui/view_table.c), which read one core/compare. This file holds
+   what they share: the figures shown (new, base or delta: key b), signed
+   delta cells, the row colour (slower red, faster green), the title line
+   and the export of the diff profile. */
 #ifndef T2P_UI_CMP_H
 #define T2P_UI_CMP_H
 
 #include "core/analyses/compare.h"
 #include "ui/view_impl.h"
-
-extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
-    view_cmp_threads_ops, view_cmp_callers_ops;
 
 /* What the compare tables and the compare tree cannot do (their
    view_ops.off_acts): no drill from a table, the tree is merged already
@@ -20,9 +18,6 @@ extern const enum key_act cmp_table_off[], cmp_tree_off[];
 
 /* What the figure columns show; b cycles through them. */
 enum cmp_fig { CMP_FIG_NEW, CMP_FIG_BASE, CMP_FIG_DELTA, CMP_FIG_N };
-
-/* Puts the compare views in v->ops (view_new does, given view_opts.cmp). */
-void cmp_install(view *v);
 
 /* The figures a row shows under the current mode. */
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n);

@@ -12,7 +12,9 @@
 
 #include "core/base/fmt.h"
 #include "ui/glyph.h"
+#include "ui/keys.h"
 #include "ui/mouse.h"
+#include "ui/screen.h"
 
 enum { PAIR_TITLE = 1, PAIR_HEAD, PAIR_SEL, PAIR_GPU, PAIR_STATUS, PAIR_BAR, PAIR_WORSE,
        PAIR_BETTER, PAIR_ROLE0 };

@@ -8,7 +8,10 @@
    shown. */
 #include "config.h"
 
+#include "ui/view_export.h"
+
 #include "ui/cmp.h"
+#include "ui/search.h"
 #include "ui/view_impl.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
-#include "ui/view.h"
+#include "ui/view_types.h"
 
 #define TREE KEYS_VIEW(VIEW_TREE)
 #define TABLES (KEYS_VIEW(VIEW_OPS) | KEYS_VIEW(VIEW_CATS) | KEYS_VIEW(VIEW_THREADS))

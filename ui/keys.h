@@ -1,5 +1,5 @@
 /* The one key table: each row binds a key to an action, says in which
-   views it applies and carries its help text. Dispatch (ui/view.c), the help
+   views it applies and carries its help text. Dispatch (ui/view_key.c), the help
    screen, the hint bar and the --replay key names all read this table, so
    they cannot drift apart. No curses here. */
 #ifndef T2P_KEYS_H
@@ -16,7 +16,7 @@ enum view_keycode {
 };
 
 /* What a key asks for. A view handles the ones it knows first; the rest
-   go to the generic actions of ui/view.c. */
+   go to the generic actions of ui/view_key.c. */
 enum key_act {
     ACT_NONE,
     /* generic */

@@ -3,7 +3,10 @@
 
 #include "ui/mouse.h"
 
+#include "ui/screen.h"
+#include "ui/tree_moves.h"
 #include "ui/view_impl.h"
+#include "ui/view_key.h"
 
 /* Selects body row i as the arrow keys would have. */
 static int select_row(view *v, size_t i)

@@ -4,7 +4,11 @@
    prints them. */
 #include "config.h"
 
+#include "ui/screen.h"
+
 #include "ui/cmp.h"
+#include "ui/keys.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
 
 #include <stdio.h>

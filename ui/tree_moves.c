@@ -4,6 +4,8 @@
    machinery they do not need. */
 #include "config.h"
 
+#include "ui/tree_moves.h"
+
 #include "ui/tree_rows.h"
 #include "ui/view_impl.h"
 

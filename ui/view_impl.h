@@ -1,6 +1,10 @@
-/* Inside ui/: struct view and the table of operations each view fills.
-   Included by ui/view.c, the view files (ui/view_*.c), ui/export.c and the
-   white-box unit tests; nothing outside ui/ sees struct view. */
+/* Inside ui/: struct view and the table of operations each view fills,
+   and what ui/view.c offers the views beside ui/view.h. Included by
+   ui/view.c, the view files (ui/views/view_*.c), the modules above them
+   (ui/view_table.c, ui/view_key.c, ui/screen.c, ui/export.c, ui/mouse.c)
+   and the white-box unit tests; nothing outside ui/ sees struct view.
+   It declares only what ui/view.c defines: what the views share is in
+   ui/views/view_util.h, ui/tree_moves.h and ui/cmp.h. */
 #ifndef T2P_VIEW_IMPL_H
 #define T2P_VIEW_IMPL_H
 
@@ -9,20 +13,18 @@
 #include <stdint.h>
 
 #include "core/model/model.h"
+#include "core/model/scope.h"
 #include "ui/cols.h"
 #include "ui/keys.h"
-#include "core/model/scope.h"
 #include "ui/search.h"
-#include "ui/view.h"
+#include "ui/view_types.h"
 
-/* Rows of a flat view, owned by ui/view.c: a view's rebuild fills ids. */
+/* Rows of a flat view, owned by ui/view.c: a view's rebuild fills ids
+   (ui/views/view_util.h view_rows_push). */
 typedef struct view_rows {
     uint32_t *ids;
     size_t n, cap;
 } view_rows;
-
-/* Adds id to rows; -1 when out of memory. */
-int view_rows_push(view_rows *r, uint32_t id);
 
 /* A view: one file, one table. Functions marked optional may be NULL. */
 struct view_scope_args;
@@ -109,12 +111,10 @@ struct view_ops {
     /* optional: actions the key table gives this view that it cannot do
        (a compare twin's), ended by ACT_NONE: kept off its hint bar */
     const enum key_act *off_acts;
+    /* optional: the view that shows a focus (the Tree): pushes the scope
+       entry and shows its stacks, for view_push_focus from any view */
+    void (*focus)(view *v, enum scope_kind kind, uint32_t id);
 };
-
-#define VIEW_DECL(E, n) extern const struct view_ops view_##n##_ops;
-VIEW_LIST(VIEW_DECL)
-VIEW_PANES(VIEW_DECL)
-#undef VIEW_DECL
 
 /* Where Esc returns to after a focus. */
 typedef struct view_back {
@@ -126,7 +126,10 @@ typedef struct view_back {
 struct view {
     const model *m;
     const struct view_ops *ops[VIEW_NVIEWS]; /* the views shown: the standard ones, or
-                                                the compare twins (ui/cmp.c) */
+                                                the compare twins (ui/view_table.c) */
+    const struct view_ops *const *std; /* every standard view's (VIEW_NVIEWS), whatever
+                                          is shown: what save, restore, focus and the
+                                          command-line scope go through */
     const struct compare *cmp; /* comparing: what ui/cmp.h's views read; else NULL */
     int cmp_fig;               /* comparing: the figures shown (enum cmp_fig) */
     const char *export_dir;
@@ -169,17 +172,15 @@ struct view {
     struct shortnames *sn;   /* built on first use, per model */
 };
 
-const struct view_ops *view_ops_of(enum view_tab tab);
+/* A view over m with the views' tables (made by ui/view_table.c, which
+   knows them): std holds every standard view's, shown the ones to show
+   (the same, or compare twins in their place); both VIEW_NVIEWS long, std
+   outliving the view. NULL when out of memory. */
+view *view_new_with(const model *m, const view_opts *o, const struct view_ops *const *std,
+                    const struct view_ops *const *shown);
 
-/* An op's name as the views show it: short when s is on (owned by the
-   view or the model); its length in *len. Two ops with the same short name
-   stay two rows: only the text changes. */
-const char *view_op_name(view *v, uint32_t op, size_t *len);
-/* An operator as the tree views show it: a Python frame event as "forward
-   model.py:10" (into buf; *split where the file:line, secondary text,
-   starts), any other by view_op_name (*split SIZE_MAX). */
-const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
-                          size_t *split);
+/* The standard table of view tab (its label, its key), whatever is shown. */
+const struct view_ops *view_ops_of(const view *v, enum view_tab tab);
 
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);
@@ -190,6 +191,9 @@ void *view_state_new(view *v, enum view_tab tab, size_t size);
 
 void view_status_set(view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Rebuilds the current view's rows when they are stale, keeping the cursor
+   on its item. */
+void view_ensure_rows(view *v);
 /* The rows of every view go stale (sort or scope changed). */
 void view_all_stale(view *v);
 /* Keeps the cursor in the rows and on the page. */
@@ -199,83 +203,23 @@ void view_scope_changed(view *v);
 /* Pushes a scope entry, remembering where Esc returns to; the caller then
    shows what it wants. false when the scope is full (status set). */
 bool view_scope_push(view *v, enum scope_kind kind, uint32_t id);
-
-/* Sorting rows by a key, then by name, then by id (the order of every view). */
-typedef struct view_keyed {
-    int64_t key;
-    const char *name;
-    uint32_t id;
-    bool owned; /* name is a copy, freed by the sorter */
-} view_keyed;
-view_keyed *view_keyed_buf(view *v, size_t n);
-void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse);
-
-/* A stream's GPU busy time and idle gap, as analyze's streams table; any
-   other track its events' self time and largest gap. */
-int64_t view_track_busy(const model *m, uint32_t k);
-int64_t view_track_idle(const model *m, uint32_t k);
-
-/* A figure as a right-aligned cell. */
-void view_cell_ms(cols_line *l, int64_t ns, int width);
-void view_cell_count(cols_line *l, uint64_t n, int width);
-void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width);
-/* The help's lines (building them on first use). */
-size_t view_help_count(view *v);
+/* Pops the last scope entry and goes back where it was pushed (Esc):
+   false when there is none. */
+bool view_scope_pop(view *v);
 
 /* Where the current view's sort and direction live: v->sort and
    v->reverse, or the view's own (own_sort). */
 void view_sort_slot(view *v, enum model_sort **sort, bool **reverse);
 /* The sort's arrow: ▲ or ▼ */
 const char *view_sort_arrow(const view *v);
-/* The current view's sort by name: a model_sort's, or the view's own. */
 /* Whether the current view has sort keys (< > r); false: its rows have one order. */
 bool view_sorts(view *v);
+/* The current view's sort by name: a model_sort's, or the view's own. */
 const char *view_sort_name(view *v);
-
-/* A body row's text (any row, on screen or not); *gpu set for GPU work. */
-void view_body_line(view *v, size_t i, char *buf, size_t size, bool *gpu);
-
-/* The figures a tree row shows: the model's, or under a scope those of
-   the selected stacks only. */
-typedef struct view_fig {
-    uint64_t calls;
-    int64_t self_ns, total_ns, dev_self_ns, dev_total_ns;
-} view_fig;
-
-/* ui/views/view_tree.c: the tree shown (merged or per track), its rows, and a
-   node's figures, for the tests and for views that show tree figures. */
-struct tree_rows;
-bool view_tree_merged(view *v);
-const struct tree_rows *view_tree_rows(view *v);
-void view_tree_fig(view *v, uint32_t node, view_fig *f);
-
-/* The moves every tree view shares (Enter/l, h, +, -, *, E, C, and
-   ACT_TOGGLE for a double-click: -1 on a leaf) on node u,
-   the row under the cursor of the current view: open expands u or steps to
-   its first child, close collapses it or, when up, goes to its parent on
-   screen. VIEW_DRAW_* bits, or -1 when act is not one of them. */
-int view_tree_move(view *v, struct tree_rows *t, enum key_act act, uint32_t u, bool up);
-
-/* Search in a tree: the k matches m (tree_rows_find's, in row order; k
-   SIZE_MAX: none, out of memory), the next after row `from` (at it too
-   when `at`) or the previous one, wrapping, into f as search_rows does;
-   a match under a folded node unfolds the way to it. Binary search for
-   the cursor's node: n and N cost O(log k). */
-void view_tree_step(struct tree_rows *t, const uint32_t *m, size_t k, size_t from, int dir,
-                    bool at, search_found *f);
-
-/* ui/export.c: e opens the prompt (VIEW_MODE_EXPORT) holding the offered
-   path; keys typed in it. VIEW_DRAW_* bits. */
-int view_export_begin(view *v);
-int view_export_key(view *v, int key);
 
 /* A pane (VIEW_PANES) opens over the current view, which it returns to. */
 void view_pane_open(view *v, enum view_tab pane);
 void view_pane_close(view *v);
-
-/* ui/views/view_source.c: the source pane on file[0, len) at line (a Python
-   frame's), with the time per line of core/pylines. */
-void view_source_open(view *v, const char *file, size_t len, unsigned line);
 
 /* Writes to every page of a fresh allocation, so that a key press later
    does not take thousands of page faults. */

@@ -24,6 +24,7 @@
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
 
 /* path in a view on tab, sorted by self, at 110x24 */
 static struct fixture *open_trace(const char *path, int tab)

@@ -27,6 +27,7 @@
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
 
 /* Track 1:  A [0,100] { B [10,40] { C [15,25] }, B [50,80], D [85,95] }
              A [200,250] { C [210,220] }
@@ -114,7 +115,7 @@ static void test_ops_every_sort(void **state)
     for (int s = 0; s < MODEL_SORT_N; s++)
         for (int rev = 0; rev < 2; rev++) {
             view_opts vo = { .sort = (enum model_sort)s };
-            view *w = view_new(f->m, &vo);
+            view *w = view_table_new(f->m, &vo);
             if (rev)
                 view_key(w, 'r');
             model_sort_ops(f->m, (enum model_sort)s, rev, want);
@@ -937,9 +938,9 @@ static void test_tab_at(void **state)
             if (i >= 9 && i != (int)view_current(v))
                 continue;
             if (i < 9)
-                snprintf(want, sizeof want, "%d %s", i + 1, view_ops_of((enum view_tab)i)->label);
+                snprintf(want, sizeof want, "%d %s", i + 1, view_table_ops((enum view_tab)i)->label);
             else
-                snprintf(want, sizeof want, " %s ", view_ops_of((enum view_tab)i)->label);
+                snprintf(want, sizeof want, " %s ", view_table_ops((enum view_tab)i)->label);
             const char *at = strstr(line, want);
             assert_non_null(at);
             int x = (int)(at - line); /* the tabs are ASCII: bytes are columns */

@@ -125,7 +125,7 @@ static void test_chooser(void **state)
     assert_int_equal(view_nrows(v), VIEW_NTABS);
     assert_int_equal(view_cursor(v), VIEW_TREE);
     for (size_t i = 0; i < VIEW_NTABS; i++)
-        assert_string_equal(row_name(v, i), view_ops_of((enum view_tab)i)->label);
+        assert_string_equal(row_name(v, i), view_table_ops((enum view_tab)i)->label);
     view_key(v, VK_ESC);
     assert_int_equal(view_current(v), VIEW_TREE);
     for (int i = 0; i < VIEW_NTABS; i++) {

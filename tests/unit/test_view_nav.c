@@ -23,6 +23,7 @@
 #include "ui/tree_rows.h"
 #include "tests/unit/unit_view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
 
 /* Track 1: fwd [0,100] { aten::relu [10,40] { Relu_kernel [15,25] },
                           aten::mm [50,80] { relu_inner [55,60] } }
@@ -358,7 +359,7 @@ static void test_short_names(void **state)
     assert_non_null(tr);
     model *m = model_build(tr, NULL, &err);
     assert_non_null(m);
-    view *w = view_new(m, &o);
+    view *w = view_table_new(m, &o);
     assert_non_null(w);
     assert_true(view_short_names(w));
     for (size_t i = 0; i < view_nrows(w); i++) {

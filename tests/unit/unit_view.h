@@ -9,7 +9,11 @@
 #include "core/model/model.h"
 #include "core/load/trace.h"
 #include "tests/unit/unit.h"
+#include "ui/screen.h"
 #include "ui/view.h"
+#include "ui/view_export.h"
+#include "ui/view_key.h"
+#include "ui/view_table.h"
 
 struct fixture {
     char *path; /* a temp file of unit_view_open_text, removed on close; else NULL */
@@ -28,7 +32,7 @@ static inline struct fixture *unit_view_open(const char *path, const view_opts *
     assert_non_null(f->tr);
     f->m = model_build(f->tr, NULL, &err);
     assert_non_null(f->m);
-    f->v = view_new(f->m, vo);
+    f->v = view_table_new(f->m, vo);
     assert_non_null(f->v);
     view_resize(f->v, 120, 40);
     return f;

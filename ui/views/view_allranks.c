@@ -10,7 +10,9 @@
 
 #include "core/base/fmt.h"
 #include "core/analyses/ranks.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_CAT, C_CALLS, C_SELF, C_TOTAL, C_MIN, C_MEDIAN, C_MAX, C_MAXRANK, C_SPREAD };
 

@@ -16,8 +16,12 @@
 #include "core/analyses/callers.h"
 #include "core/base/fmt.h"
 #include "core/load/pyframe.h"
+#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_tree.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_TIME, C_PCT, C_CALLS, C_SELF, C_DEV };
 

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_BUSYPCT, C_DSELF };
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_KEY, C_NAME, C_OPT };
 
@@ -33,7 +35,7 @@ static int chooser_rebuild(view *v, view_rows *r)
 static const char *chooser_name(view *v, uint32_t id, char *buf, size_t size, size_t *len)
 {
     (void)v;
-    snprintf(buf, size, "%s", view_ops_of((enum view_tab)id)->label);
+    snprintf(buf, size, "%s", view_ops_of(v, (enum view_tab)id)->label);
     *len = strlen(buf);
     return buf;
 }
@@ -41,7 +43,7 @@ static const char *chooser_name(view *v, uint32_t id, char *buf, size_t size, si
 static void chooser_cell(view *v, uint32_t id, const col *c, int namew, cols_line *l)
 {
     (void)v;
-    const struct view_ops *o = view_ops_of((enum view_tab)id);
+    const struct view_ops *o = view_ops_of(v, (enum view_tab)id);
     char t[16];
     switch (c->id) {
     case C_KEY:

@@ -12,7 +12,10 @@
 
 #include "core/analyses/callers.h"
 #include "ui/cmp.h"
+#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
+#include "ui/view.h"
+#include "ui/views/view_util.h"
 
 struct ccallers {
     view *v;

@@ -11,7 +11,10 @@
 
 #include "core/base/fmt.h"
 #include "ui/cmp.h"
+#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
+#include "ui/view.h"
+#include "ui/views/view_util.h"
 
 struct ctree {
     view *v;

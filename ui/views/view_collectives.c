@@ -15,7 +15,9 @@
 #include "core/analyses/collectives.h"
 #include "core/analyses/ranks.h"
 #include "core/base/fmt.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_GROUP, C_SEQ, C_BYTES, C_RANKS, C_LAST, C_MAXW, C_MEANW, C_XFER };
 

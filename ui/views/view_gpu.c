@@ -16,7 +16,9 @@
 
 #include "core/analyses/hta.h"
 #include "core/base/fmt.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 const struct view_ops view_gpu_ops;
 
@@ -344,7 +346,7 @@ static int gview_action(view *v, enum key_act act, int arg)
         if (!view_scope_push(v, SCOPE_TRACK, s->h->streams[st].track))
             return VIEW_DRAW_FOOTER;
         view_scope_changed(v);
-        return view_export_begin(v) | VIEW_DRAW_ALL;
+        return -1; /* then the generic e: the usual export, of this scope */
     }
     return -1;
 }

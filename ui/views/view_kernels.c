@@ -20,7 +20,9 @@
 #include "core/analyses/steps.h"
 #include "core/base/fmt.h"
 #include "core/model/catkind.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 /* The view's sorts, past the model's (MODEL_SORT_N ends a sort list): the
    tab line names them (sort_name) and the column arrow marks them. */

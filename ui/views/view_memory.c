@@ -17,7 +17,9 @@
 #include "core/analyses/memory.h"
 #include "core/analyses/steps.h"
 #include "ui/tree_mem.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 const struct view_ops view_memory_ops;
 

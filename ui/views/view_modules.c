@@ -13,6 +13,7 @@
 
 #include "core/analyses/modules.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_OCC, C_OPS, C_HSELF, C_HTOTAL, C_DSELF, C_DTOTAL, C_AVG };
 

@@ -13,7 +13,9 @@
 #include "core/analyses/opshape.h"
 #include "core/load/pyframe.h"
 #include "core/model/catkind.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_CAT, C_CALLS, C_SELF, C_SELFPCT, C_TOTAL, C_CUM, C_AVG, C_MIN, C_MAX, C_DSELF, C_DTOTAL };
 

@@ -15,7 +15,10 @@
 
 #include "core/base/fmt.h"
 #include "core/analyses/ranks.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_ranks.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_EVENTS, C_BUSY, C_GPU, C_STEPS, C_STEP, C_SKEW, C_BAR };
 

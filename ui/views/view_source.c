@@ -16,7 +16,10 @@
 #include "core/analyses/pylines.h"
 #include "core/analyses/srcfile.h"
 #include "core/model/scope.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_source.h"
+#include "ui/views/view_util.h"
 
 enum { C_LINE, C_SELF, C_TOTAL, C_TEXT };
 

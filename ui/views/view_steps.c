@@ -20,7 +20,9 @@
 #include "core/analyses/kernels.h"
 #include "core/analyses/memory.h"
 #include "core/analyses/steps.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 const struct view_ops view_steps_ops;
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_KIND, C_EVENTS, C_BUSY, C_WINPCT, C_IDLE };
 

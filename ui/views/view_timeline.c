@@ -30,7 +30,10 @@
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
 #include "core/base/fmt.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_timeline.h"
+#include "ui/views/view_util.h"
 
 const struct view_ops view_timeline_ops;
 

@@ -12,8 +12,13 @@
 #include "core/load/pyframe.h"
 #include "core/model/select.h"
 #include "ui/tree_mem.h"
+#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
+#include "ui/view.h"
 #include "ui/view_impl.h"
+#include "ui/views/view_source.h"
+#include "ui/views/view_tree.h"
+#include "ui/views/view_util.h"
 
 enum { C_NAME, C_CALLS, C_SELF, C_TOTAL, C_PCT, C_DSELF, C_DTOTAL };
 
@@ -496,7 +501,8 @@ static bool tree_gpu(view *v, uint32_t u)
     return cur(v)->rows.nodes[u].gpu;
 }
 
-void view_push_focus(view *v, enum scope_kind kind, uint32_t id)
+/* its view_ops.focus: view_push_focus (ui/view.c) comes here */
+static void tree_push_focus(view *v, enum scope_kind kind, uint32_t id)
 {
     struct tree_state *s = st(v);
     if (!view_scope_push(v, kind, id))
@@ -743,4 +749,5 @@ const struct view_ops view_tree_ops = {
     .after_key = tree_after_key,
     .save = tree_save,
     .restore = tree_restore,
+    .focus = tree_push_focus,
 };

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "ui/view_impl.h"
+#include "ui/views/view_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
