@@ -282,8 +282,13 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     const scope_fig *fops = analyze_scope_ops(sc), *fcats = analyze_scope_cats(sc),
                     *ftracks = analyze_scope_tracks(sc);
     const trace *tr = m->tr;
-    /* first: what tells an analysis file from a trace (core/base/sniff.h) */
-    fprintf(f, "{\"analysis_format\":%d,\"file\":", RANKS_ANALYSIS_FORMAT);
+    /* first: what tells an analysis file from a trace (core/base/sniff.h).
+       Not under a scope of stacks: a job's reduce would read its ops as the
+       rank's whole ops beside the rank's whole figures */
+    if (sc->stacks)
+        fputs("{\"file\":", f);
+    else
+        fprintf(f, "{\"analysis_format\":%d,\"file\":", RANKS_ANALYSIS_FORMAT);
     cli_json_string(f, tr->path, strlen(tr->path));
     fprintf(f, ",\"format\":\"%s\"", tr->format == TRACE_FORMAT_ARRAY ? "array" : "kineto");
     fprintf(f, ",\"truncated\":%s", tr->truncated ? "true" : "false");
@@ -325,7 +330,7 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
             (unsigned long long)m->partial_overlap_events, (long long)m->partial_overlap_ns);
     /* the rank's record of a job (the map of issue 28): analyze of several
        analysis files reads it back */
-    if (rank)
+    if (rank && !sc->stacks)
         analyze_ranks_map_json(f, rank);
     fputs(",\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
