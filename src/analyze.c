@@ -381,19 +381,20 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"name\":", f);
         trace_track_label(tr, s->track, label, sizeof label);
         cli_json_string(f, label, strlen(label));
-        fputs(",\"track\":", f);
-        trace_track_fullname(tr, s->track, label, sizeof label);
-        cli_json_string(f, label, strlen(label));
         /* in a scope: the GPU work of its stacks that ran here (a union of
            intervals, busy and gaps, is not in the call tree) */
         if (ftracks)
-            fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld}",
+            fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld",
                     (unsigned long long)ftracks[s->track].dev_events,
                     (long long)ftracks[s->track].dev_total_ns);
         else
-            fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
+            fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld",
                     (unsigned long long)s->gpu_events, (long long)s->busy_ns,
                     (long long)s->max_gap_ns);
+        fputs(",\"track\":", f);
+        trace_track_fullname(tr, s->track, label, sizeof label);
+        cli_json_string(f, label, strlen(label));
+        fputc('}', f);
     }
     fputs("],\"threads\":[", f);
     const char *tsep = "";
@@ -412,19 +413,20 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"name\":", f);
         trace_track_label(tr, (uint32_t)k, label, sizeof label);
         cli_json_string(f, label, strlen(label));
+        /* self_ns: the sum of its stacks' self time (its pprof total) */
+        if (ftracks)
+            fprintf(f, ",\"events\":%llu,\"self_ns\":%lld",
+                    (unsigned long long)ftracks[k].calls, (long long)ftracks[k].self_ns);
+        else
+            fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld,"
+                       "\"self_ns\":%lld",
+                    (unsigned long long)mt->events, (long long)mt->busy_ns,
+                    (long long)mt->max_gap_ns, (long long)mt->self_ns);
         /* the label --track takes */
         fputs(",\"track\":", f);
         trace_track_fullname(tr, (uint32_t)k, label, sizeof label);
         cli_json_string(f, label, strlen(label));
-        /* self_ns: the sum of its stacks' self time (its pprof total) */
-        if (ftracks)
-            fprintf(f, ",\"events\":%llu,\"self_ns\":%lld}",
-                    (unsigned long long)ftracks[k].calls, (long long)ftracks[k].self_ns);
-        else
-            fprintf(f, ",\"events\":%llu,\"self_ns\":%lld,\"busy_ns\":%lld,"
-                       "\"max_gap_ns\":%lld}",
-                    (unsigned long long)mt->events, (long long)mt->self_ns,
-                    (long long)mt->busy_ns, (long long)mt->max_gap_ns);
+        fputc('}', f);
     }
     fputc(']', f);
     analyze_steps_json(f, st);

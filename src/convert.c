@@ -33,13 +33,17 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
         return EXIT_INPUT;
     int rc;
     export_args a = *ea;
-    /* an entry that names nothing in the trace is a mistake, not an empty
-       profile: analyze refuses it alike (one in the trace but not in
-       --step's steps selects nothing) */
+    /* an entry that selects nothing in the trace: the profile is empty, as
+       go tool pprof -focus makes it, but likely a mistake (analyze, which
+       would report nothing, refuses it with this reason) */
     if (export_check_entries(m, &a, &err) < 0) {
-        fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
-        rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
-        goto out;
+        if (err.kind != T2P_ERR_MISSING) {
+            fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
+            rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
+            goto out;
+        }
+        fprintf(stderr, "torch2pprof convert: warning: %s\n",
+                cli_shown(err.reason, vis, sizeof vis));
     }
     int64_t rank = ranks_trace_rank(tr);
     a.has_rank = rank >= 0;
