@@ -23,6 +23,7 @@
 #include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
+#include "src/analyze_scope.h"
 #include "src/analyze_shapes.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
@@ -38,25 +39,51 @@ static const char *op_label(const model *m, const shortnames *sn, uint32_t op, s
     return model_op_name(m, op);
 }
 
-/* The rows of the three tables of the text report, for cli_table. */
+/* The rows of the three tables of the text report, for cli_table. Under a
+   scope of stacks (--focus ...) the figures are the scope's (fops, fcats,
+   ftracks; NULL: the model's) and busy its selected self time. */
 struct rows {
     const model *m;
     const uint32_t *order;
     const shortnames *sn;
+    const scope_fig *fops, *fcats, *ftracks;
+    int64_t busy;
     char buf[CLI_TABLE_MAXCOLS][64];
     char label[256], full[300];
 };
+
+/* An op's figures: the scope's, or the model's. */
+static scope_fig op_fig(const model *m, const scope_fig *fops, uint32_t op)
+{
+    if (fops)
+        return fops[op];
+    const model_op *o = &m->ops[op];
+    return (scope_fig){ .calls = o->calls, .self_ns = o->self_ns, .total_ns = o->total_ns,
+                        .cum_ns = o->cum_ns, .dev_self_ns = o->dev_self_ns,
+                        .dev_total_ns = o->dev_total_ns };
+}
+
+/* A category's figures likewise. */
+static scope_fig cat_fig(const model *m, const scope_fig *fcats, uint32_t c)
+{
+    if (fcats)
+        return fcats[c];
+    const model_cat *k = &m->cats[c];
+    return (scope_fig){ .calls = k->calls, .self_ns = k->self_ns, .total_ns = k->total_ns,
+                        .dev_self_ns = k->dev_self_ns };
+}
 
 static void cat_row(void *ctx, size_t i, const char **cell, size_t *len)
 {
     struct rows *x = ctx;
     const model_cat *k = &x->m->cats[x->order[i]];
+    scope_fig g = cat_fig(x->m, x->fcats, x->order[i]);
     cell[0] = fmt_category(trace_str(x->m->tr, k->name), strtab_len(x->m->tr->strs, k->name),
                            &len[0]);
-    cell[1] = fmt_count(k->calls, x->buf[1], 64);
-    cell[2] = fmt_ms(k->self_ns, x->buf[2], 64);
-    cell[3] = fmt_ms(k->total_ns, x->buf[3], 64);
-    cell[4] = fmt_pct(k->self_ns, x->m->busy_ns, x->buf[4], 64);
+    cell[1] = fmt_count(g.calls, x->buf[1], 64);
+    cell[2] = fmt_ms(g.self_ns, x->buf[2], 64);
+    cell[3] = fmt_ms(g.total_ns, x->buf[3], 64);
+    cell[4] = fmt_pct(g.self_ns, x->busy, x->buf[4], 64);
     for (int c = 1; c < 5; c++)
         len[c] = strlen(cell[c]);
 }
@@ -66,20 +93,23 @@ static void op_row(void *ctx, size_t i, const char **cell, size_t *len)
     struct rows *x = ctx;
     const model *m = x->m;
     const model_op *o = &m->ops[x->order[i]];
-    int64_t avg = o->calls ? o->total_ns / (int64_t)o->calls : 0;
+    scope_fig g = op_fig(m, x->fops, x->order[i]);
+    int64_t avg = g.calls ? g.total_ns / (int64_t)g.calls : 0;
     cell[0] = op_label(m, x->sn, x->order[i], &len[0]);
     cell[1] = trace_str(m->tr, o->cat);
     len[1] = strtab_len(m->tr->strs, o->cat);
-    cell[2] = fmt_count(o->calls, x->buf[2], 64);
-    cell[3] = fmt_ms(o->self_ns, x->buf[3], 64);
-    cell[4] = fmt_pct(o->self_ns, m->busy_ns, x->buf[4], 64);
-    cell[5] = fmt_ms(o->total_ns, x->buf[5], 64);
-    cell[6] = o->cum_ns != o->total_ns ? "*" : " "; /* explained under the table */
+    cell[2] = fmt_count(g.calls, x->buf[2], 64);
+    cell[3] = fmt_ms(g.self_ns, x->buf[3], 64);
+    cell[4] = fmt_pct(g.self_ns, x->busy, x->buf[4], 64);
+    cell[5] = fmt_ms(g.total_ns, x->buf[5], 64);
+    cell[6] = g.cum_ns != g.total_ns ? "*" : " "; /* explained under the table */
     cell[7] = fmt_ms(avg, x->buf[7], 64);
-    cell[8] = fmt_ms(o->min_ns, x->buf[8], 64);
-    cell[9] = fmt_ms(o->max_ns, x->buf[9], 64);
-    cell[10] = fmt_ms(o->dev_self_ns, x->buf[10], 64);
-    cell[11] = fmt_ms(o->dev_total_ns, x->buf[11], 64);
+    /* a call's duration is not in the call tree's nodes: under a scope of
+       stacks, min and max are not known */
+    cell[8] = x->fops ? "-" : fmt_ms(o->min_ns, x->buf[8], 64);
+    cell[9] = x->fops ? "-" : fmt_ms(o->max_ns, x->buf[9], 64);
+    cell[10] = fmt_ms(g.dev_self_ns, x->buf[10], 64);
+    cell[11] = fmt_ms(g.dev_total_ns, x->buf[11], 64);
     for (int c = 2; c < 12; c++)
         len[c] = strlen(cell[c]);
 }
@@ -96,10 +126,20 @@ static void stream_row(void *ctx, size_t i, const char **cell, size_t *len)
                  : trace_str(tr, tr->processes[k->process].pid),
              trace_track_label(tr, s->track, x->label, sizeof x->label));
     cell[0] = x->full;
-    cell[1] = fmt_count(s->gpu_events, x->buf[1], 64);
-    cell[2] = fmt_ms(s->busy_ns, x->buf[2], 64);
-    cell[3] = fmt_pct(s->busy_ns, x->m->window_ns, x->buf[3], 64);
-    cell[4] = fmt_ms(s->max_gap_ns, x->buf[4], 64);
+    if (x->ftracks) {
+        /* the GPU work of the scope's stacks that ran on it; its busy time
+           (a union of intervals) is not in the call tree */
+        const scope_fig *t = &x->ftracks[s->track];
+        cell[1] = fmt_count(t->dev_events, x->buf[1], 64);
+        cell[2] = fmt_ms(t->dev_total_ns, x->buf[2], 64);
+        cell[3] = "-";
+        cell[4] = "-";
+    } else {
+        cell[1] = fmt_count(s->gpu_events, x->buf[1], 64);
+        cell[2] = fmt_ms(s->busy_ns, x->buf[2], 64);
+        cell[3] = fmt_pct(s->busy_ns, x->m->window_ns, x->buf[3], 64);
+        cell[4] = fmt_ms(s->max_gap_ns, x->buf[4], 64);
+    }
     len[0] = strlen(cell[0]);
     for (int c = 1; c < 5; c++)
         len[c] = strlen(cell[c]);
@@ -115,6 +155,32 @@ static const cli_col op_cols[] = {
 static const cli_col stream_cols[] = {
     {"Stream", CLI_COL_LEFT | CLI_COL_NAME}, {"GPU events", 0}, {"Busy ms", 0}, {"Util %", 0},
     {"Max idle ms", 0}};
+static const cli_col scoped_stream_cols[] = {
+    {"Stream", CLI_COL_LEFT | CLI_COL_NAME}, {"GPU events", 0}, {"GPU ms", 0}, {"Util %", 0},
+    {"Max idle ms", 0}};
+
+/* The categories with figures in the scope, by self (or name), into co;
+   how many. */
+static size_t cat_order(const model *m, const scope_fig *fcats, bool by_name, uint32_t *co)
+{
+    model_sort_cats(m, by_name ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
+    if (!fcats)
+        return m->ncats;
+    size_t n = 0;
+    for (size_t i = 0; i < m->ncats; i++)
+        if (fcats[co[i]].calls || fcats[co[i]].total_ns || fcats[co[i]].dev_total_ns)
+            co[n++] = co[i];
+    /* insertion sort by the scope's self time: few categories, stable on
+       the name order above */
+    for (size_t i = 1; i < n && !by_name; i++) {
+        uint32_t v = co[i];
+        size_t j = i;
+        for (; j > 0 && fcats[co[j - 1]].self_ns < fcats[v].self_ns; j--)
+            co[j] = co[j - 1];
+        co[j] = v;
+    }
+    return n;
+}
 
 /* What --range applied: the range and how many events start in it. */
 struct ranged {
@@ -139,7 +205,7 @@ static void range_lines(FILE *f, const struct ranged *rg)
 
 static void report_text(FILE *f, const model *m, const uint32_t *order, size_t nshow,
                         enum model_sort sort, const shortnames *sn, const analyze_steps_sel *st,
-                        const struct ranged *rg)
+                        const struct ranged *rg, analyze_scope *sc)
 {
     const trace *tr = m->tr;
     char a[64], b[64];
@@ -154,6 +220,7 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fputc('\n', f);
     analyze_steps_scope_line(f, st);
     range_lines(f, rg);
+    analyze_scope_text(f, sc);
     if (tr->truncated) {
         fputs("WARNING:           truncated trace (", f);
         cli_put_text(f, tr->truncated_reason, strlen(tr->truncated_reason));
@@ -174,41 +241,54 @@ static void report_text(FILE *f, const model *m, const uint32_t *order, size_t n
     fprintf(f, "Unique operations: %s\n", fmt_count(m->nops, a, sizeof a));
     analyze_time_lines(f, m);
 
-    struct rows x = {.m = m, .sn = sn};
+    struct rows x = {.m = m, .sn = sn, .fops = analyze_scope_ops(sc),
+                     .fcats = analyze_scope_cats(sc), .ftracks = analyze_scope_tracks(sc),
+                     .busy = sc->busy_ns};
     uint32_t *co = malloc((m->ncats ? m->ncats : 1) * sizeof *co);
     if (co) {
-        model_sort_cats(m, sort == MODEL_SORT_NAME ? MODEL_SORT_NAME : MODEL_SORT_SELF, false, co);
+        size_t nc = cat_order(m, x.fcats, sort == MODEL_SORT_NAME, co);
         fprintf(f, "\nBy Category\n");
         x.order = co;
-        cli_table(f, cat_cols, 5, m->ncats, cat_row, &x);
+        cli_table(f, cat_cols, 5, nc, cat_row, &x);
         free(co);
     }
     analyze_steps_text(f, st);
 
     fprintf(f, "\nTop %zu operations by %s\n", nshow, model_sort_name(sort));
-    for (size_t i = 0; i < nshow; i++)
-        ncum += m->ops[order[i]].cum_ns != m->ops[order[i]].total_ns;
+    for (size_t i = 0; i < nshow; i++) {
+        scope_fig g = op_fig(m, x.fops, order[i]);
+        ncum += g.cum_ns != g.total_ns;
+    }
     x.order = order;
     cli_table(f, op_cols, gpu ? 12 : 10, nshow, op_row, &x);
     if (ncum)
-        analyze_cum_note(f, m, order, nshow, sn);
+        analyze_cum_note(f, m, order, nshow, sn, x.fops);
 
     if (gpu && m->nstreams) {
         fprintf(f, "\nGPU streams\n");
-        cli_table(f, stream_cols, 5, m->nstreams, stream_row, &x);
-        fprintf(f, "Unattributed GPU time: %s ms in %s events (no launch in the window)\n",
-                fmt_ms(m->gpu_unattributed_ns, a, sizeof a),
-                fmt_count(m->gpu_unattributed_events, b, sizeof b));
+        cli_table(f, x.ftracks ? scoped_stream_cols : stream_cols, 5, m->nstreams, stream_row, &x);
+        /* unattributed GPU work has no launch: no stack of a focus holds it */
+        if (!x.ftracks)
+            fprintf(f, "Unattributed GPU time: %s ms in %s events (no launch in the window)\n",
+                    fmt_ms(m->gpu_unattributed_ns, a, sizeof a),
+                    fmt_count(m->gpu_unattributed_events, b, sizeof b));
     }
 }
 
 static void report_json(FILE *f, const model *m, const uint32_t *order, size_t nshow,
                         const shortnames *sn, const analyze_steps_sel *st,
-                        const struct ranged *rg, const ranks_file *rank)
+                        const struct ranged *rg, const ranks_file *rank, analyze_scope *sc)
 {
+    const scope_fig *fops = analyze_scope_ops(sc), *fcats = analyze_scope_cats(sc),
+                    *ftracks = analyze_scope_tracks(sc);
     const trace *tr = m->tr;
-    /* first: what tells an analysis file from a trace (core/base/sniff.h) */
-    fprintf(f, "{\"analysis_format\":%d,\"file\":", RANKS_ANALYSIS_FORMAT);
+    /* first: what tells an analysis file from a trace (core/base/sniff.h).
+       Not under a scope of stacks: a job's reduce would read its ops as the
+       rank's whole ops beside the rank's whole figures */
+    if (sc->stacks)
+        fputs("{\"file\":", f);
+    else
+        fprintf(f, "{\"analysis_format\":%d,\"file\":", RANKS_ANALYSIS_FORMAT);
     cli_json_string(f, tr->path, strlen(tr->path));
     fprintf(f, ",\"format\":\"%s\"", tr->format == TRACE_FORMAT_ARRAY ? "array" : "kineto");
     fprintf(f, ",\"truncated\":%s", tr->truncated ? "true" : "false");
@@ -231,6 +311,15 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
     if (rg)
         fprintf(f, ",\"range_start_ns\":%lld,\"range_end_ns\":%lld,\"range_events\":%zu",
                 (long long)rg->r.start, (long long)rg->r.end, rg->kept);
+    /* the scope that applied: its options in convert's spelling and what
+       each part of it selected */
+    fputs(",\"scope\":{", f);
+    analyze_scope_json(f, sc);
+    analyze_steps_scope_json(f, st);
+    if (rg)
+        fprintf(f, ",\"range_start_ns\":%lld,\"range_end_ns\":%lld", (long long)rg->r.start,
+                (long long)rg->r.end);
+    fputc('}', f);
     fprintf(f, ",\"cpu_time_ns\":%lld,\"all_tracks_self_ns\":%lld,\"gpu_busy_ns\":%lld",
             (long long)m->cpu_ns, (long long)m->busy_ns, (long long)m->gpu_busy_ns);
     fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld,\"gpu_unattributed_events\":%llu,"
@@ -241,11 +330,12 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
             (unsigned long long)m->partial_overlap_events, (long long)m->partial_overlap_ns);
     /* the rank's record of a job (the map of issue 28): analyze of several
        analysis files reads it back */
-    if (rank)
+    if (rank && !sc->stacks)
         analyze_ranks_map_json(f, rank);
     fputs(",\"ops\":[", f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];
+        scope_fig g = op_fig(m, fops, order[i]);
         size_t nlen;
         const char *name = op_label(m, sn, order[i], &nlen);
         fputs(i ? ",{\"name\":" : "{\"name\":", f);
@@ -256,20 +346,27 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         }
         fputs(",\"category\":", f);
         cli_json_string(f, trace_str(tr, o->cat), strtab_len(tr->strs, o->cat));
-        fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld,\"min_ns\":%lld,"
-                   "\"max_ns\":%lld,\"device_self_ns\":%lld,\"device_total_ns\":%lld,"
-                   "\"cum_ns\":%lld}",
-                (unsigned long long)o->calls, (long long)o->self_ns, (long long)o->total_ns,
-                (long long)o->min_ns, (long long)o->max_ns, (long long)o->dev_self_ns,
-                (long long)o->dev_total_ns, (long long)o->cum_ns);
+        fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld",
+                (unsigned long long)g.calls, (long long)g.self_ns, (long long)g.total_ns);
+        /* a call's duration is not in the call tree: unknown in a scope of stacks */
+        if (!fops)
+            fprintf(f, ",\"min_ns\":%lld,\"max_ns\":%lld", (long long)o->min_ns,
+                    (long long)o->max_ns);
+        fprintf(f, ",\"device_self_ns\":%lld,\"device_total_ns\":%lld,\"cum_ns\":%lld}",
+                (long long)g.dev_self_ns, (long long)g.dev_total_ns, (long long)g.cum_ns);
     }
     fputs("],\"categories\":[", f);
+    const char *csep = "";
     for (size_t i = 0; i < m->ncats; i++) {
         const model_cat *k = &m->cats[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        scope_fig g = cat_fig(m, fcats, (uint32_t)i);
+        if (fcats && !g.calls && !g.total_ns && !g.dev_total_ns)
+            continue; /* no stack of the scope goes through it */
+        fprintf(f, "%s{\"name\":", csep);
+        csep = ",";
         cli_json_string(f, trace_str(tr, k->name), strtab_len(tr->strs, k->name));
         fprintf(f, ",\"count\":%llu,\"self_ns\":%lld,\"total_ns\":%lld}",
-                (unsigned long long)k->calls, (long long)k->self_ns, (long long)k->total_ns);
+                (unsigned long long)g.calls, (long long)g.self_ns, (long long)g.total_ns);
     }
     fputs("],\"streams\":[", f);
     for (size_t i = 0; i < m->nstreams; i++) {
@@ -284,14 +381,26 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"name\":", f);
         trace_track_label(tr, s->track, label, sizeof label);
         cli_json_string(f, label, strlen(label));
-        fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
-                (unsigned long long)s->gpu_events, (long long)s->busy_ns, (long long)s->max_gap_ns);
+        /* in a scope: the GPU work of its stacks that ran here (a union of
+           intervals, busy and gaps, is not in the call tree) */
+        if (ftracks)
+            fprintf(f, ",\"gpu_events\":%llu,\"gpu_ns\":%lld",
+                    (unsigned long long)ftracks[s->track].dev_events,
+                    (long long)ftracks[s->track].dev_total_ns);
+        else
+            fprintf(f, ",\"gpu_events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld",
+                    (unsigned long long)s->gpu_events, (long long)s->busy_ns,
+                    (long long)s->max_gap_ns);
+        fputs(",\"track\":", f);
+        trace_track_fullname(tr, s->track, label, sizeof label);
+        cli_json_string(f, label, strlen(label));
+        fputc('}', f);
     }
     fputs("],\"threads\":[", f);
     const char *tsep = "";
     for (size_t k = 0; k < m->ntracks; k++) {
         const model_track *mt = &m->tracks[k];
-        if (!mt->events)
+        if (!mt->events || (ftracks && !ftracks[k].calls && !ftracks[k].self_ns))
             continue;
         const trace_track *tk = &tr->tracks[k];
         const char *pid = trace_str(tr, tr->processes[tk->process].pid);
@@ -304,8 +413,20 @@ static void report_json(FILE *f, const model *m, const uint32_t *order, size_t n
         fputs(",\"name\":", f);
         trace_track_label(tr, (uint32_t)k, label, sizeof label);
         cli_json_string(f, label, strlen(label));
-        fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld}",
-                (unsigned long long)mt->events, (long long)mt->busy_ns, (long long)mt->max_gap_ns);
+        /* self_ns: the sum of its stacks' self time (its pprof total) */
+        if (ftracks)
+            fprintf(f, ",\"events\":%llu,\"self_ns\":%lld",
+                    (unsigned long long)ftracks[k].calls, (long long)ftracks[k].self_ns);
+        else
+            fprintf(f, ",\"events\":%llu,\"busy_ns\":%lld,\"max_gap_ns\":%lld,"
+                       "\"self_ns\":%lld",
+                    (unsigned long long)mt->events, (long long)mt->busy_ns,
+                    (long long)mt->max_gap_ns, (long long)mt->self_ns);
+        /* the label --track takes */
+        fputs(",\"track\":", f);
+        trace_track_fullname(tr, (uint32_t)k, label, sizeof label);
+        cli_json_string(f, label, strlen(label));
+        fputc('}', f);
     }
     fputc(']', f);
     analyze_steps_json(f, st);
@@ -332,7 +453,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
                        enum memory_sort msort, size_t top, bool json, bool by_line,
                        bool by_shape, bool with_modules, bool short_names,
                        bool kernels_only, analyze_steps_sel *sel, const char *range_text,
-                       const hta_opts *ho)
+                       const hta_opts *ho, analyze_scope *sc)
 {
     struct ranged rgv, *rg = NULL;
     char vis[1200];
@@ -424,8 +545,13 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         rc = cli_fail(&err);
         goto out;
     }
-    model_sort_ops(m, (enum model_sort)sort, false, order);
-    size_t nshow = top == 0 || top > m->nops ? m->nops : top;
+    /* the stacks of --focus, --category, --track, --filter in the model
+       reported on (a step's, a range's): what convert writes */
+    if (analyze_scope_apply(sc, whole, m, &rc) < 0)
+        goto out;
+    rc = EXIT_INPUT;
+    size_t nops = analyze_scope_order(sc, (enum model_sort)sort, order);
+    size_t nshow = top == 0 || top > nops ? nops : top;
     /* TensorBoard's tree is built over the whole trace (its runtime and GPU
        links cross step bounds); the scope picks the calls that count */
     if (!sel->only && (json || by_shape || with_modules) &&
@@ -448,7 +574,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
             ranks_file_clear(&rank);
             goto out;
         }
-        report_json(stdout, m, order, nshow, sn, sel, rg, &rank);
+        report_json(stdout, m, order, nshow, sn, sel, rg, &rank, sc);
         analyze_kernels_json(stdout, kr, top);
         ranks_file_clear(&rank);
         analyze_memory_json(stdout, mem, msort, top);
@@ -458,7 +584,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         analyze_shapes_json(stdout, &shapes, tr, top);
         fputs("}\n", stdout);
     } else {
-        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg);
+        report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg, sc);
         analyze_kernels_text(stdout, kr, top);
         analyze_memory_text(stdout, mem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
@@ -475,6 +601,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     rc = EXIT_OK;
 out:
+    analyze_scope_done(sc);
     hta_free(gpu);
     free(keep);
     analyze_shapes_done(&shapes);
@@ -506,6 +633,8 @@ int cli_analyze(int argc, char **argv)
     long v;
     char vis[1200];
     opts_parsed p;
+    char *picked = NULL;
+    analyze_scope sc;
     int rc, k;
 
     if (opts_parse(c, argc, argv, &p, &rc) < 0)
@@ -598,7 +727,38 @@ int cli_analyze(int argc, char **argv)
             goto done;
         }
     cli_set_jobs(cv.jobs);
-    if (analyze_ranks_wanted((int)p.noperands, p.operands)) {
+    analyze_scope_init(&sc, &cv);
+    bool stacks = analyze_scope_stacks(&cv);
+    if (stacks && (cv.base || cmp.per_step || cmp.base_step || sel.only || kernels_only)) {
+        opts_usage_error(c, "--focus, --category, --track and --filter scope the full report "
+                            "of one trace: not with --base, --per-step, --base-step, --steps "
+                            "or --kernels");
+        goto done;
+    }
+    bool job = analyze_ranks_wanted((int)p.noperands, p.operands);
+    if (cv.has_rank) {
+        /* one rank of a job: its own report, the scope applied to it */
+        if (cv.base || cmp.per_step || cmp.base_step || spread) {
+            opts_usage_error(c, "--rank does not go with --base, --per-step, --base-step or "
+                                "--sort spread");
+            goto done;
+        }
+        analyze_ranks_opts ro = { .partial = cv.partial, .jobs = (unsigned)cv.jobs, .mo = mo };
+        if ((rc = analyze_ranks_pick(&ro, (int)p.noperands, p.operands, cv.rank, &picked)) !=
+            EXIT_OK)
+            goto done;
+        sc.rank_of = p.noperands == 1 ? p.operands[0] : NULL;
+        rc = analyze_one(picked, &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
+                         by_shape, with_modules, cv.short_names, kernels_only, &sel, NULL, &ho,
+                         &sc);
+        goto done;
+    }
+    if (job) {
+        if (stacks) {
+            opts_usage_error(c, "--focus, --category, --track and --filter take one TRACE, or "
+                                "one rank of a job (--rank N)");
+            goto done;
+        }
         if (cv.short_names) {
             opts_usage_error(c, "--short-names takes one TRACE, not several or a directory");
             goto done;
@@ -634,8 +794,10 @@ int cli_analyze(int argc, char **argv)
         goto done;
     }
     rc = analyze_one(p.operands[0], &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                     by_shape, with_modules, cv.short_names, kernels_only, &sel, cv.range, &ho);
+                     by_shape, with_modules, cv.short_names, kernels_only, &sel, cv.range, &ho,
+                     &sc);
 done:
+    free(picked);
     opts_parsed_done(&p);
     return rc;
 }

@@ -7,7 +7,7 @@
 #include "src/cli.h"
 
 void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                      const shortnames *sn)
+                      const shortnames *sn, const scope_fig *figs)
 {
     char a[64], b[64];
     fputs("* Total sums the op's calls (as PyTorch's table); Cum is the time with it anywhere\n"
@@ -16,7 +16,9 @@ void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nsh
           f);
     for (size_t i = 0; i < nshow; i++) {
         const model_op *o = &m->ops[order[i]];
-        if (o->cum_ns == o->total_ns)
+        int64_t cum = figs ? figs[order[i]].cum_ns : o->cum_ns;
+        int64_t total = figs ? figs[order[i]].total_ns : o->total_ns;
+        if (cum == total)
             continue;
         size_t nlen, clen = strtab_len(m->tr->strs, o->cat);
         const char *name = sn ? shortname_op(sn, order[i], &nlen) : trace_str(m->tr, o->name);
@@ -29,8 +31,8 @@ void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nsh
             cli_put_text(f, trace_str(m->tr, o->cat), clen);
             fputc(')', f);
         }
-        fprintf(f, ": cum %s ms, total %s ms\n", fmt_ms(o->cum_ns, a, sizeof a),
-                fmt_ms(o->total_ns, b, sizeof b));
+        fprintf(f, ": cum %s ms, total %s ms\n", fmt_ms(cum, a, sizeof a),
+                fmt_ms(total, b, sizeof b));
     }
 }
 

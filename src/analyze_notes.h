@@ -7,13 +7,15 @@
 #include <stdio.h>
 
 #include "core/model/model.h"
+#include "core/model/scope.h"
 #include "core/model/shortname.h"
 
 /* Prints the footnote for the rows order[0..nshow) marked '*' (cum_ns !=
    total_ns): what the two figures mean and each such row's cum. Names are
-   short when sn is not NULL. */
+   short when sn is not NULL. figs: the ops' figures in a scope
+   (core/model/scope.h), NULL for the model's. */
 void analyze_cum_note(FILE *f, const model *m, const uint32_t *order, size_t nshow,
-                      const shortnames *sn);
+                      const shortnames *sn, const scope_fig *figs);
 
 /* The time lines of the header: window, CPU time over all threads (with its
    ratio to the window), all tracks when GPU stream rows add to it, GPU time

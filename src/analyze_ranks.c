@@ -387,3 +387,44 @@ out:
     ranks_free(j);
     return rc;
 }
+
+int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int64_t rank,
+                       char **path)
+{
+    t2p_error err;
+    int rc = EXIT_INPUT;
+    *path = NULL;
+    ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
+    if (!j)
+        return cli_fail(&err);
+    /* every file is read for its rank (distributedInfo.rank first, as
+       convert --rank finds it); the step is the report's, not the lookup's */
+    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo };
+    size_t noted = cli_print_notes(j, 0);
+    int lrc = ranks_load(j, &lo, &err);
+    cli_print_notes(j, noted);
+    if (lrc < 0) {
+        cli_fail(&err);
+        goto out;
+    }
+    if (!check_failures(j, o->partial))
+        goto out;
+    for (size_t i = 0; i < j->nloaded; i++)
+        if (j->files[i].rank == rank) {
+            if (!(*path = strdup(j->files[i].path))) {
+                fprintf(stderr, "torch2pprof analyze: out of memory\n");
+                goto out;
+            }
+            rc = EXIT_OK;
+            goto out;
+        }
+    /* convert --rank's message */
+    fprintf(stderr, "torch2pprof analyze: --rank %lld: the job has no such rank (ranks",
+            (long long)rank);
+    for (size_t i = 0; i < j->nloaded; i++)
+        fprintf(stderr, "%s%lld", i ? ", " : " ", (long long)j->files[i].rank);
+    fputs(")\n", stderr);
+out:
+    ranks_free(j);
+    return rc;
+}

@@ -29,6 +29,15 @@ bool analyze_ranks_wanted(int nargs, char **args);
    exit code. */
 int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args);
 
+/* --rank N of the job args[0..nargs) (a directory, several traces, or one
+   trace: a job of one): loads them for their ranks and sets *path (a new
+   string, the caller frees it) to the trace of rank N, whose report is
+   the single-trace one. Returns EXIT_OK, or the exit code after printing
+   why: 2 for a rank the job lacks, naming the ranks it has, as convert
+   --rank does. */
+int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int64_t rank,
+                       char **path);
+
 /* A rank's figures as JSON members (no braces): "events", ..., "roles".
    The job report's ranks and an analysis file's "rank_figures" both. */
 void analyze_ranks_stat_json(FILE *f, const ranks_stat *s);

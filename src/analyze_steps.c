@@ -3,6 +3,7 @@
 
 #include "src/analyze_steps.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/base/fmt.h"
@@ -122,17 +123,22 @@ static void roles_json(FILE *f, const int64_t *roles)
         fprintf(f, ",\"%s_ns\":%lld", steps_role_key(r), (long long)roles[r]);
 }
 
+void analyze_steps_scope_json(FILE *f, const analyze_steps_sel *sel)
+{
+    const steps *s = sel->st;
+    if (!sel->spec)
+        return;
+    char l[200];
+    steps_range_label(s, sel->first, sel->last, l, sizeof l);
+    fputs(",\"steps\":", f);
+    cli_json_string(f, l, strlen(l));
+    fprintf(f, ",\"start_ns\":%lld,\"end_ns\":%lld", (long long)s->steps[sel->first].start,
+            (long long)s->steps[sel->last].end);
+}
+
 void analyze_steps_json(FILE *f, const analyze_steps_sel *sel)
 {
     const steps *s = sel->st;
-    if (sel->spec) {
-        char l[200];
-        steps_range_label(s, sel->first, sel->last, l, sizeof l);
-        fputs(",\"scope\":{\"steps\":", f);
-        cli_json_string(f, l, strlen(l));
-        fprintf(f, ",\"start_ns\":%lld,\"end_ns\":%lld}", (long long)s->steps[sel->first].start,
-                (long long)s->steps[sel->last].end);
-    }
     fputs(",\"steps\":[", f);
     size_t lo = sel->spec ? sel->first : sel->ranged ? sel->rlo : 0;
     size_t hi = sel->spec ? sel->last + 1 : sel->ranged ? sel->rhi : s->nsteps;
@@ -185,6 +191,15 @@ void analyze_steps_only(FILE *f, const analyze_steps_sel *sel, bool json)
     cli_json_string(f, tr->path, strlen(tr->path));
     fprintf(f, ",\"base_ns\":%lld,\"window_start_ns\":%lld", (long long)tr->base_ns,
             (long long)sel->st->m->window_start);
+    if (sel->spec) {
+        /* the report's scope object: --steps takes no other scope */
+        char o[300];
+        snprintf(o, sizeof o, "--step %s", sel->spec);
+        fputs(",\"scope\":{\"options\":", f);
+        cli_json_string(f, o, strlen(o));
+        analyze_steps_scope_json(f, sel);
+        fputc('}', f);
+    }
     analyze_steps_json(f, sel);
     fputs("}\n", f);
 }

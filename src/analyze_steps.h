@@ -37,8 +37,12 @@ void analyze_steps_scope_line(FILE *f, const analyze_steps_sel *sel);
    ProfilerStep# but its recommendations. */
 void analyze_steps_text(FILE *f, const analyze_steps_sel *sel);
 
-/* ,"steps":[...],"steps_average":{...},"recommendations":[...] (and
-   "scope" when scoped): members to put inside the report's object. */
+/* ,"steps":"1011","start_ns":...,"end_ns":... when --step scoped the
+   report: members of the report's "scope" object. */
+void analyze_steps_scope_json(FILE *f, const analyze_steps_sel *sel);
+
+/* ,"steps":[...],"steps_average":{...},"recommendations":[...]: members
+   to put inside the report's object. */
 void analyze_steps_json(FILE *f, const analyze_steps_sel *sel);
 
 /* --steps: the whole report is the Steps section: text, or a JSON object

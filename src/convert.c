@@ -33,6 +33,18 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
         return EXIT_INPUT;
     int rc;
     export_args a = *ea;
+    /* an entry that selects nothing in the trace: the profile is empty, as
+       go tool pprof -focus makes it, but likely a mistake (analyze, which
+       would report nothing, refuses it with this reason) */
+    if (export_check_entries(m, &a, &err) < 0) {
+        if (err.kind != T2P_ERR_MISSING) {
+            fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
+            rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
+            goto out;
+        }
+        fprintf(stderr, "torch2pprof convert: warning: %s\n",
+                cli_shown(err.reason, vis, sizeof vis));
+    }
     int64_t rank = ranks_trace_rank(tr);
     a.has_rank = rank >= 0;
     a.rank = rank;
@@ -76,10 +88,6 @@ int cli_convert(int argc, char **argv)
 {
     const opts_cmd *c = &opts_convert;
     select_spec sel;
-    export_entry *entries = NULL;
-    size_t nentries = 0;
-    const char *filter = NULL;
-    int64_t rank = -1;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
     bool selecting = false, no_memory = false;
@@ -94,48 +102,26 @@ int cli_convert(int argc, char **argv)
     select_init(&sel);
     if (opts_parse(c, argc, argv, &p, &rc) < 0)
         return rc;
-    if (!(entries = calloc(p.nhits ? p.nhits : 1, sizeof *entries))) {
-        fprintf(stderr, "torch2pprof convert: out of memory\n");
-        opts_parsed_done(&p);
-        return EXIT_INPUT;
-    }
     for (size_t i = 0; i < p.nhits; i++) {
         const opt_hit *h = &p.hits[i];
         int k = opts_common(c, h, &cv);
         if (k < 0) {
-            free(entries);
             opts_parsed_done(&p);
             return EXIT_USAGE;
         }
         if (k > 0)
             continue;
         switch (h->id) {
-        case OPT_FOCUS: entries[nentries++] = (export_entry){ "focus", h->value }; break;
-        case OPT_CATEGORY: entries[nentries++] = (export_entry){ "category", h->value }; break;
-        case OPT_TRACK: entries[nentries++] = (export_entry){ "track", h->value }; break;
-        case OPT_FILTER: filter = h->value; break;
-        case OPT_RANK: {
-            long n;
-            if (opts_number(c, h, 0, __LONG_MAX__, &n) != 0) {
-                free(entries);
-                opts_parsed_done(&p);
-                return EXIT_USAGE;
-            }
-            rank = n;
-            break;
-        }
         case OPT_IGNORE: sel.ignore_re = h->value; break;
         case OPT_THREAD: sel.thread_re = h->value; break;
         case OPT_NO_MEMORY: no_memory = true; break;
         case OPT_OUTPUT: out_opt = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
-            free(entries);
             opts_parsed_done(&p);
             return EXIT_OK;
         case OPT_VERSION:
             printf("torch2pprof %s\n", PACKAGE_VERSION);
-            free(entries);
             opts_parsed_done(&p);
             return EXIT_OK;
         default: break;
@@ -145,7 +131,10 @@ int cli_convert(int argc, char **argv)
     model_opts mo = { .keep_steps = cv.keep_steps, .no_python = cv.no_python,
                       .keep_nesting = true };
     bool partial = cv.partial, short_names = cv.short_names;
-    const char *base = cv.base, *step = cv.step;
+    const char *base = cv.base, *step = cv.step, *filter = cv.filter;
+    const export_entry *entries = cv.entries;
+    size_t nentries = cv.nentries;
+    int64_t rank = cv.has_rank ? cv.rank : -1;
     char **ins;
     size_t nins;
     const char *out;
@@ -177,10 +166,6 @@ int cli_convert(int argc, char **argv)
         snprintf(cbuf[i], sizeof cbuf[i], "selection: --%s %s", what[i], pats[i]);
         comments[ncomments++] = cbuf[i];
         selecting = true;
-    }
-    if (nentries > SCOPE_MAX - 1) {
-        opts_usage_error(c, "at most %d of --focus, --category and --track", SCOPE_MAX - 1);
-        goto done;
     }
     for (size_t i = 0; i < nentries; i++) {
         snprintf(cbuf[2 + i], sizeof cbuf[2 + i], "selection: --%s %s", entries[i].opt,
@@ -237,7 +222,6 @@ int cli_convert(int argc, char **argv)
     ea.ncomments = ncomments;
     rc = convert_one(in, out, &mo, partial, &ea);
 done:
-    free(entries);
     free(command);
     opts_parsed_done(&p);
     return rc;

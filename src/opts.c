@@ -288,6 +288,24 @@ int opts_common(const opts_cmd *c, const opt_hit *h, opts_common_vals *v)
         return 1;
     }
     case OPT_BASE: v->base = h->value; return 1;
+    case OPT_FOCUS:
+    case OPT_CATEGORY:
+    case OPT_TRACK:
+        if (v->nentries == SCOPE_MAX - 1) {
+            opts_usage_error(c, "at most %d of --focus, --category and --track", SCOPE_MAX - 1);
+            return -1;
+        }
+        v->entries[v->nentries++] = (export_entry){ h->id == OPT_FOCUS      ? "focus"
+                                                    : h->id == OPT_CATEGORY ? "category"
+                                                                            : "track",
+                                                    h->value };
+        return 1;
+    case OPT_FILTER: v->filter = h->value; return 1;
+    case OPT_RANK:
+        if (opts_number(c, h, 0, __LONG_MAX__, &v->rank) != 0)
+            return -1;
+        v->has_rank = true;
+        return 1;
     case OPT_JOBS: return opts_number(c, h, 1, 4096, &v->jobs) == 0 ? 1 : -1;
     default: return 0;
     }

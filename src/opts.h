@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/model/scope.h"
+#include "core/pprof/export.h"
+
 /* The programs an option belongs to. */
 enum {
     OPTS_ANALYZE = 1,
@@ -128,8 +131,15 @@ int opts_usage_error(const opts_cmd *c, const char *fmt, ...)
    EXIT_USAGE. */
 int opts_number(const opts_cmd *c, const opt_hit *h, long min, long max, long *out);
 
-/* What analyze, convert and the explorer share: taken by opts_common. */
+/* What analyze, convert and the explorer share: taken by opts_common. The
+   scope's options (#23) are read here once, so that the three programs
+   spell and check them alike. */
 typedef struct opts_common_vals {
+    export_entry entries[SCOPE_MAX]; /* --focus, --category, --track in the order given */
+    size_t nentries;
+    const char *filter; /* --filter TEXT, or NULL */
+    bool has_rank;      /* --rank N */
+    long rank;
     bool partial, partial_given, strict;
     bool keep_steps, no_python, short_names;
     const char *step; /* --step N[-M], or NULL */

@@ -710,9 +710,6 @@ int tui_main(int argc, char **argv)
     double t_start = now_s();
     opts_parsed p;
     int rc;
-    export_entry entries[SCOPE_MAX];
-    size_t nentries = 0;
-    const char *filter = NULL;
     struct view_scope_args sargs = { 0 };
 
     /* a write past `ulimit -f` (the export) fails with EFBIG, cleaned up,
@@ -791,26 +788,6 @@ int tui_main(int argc, char **argv)
             goto usage_done;
         case OPT_NO_MOUSE: mouse = false; break;
         case OPT_SOURCE_PATH: vo.source_path = h->value; break;
-        case OPT_FOCUS:
-        case OPT_CATEGORY:
-        case OPT_TRACK:
-            if (nentries == SCOPE_MAX - 1) {
-                opts_usage_error(c, "at most %d of --focus, --category and --track",
-                                 SCOPE_MAX - 1);
-                goto usage_done;
-            }
-            entries[nentries++] = (export_entry){ h->id == OPT_FOCUS ? "focus"
-                                                  : h->id == OPT_CATEGORY ? "category"
-                                                                          : "track",
-                                                  h->value };
-            break;
-        case OPT_FILTER: filter = h->value; break;
-        case OPT_RANK:
-            if (opts_number(c, h, 0, __LONG_MAX__, &n) != 0)
-                goto usage_done;
-            sargs.has_rank = true;
-            sargs.rank = n;
-            break;
         default: break;
         }
     }
@@ -818,6 +795,8 @@ int tui_main(int argc, char **argv)
     bool partial = !cv.strict;
     long jobs = cv.jobs;
     base = cv.base;
+    sargs.has_rank = cv.has_rank;
+    sargs.rank = cv.rank;
     mo.keep_steps = cv.keep_steps;
     vo.short_names = cv.short_names;
     /* the model keeps its Python frames; p shows and hides them, and the
@@ -841,8 +820,8 @@ int tui_main(int argc, char **argv)
                          .view_given = view_given, .mouse = mouse, .script = script,
                          .jobs = jobs, .rw = rw, .rh = rh, .range = cv.range,
                          .t_start = t_start, .nops = nops,
-                         .ops = ops, .sargs = &sargs, .entries = entries,
-                         .nentries = nentries, .filter = filter };
+                         .ops = ops, .sargs = &sargs, .entries = cv.entries,
+                         .nentries = cv.nentries, .filter = cv.filter };
     script = NULL; /* run's now */
     rc = run(&r);
 usage_done:

@@ -22,6 +22,7 @@ struct scope {
     uint32_t figs_gen;
     uint32_t *op_cat;  /* per op: its category's index */
     uint8_t *outer;    /* per node: no ancestor has the same op (NULL until needed) */
+    const uint8_t *only; /* scope_restrict's mask over the per-track nodes, or NULL */
 };
 
 /* Writes to every page of a fresh allocation: a focus must not pay for
@@ -216,7 +217,13 @@ bool scope_per_track(const scope *s)
 
 bool scope_active(const scope *s)
 {
-    return s->n > 0 || s->filter[0];
+    return s->n > 0 || s->filter[0] || s->only;
+}
+
+void scope_restrict(scope *s, const uint8_t *keep)
+{
+    s->only = keep;
+    s->gen++;
 }
 
 uint32_t scope_gen(const scope *s)
@@ -277,7 +284,7 @@ static void mask_compute(scope *s, scope_mask *k, bool merged)
             if (s->filter[0] && s->op_hit[nd->op])
                 b |= (uint32_t)1 << s->n;
             k->bits[i] = b;
-            sel = b == all;
+            sel = b == all && (merged || !s->only || s->only[i]);
         }
         k->sel[i] = k->shown[i] = sel;
         k->scum[i] = sel ? nd->self_ns : 0;
@@ -476,6 +483,60 @@ const scope_fig *scope_cats(scope *s)
 const scope_fig *scope_tracks(scope *s)
 {
     return figs_compute(s) < 0 ? NULL : s->ftracks;
+}
+
+/* qsort has no context argument in C11: the sort's figures, one sort per
+   thread at a time (as core/model/model_sort.c) */
+struct fig_sort {
+    const model *m;
+    const scope_fig *f;
+    enum model_sort key;
+    bool reverse;
+};
+static _Thread_local struct fig_sort fsort;
+
+static int64_t fig_key(const scope_fig *f, enum model_sort key)
+{
+    switch (key) {
+    case MODEL_SORT_TOTAL: return f->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)f->calls;
+    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
+    default: return f->self_ns;
+    }
+}
+
+static int fig_cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int r = 0;
+    if (fsort.key != MODEL_SORT_NAME) {
+        int64_t va = fig_key(&fsort.f[a], fsort.key), vb = fig_key(&fsort.f[b], fsort.key);
+        r = va > vb ? -1 : va < vb;
+    }
+    if (r == 0)
+        r = strcmp(model_op_name(fsort.m, a), model_op_name(fsort.m, b));
+    if (r == 0)
+        r = a < b ? -1 : (a > b);
+    return fsort.reverse ? -r : r;
+}
+
+size_t scope_sort_ops(scope *s, enum model_sort key, bool reverse, uint32_t *order)
+{
+    const model *m = s->m;
+    const scope_fig *f = scope_ops(s);
+    if (!f) {
+        model_sort_ops(m, key, reverse, order);
+        return m->nops;
+    }
+    size_t n = 0;
+    for (size_t o = 0; o < m->nops; o++)
+        if (f[o].calls || f[o].total_ns || f[o].dev_total_ns || f[o].dev_events)
+            order[n++] = (uint32_t)o;
+    fsort = (struct fig_sort){ m, f, key, reverse };
+    qsort(order, n, sizeof *order, fig_cmp);
+    return n;
 }
 
 uint32_t scope_op_cat(scope *s, uint32_t op)

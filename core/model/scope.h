@@ -76,8 +76,18 @@ int scope_carry(scope *to, const scope *from);
    node, a track): the merged tree then selects nothing. */
 bool scope_per_track(const scope *s);
 
-/* Whether there is any entry or filter. */
+/* Whether there is any entry, filter or restriction. */
 bool scope_active(const scope *s);
+
+/* Narrows the per-track selection to the stacks keep selects (a mask over
+   model->nodes as export_select and select_nodes give; NULL: no
+   restriction), on top of the entries and the filter: for selections the
+   entries cannot say (a --focus regular expression, --ignore, --thread),
+   so that analyze's figures (scope_ops, scope_cats, scope_tracks,
+   scope_busy) count exactly the stacks convert writes. keep is borrowed: it
+   must outlive its use. The merged tree's mask does not see it (a merged
+   node holds stacks of several tracks): scope_mask_of(s, true) ignores it. */
+void scope_restrict(scope *s, const uint8_t *keep);
 /* Bumped on every change. */
 uint32_t scope_gen(const scope *s);
 
@@ -108,6 +118,13 @@ typedef struct scope_fig {
 const scope_fig *scope_ops(scope *s);
 const scope_fig *scope_cats(scope *s);
 const scope_fig *scope_tracks(scope *s);
+/* The ops on the scope's stacks (a call, time or GPU work in it) into
+   order, sorted by their figures in the scope (key, largest first; ties
+   and MODEL_SORT_NAME by name; reverse flips), as the Ops view and analyze
+   list them. Without a scope: every op by model_sort_ops. order has room
+   for model->nops. Returns how many. */
+size_t scope_sort_ops(scope *s, enum model_sort key, bool reverse, uint32_t *order);
+
 /* The category index of op (for views that group ops). */
 uint32_t scope_op_cat(scope *s, uint32_t op);
 

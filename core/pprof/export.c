@@ -109,6 +109,36 @@ nomem:
     return -1;
 }
 
+int export_check_entries(const model *m, const export_args *a, t2p_error *err)
+{
+    for (size_t i = 0; i < a->nentries; i++) {
+        const export_entry *e = &a->entries[i];
+        export_args one = { .entries = e, .nentries = 1 };
+        uint8_t *keep;
+        bool selecting;
+        if (export_select(m, &one, &keep, &selecting, err) < 0)
+            return -1;
+        size_t n = 0;
+        for (size_t k = 0; keep && k < m->nnodes; k++)
+            n += keep[k] != 0;
+        free(keep);
+        if (n)
+            continue;
+        const char *why = !strcmp(e->opt, "category")
+                              ? "no operator of this category"
+                          : !strcmp(e->opt, "track")
+                              ? "no thread or stream of this name (\"PROCESS / THREAD\", "
+                                "as the threads are listed)"
+                              : "no operator of this name, no call path from the top of a "
+                                "stack, and no frame name that matches it as a regular "
+                                "expression";
+        error_set(err, T2P_ERR_MISSING, m->tr->path, -1, "--%s %s names nothing in the trace: %s",
+                  e->opt, e->val, why);
+        return -1;
+    }
+    return 0;
+}
+
 int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
                  const char *out, export_result *res, t2p_error *err)
 {

@@ -62,6 +62,14 @@ typedef struct export_result {
 int export_select(const model *m, const export_args *a, uint8_t **keep, bool *selecting,
                   t2p_error *err);
 
+/* Whether each of a's entries, alone, keeps some stack of m: an entry that
+   names nothing (an operator, category or track m lacks, a --focus that
+   is no call path and matches no frame) is the caller's mistake, not an
+   empty scope. Returns 0, or -1 with err set (T2P_ERR_MISSING, the reason
+   naming the option; a bad pattern: T2P_ERR_ARG). What analyze checks
+   before it reports on a scope. */
+int export_check_entries(const model *m, const export_args *a, t2p_error *err);
+
 /* Writes the profile of tr in a's scope to out (pprof_write: a temp file
    renamed into place). whole is tr's model built with mo, or NULL to build
    it here. Errors: T2P_ERR_ARG for a malformed --step or a bad pattern,

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/model/model.h"
+#include "core/model/scope.h"
 #include "core/model/select.h"
 #include "core/load/trace.h"
 #include "tests/unit/unit.h"
@@ -311,6 +312,77 @@ static void test_device_ops_vs_tree(void **state)
     }
 }
 
+static uint32_t op_id(const model *m, const char *name, const char *cat)
+{
+    const model_op *o = find(m, name, cat);
+    assert_non_null(o);
+    return (uint32_t)(o - m->ops);
+}
+
+/* scope_restrict (what analyze counts under convert's selection): the
+   figures of a scope narrowed to a keep mask are those of the same
+   selection said as an entry, and, for the stacks of one thread of
+   tests/fixtures/recursion.json, the hand-worked ones above. */
+static void test_scope_restrict(void **state)
+{
+    (void)state;
+    trace *tr;
+    t2p_error err;
+    model *m = open_model(traces[0], &tr);
+    assert_non_null(m);
+    uint32_t sum = op_id(m, "aten::sum", "cpu_op");
+    scope *by_entry = scope_new(m), *by_keep = scope_new(m);
+    assert_non_null(by_entry);
+    assert_non_null(by_keep);
+    assert_int_equal(scope_push(by_entry, SCOPE_OP, sum), 0);
+    select_spec sp;
+    select_init(&sp);
+    sp.focus_op = sum;
+    uint8_t *keep = select_nodes(m, &sp, &err);
+    assert_non_null(keep);
+    scope_restrict(by_keep, keep);
+    const scope_fig *a = scope_ops(by_entry), *b = scope_ops(by_keep);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t o = 0; o < m->nops; o++) {
+        assert_int_equal(a[o].calls, b[o].calls);
+        assert_int_equal(a[o].self_ns, b[o].self_ns);
+        assert_int_equal(a[o].total_ns, b[o].total_ns);
+        assert_int_equal(a[o].cum_ns, b[o].cum_ns);
+    }
+    assert_int_equal(scope_busy(by_keep), scope_busy(by_entry));
+    /* tid 3 alone: overlap_parent 30, child_x 40, child_y 40 us of self */
+    uint32_t par = op_id(m, "overlap_parent", "cpu_op");
+    uint32_t track = MODEL_NONE;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].op == par)
+            track = m->nodes[i].track;
+    assert_int_not_equal(track, MODEL_NONE);
+    for (size_t i = 0; i < m->nnodes; i++)
+        keep[i] = m->nodes[i].parent != MODEL_NONE && m->nodes[i].track == track;
+    scope_restrict(by_keep, keep);
+    b = scope_ops(by_keep);
+    assert_non_null(b);
+    assert_int_equal(b[par].self_ns, 30000);
+    assert_int_equal(b[op_id(m, "child_x", "cpu_op")].self_ns, 40000);
+    assert_int_equal(b[op_id(m, "child_y", "cpu_op")].self_ns, 40000);
+    assert_int_equal(b[sum].self_ns, 0);
+    assert_int_equal(scope_busy(by_keep), 110000);
+    /* the ops on the scope's stacks alone, by self: the children, then the parent */
+    uint32_t order[64];
+    assert_true(m->nops <= 64);
+    size_t n = scope_sort_ops(by_keep, MODEL_SORT_SELF, false, order);
+    assert_int_equal(n, 3);
+    assert_string_equal(model_op_name(m, order[0]), "child_x");
+    assert_string_equal(model_op_name(m, order[1]), "child_y");
+    assert_int_equal(order[2], par);
+    free(keep);
+    scope_free(by_entry);
+    scope_free(by_keep);
+    model_free(m);
+    trace_free(tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_window_covers_events),
         cmocka_unit_test(test_window_triton),
         cmocka_unit_test(test_device_ops_vs_tree),
+        cmocka_unit_test(test_scope_restrict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
