@@ -103,16 +103,25 @@ struct sweep {
     steps_roles *roles;
 };
 
-/* [a, b) to a role's stretches, which have room: the last one grows when
-   b follows it */
+/* [a, b) to a role's stretches, which have room (one entry more than the
+   stretches: the end entry): the last one grows when b follows it */
 static void add_run(timeline_runs *o, int64_t a, int64_t b)
 {
-    if (o->n && o->r[o->n - 1].e == a) {
-        o->r[o->n - 1].e = b;
+    timeline_run *end = &o->r[o->n];
+    if (o->n && end->s == a) {
+        end->s = b;
+        end->cum += b - a;
         return;
     }
-    const timeline_run *p = o->n ? &o->r[o->n - 1] : NULL;
-    o->r[o->n++] = (timeline_run){ a, b, p ? p->cum + (p->e - p->s) : 0 };
+    int64_t sum = o->n ? end->cum : 0;
+    *end = (timeline_run){ a, sum };
+    o->r[++o->n] = (timeline_run){ b, sum + (b - a) };
+}
+
+/* the end of stretch j < n */
+static int64_t run_end(const timeline_runs *o, size_t j)
+{
+    return o->r[j].s + (o->r[j + 1].cum - o->r[j].cum);
 }
 
 /* [a, b) drawn by the top of the stack: its role's time and busy time */
@@ -135,6 +144,12 @@ static void emit(struct sweep *w, int64_t a, int64_t b)
     }
     w->count[STEPS_OTHER] += w->last[STEPS_OTHER] != a;
     w->last[STEPS_OTHER] = b;
+}
+
+/* each role's stretches and their end entry */
+static size_t room(size_t n)
+{
+    return n ? n + 1 : 0;
 }
 
 /* From this many stretches on (4.5 MB), a row's block is a mapping of its
@@ -161,7 +176,7 @@ static int block_of_counts(struct sweep *w, timeline_row *r)
 {
     size_t n = 0;
     for (int q = 0; q < STEPS_NROLES; q++)
-        n += w->count[q];
+        n += room(w->count[q]);
     r->mapped = n >= TIMELINE_MAPPED;
     r->nblock = n;
     if (!n)
@@ -170,8 +185,8 @@ static int block_of_counts(struct sweep *w, timeline_row *r)
         return -1;
     size_t at = 0;
     for (int q = 0; q < STEPS_NROLES; q++) {
-        r->runs[q] = (timeline_runs){ w->count[q] ? r->block + at : NULL, 0, w->count[q] };
-        at += w->count[q];
+        r->runs[q] = (timeline_runs){ w->count[q] ? r->block + at : NULL, 0, room(w->count[q]) };
+        at += room(w->count[q]);
     }
     return 0;
 }
@@ -289,6 +304,7 @@ static int strip(timeline *t, timeline_row *u, size_t lo, size_t hi)
     for (size_t i = lo; i < hi; i++)
         n += t->rows[i].runs[STEPS_OTHER].n;
     memset(b, 0, sizeof *b);
+    n = room(n);
     u->mapped = n >= TIMELINE_MAPPED;
     u->nblock = n;
     if (n && !(u->block = block_new(n, u->mapped))) {
@@ -297,28 +313,32 @@ static int strip(timeline *t, timeline_row *u, size_t lo, size_t hi)
     }
     b->r = u->block;
     b->cap = n;
+    int64_t last = INT64_MIN; /* the end of the union's last stretch */
     for (;;) {
         /* the stretch starting first among the streams' next ones */
-        const timeline_run *x = NULL;
+        const timeline_runs *x = NULL;
         size_t from = 0;
         for (size_t i = 0; i < k; i++) {
             const timeline_runs *o = &t->rows[lo + i].runs[STEPS_OTHER];
-            if (at[i] < o->n && (!x || o->r[at[i]].s < x->s)) {
-                x = &o->r[at[i]];
+            if (at[i] < o->n && (!x || o->r[at[i]].s < x->r[at[from]].s)) {
+                x = o;
                 from = i;
             }
         }
         if (!x)
             break;
+        int64_t s = x->r[at[from]].s, e = run_end(x, at[from]);
         at[from]++;
-        timeline_run *l = b->n ? &b->r[b->n - 1] : NULL;
-        if (l && x->s <= l->e) { /* overlapping or touching: one stretch */
-            if (x->e > l->e)
-                l->e = x->e;
+        if (b->n && s <= last) { /* overlapping or touching: one stretch */
+            if (e > last) {
+                b->r[b->n].s = e;
+                b->r[b->n].cum += e - last;
+                last = e;
+            }
             continue;
         }
-        b->r[b->n] = (timeline_run){ x->s, x->e, l ? l->cum + (l->e - l->s) : 0 };
-        b->n++;
+        add_run(b, s, e);
+        last = e;
     }
     free(at);
     return 0;
@@ -566,8 +586,9 @@ static int64_t cum_at(const timeline_runs *r, int64_t x)
     }
     if (lo == 0)
         return 0;
-    const timeline_run *j = &r->r[lo - 1];
-    return j->cum + ((x < j->e ? x : j->e) - j->s);
+    size_t j = lo - 1;
+    int64_t e = run_end(r, j);
+    return r->r[j].cum + ((x < e ? x : e) - r->r[j].s);
 }
 
 static int64_t runs_ns(const timeline_runs *r, int64_t a, int64_t b)

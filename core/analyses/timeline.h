@@ -34,14 +34,17 @@
 
 #define TIMELINE_NONE UINT32_MAX
 
-/* A stretch of one role on a row: [s, e); cum: the time of the stretches
-   before it. */
+/* A stretch of one role on a row starts at s; cum: the time of the
+   stretches before it. It ends at s + (the next one's cum - cum): each
+   role's stretches are followed by one more entry, {the last one's end,
+   their total}. 16 bytes a stretch (an end of its own made the timeline a
+   third bigger, and writing fresh memory is most of its build). */
 typedef struct timeline_run {
-    int64_t s, e, cum;
+    int64_t s, cum;
 } timeline_run;
 
 /* The stretches of one role on a row, in time order, disjoint, none
-   touching the next. */
+   touching the next: r[0 .. n), and r[n] the end entry when n > 0. */
 typedef struct timeline_runs {
     timeline_run *r;
     size_t n, cap;
