@@ -86,6 +86,8 @@ struct open {
     int32_t best;
 };
 
+#define NO_FILL (-2) /* an event that fills no time of its row */
+
 /* One thread's sweep: its stack and the sort's scratch array. A row is
    swept twice: first to count each role's stretches, then to write them
    into one block of the exact size (fill). Cheaper than a log of what the
@@ -98,6 +100,11 @@ struct sweep {
     uint32_t *tmp;
     size_t tmpcap;
     timeline_row *fill; /* the second sweep's row, NULL in the first */
+    /* per event of the row: the role that draws while it is the innermost
+       (its stack entry's best), or NO_FILL; the first sweep's, for the
+       second */
+    signed char *bests;
+    size_t bestcap;
     size_t count[STEPS_NROLES];
     int64_t last[STEPS_NROLES]; /* the end of each role's last stretch */
     steps_roles *roles;
@@ -211,12 +218,16 @@ static int sweep_row(struct sweep *w, timeline_row *r)
     const timeline *t = w->t;
     const trace_event *ev = t->m->tr->events;
     uint32_t *under = t->under;
+    signed char *bests = w->bests - r->first; /* by position in order */
     int64_t cur = INT64_MIN;
     w->depth = 0;
     for (size_t j = r->first; j < r->first + r->nev; j++) {
-        if (!fills(t, r, j)) {
-            if (!w->fill)
+        /* the first sweep classifies each event; the second reads it back */
+        if (w->fill ? bests[j] == NO_FILL : !fills(t, r, j)) {
+            if (!w->fill) {
+                bests[j] = NO_FILL;
                 under[j] = w->depth ? w->stk[w->depth - 1].pos : TIMELINE_NONE;
+            }
             continue;
         }
         const trace_event *x = &ev[t->order[j]];
@@ -238,12 +249,17 @@ static int sweep_row(struct sweep *w, timeline_row *r)
             w->stk = ns;
             w->stkcap = nc;
         }
-        int32_t role = steps_roles_of(w->roles, t->order[j]);
-        int32_t p = w->depth ? w->stk[w->depth - 1].best : -1;
-        /* the role first in the split's order wins: the lower enum value */
-        int32_t best = role < 0 ? p : p < 0 ? role : role < p ? role : p;
-        if (!w->fill)
+        int32_t best;
+        if (w->fill) {
+            best = bests[j];
+        } else {
+            int32_t role = steps_roles_of(w->roles, t->order[j]);
+            int32_t p = w->depth ? w->stk[w->depth - 1].best : -1;
+            /* the role first in the split's order wins: the lower enum value */
+            best = role < 0 ? p : p < 0 ? role : role < p ? role : p;
+            bests[j] = (signed char)best;
             under[j] = w->depth ? w->stk[w->depth - 1].pos : TIMELINE_NONE;
+        }
         w->stk[w->depth++] = (struct open){ x->ts + x->dur, (uint32_t)j, best };
     }
     while (w->depth) {
@@ -259,6 +275,13 @@ static int sweep_row(struct sweep *w, timeline_row *r)
 /* counts, then writes row r's stretches */
 static int sweep_twice(struct sweep *w, timeline_row *r)
 {
+    if (r->nev > w->bestcap) {
+        signed char *nb = realloc(w->bests, r->nev);
+        if (!nb)
+            return -1;
+        w->bests = nb;
+        w->bestcap = r->nev;
+    }
     w->fill = NULL;
     for (int q = 0; q < STEPS_NROLES; q++) {
         w->count[q] = 0;
@@ -391,6 +414,7 @@ static void *pool_main(void *arg)
     }
     free(w.stk);
     free(w.tmp);
+    free(w.bests);
     return NULL;
 }
 
