@@ -159,7 +159,7 @@ static size_t room(size_t n)
     return n ? n + 1 : 0;
 }
 
-/* From this many stretches on (4.5 MB), a row's block is a mapping of its
+/* From this many stretches on (3 MB), a row's block is a mapping of its
    own (core/base/vec.h: huge pages): faulting in 4 KiB pages one by one
    took a third of the timeline's time on the benchmark trace. Below,
    malloc (a trace may have thousands of small tracks: no mapping each). */
