@@ -3,9 +3,12 @@
 
 #include "core/analyses/timeline.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/steps_roles.h"
+#include "core/base/vec.h"
 #include "core/model/catkind.h"
 
 /* A GPU device's index from its process: "GPU 3" in its labels or name,
@@ -75,62 +78,159 @@ static void sort_row(const trace_event *ev, uint32_t *o, size_t n, uint32_t *tmp
         memcpy(o, src, n * sizeof *o);
 }
 
+/* An event on the sweep's stack: its end, its position in order, and the
+   role first in the split's order among it and the events under it. */
 struct open {
     int64_t end;
-    uint32_t ev;
+    uint32_t pos;
     int32_t best;
 };
 
+#define NO_FILL (-2) /* an event that fills no time of its row */
+
+/* One thread's sweep: its stack and the sort's scratch array. A row is
+   swept twice: first to count each role's stretches, then to write them
+   into one block of the exact size (fill). Cheaper than a log of what the
+   first sweep drew, or arrays grown as it goes: on the benchmark trace,
+   faulting in and zeroing fresh pages was most of the build. */
 struct sweep {
-    timeline_row *r;
-    size_t cap;
+    const timeline *t;
     struct open *stk;
     size_t depth, stkcap;
-    bool nomem;
+    uint32_t *tmp;
+    size_t tmpcap;
+    timeline_row *fill; /* the second sweep's row, NULL in the first */
+    /* per event of the row: the role that draws while it is the innermost
+       (its stack entry's best), or NO_FILL; the first sweep's, for the
+       second */
+    signed char *bests;
+    size_t bestcap;
+    size_t count[STEPS_NROLES];
+    int64_t last[STEPS_NROLES]; /* the end of each role's last stretch */
+    steps_roles *roles;
 };
 
-static void emit(struct sweep *w, int64_t a, int64_t b)
+/* [a, b) to a role's stretches, which have room (one entry more than the
+   stretches: the end entry): the last one grows when b follows it */
+static void add_run(timeline_runs *o, int64_t a, int64_t b)
 {
-    if (b <= a || w->nomem)
-        return;
-    timeline_row *r = w->r;
-    uint32_t ev = w->depth ? w->stk[w->depth - 1].ev : TIMELINE_NONE;
-    int32_t role = w->depth ? w->stk[w->depth - 1].best : -1;
-    if (r->nseg && r->seg[r->nseg - 1].event == ev && r->seg[r->nseg - 1].role == role &&
-        r->end == a) {
-        r->end = b;
+    timeline_run *end = &o->r[o->n];
+    if (o->n && end->s == a) {
+        end->s = b;
+        end->cum += b - a;
         return;
     }
-    if (r->nseg == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 256;
-        timeline_seg *ns = realloc(r->seg, nc * sizeof *ns);
-        if (!ns) {
-            w->nomem = true;
-            return;
-        }
-        r->seg = ns;
-        w->cap = nc;
-    }
-    r->seg[r->nseg++] = (timeline_seg){ a, ev, role };
-    r->end = b;
+    int64_t sum = o->n ? end->cum : 0;
+    *end = (timeline_run){ a, sum };
+    o->r[++o->n] = (timeline_run){ b, sum + (b - a) };
 }
 
-/* the segments of a row from its sorted events; work_only: a stream's,
-   made of its GPU work alone (annotations on a GPU row are no work) */
-static int segments(struct sweep *w, const timeline *t, const uint32_t *o, size_t n,
-                    bool work_only)
+/* the end of stretch j < n */
+static int64_t run_end(const timeline_runs *o, size_t j)
 {
+    return o->r[j].s + (o->r[j + 1].cum - o->r[j].cum);
+}
+
+/* [a, b) drawn by the top of the stack: its role's time and busy time */
+static void emit(struct sweep *w, int64_t a, int64_t b)
+{
+    if (b <= a || !w->depth)
+        return; /* idle: no stretch */
+    int32_t role = w->stk[w->depth - 1].best;
+    if (role >= STEPS_OTHER)
+        role = -1;
+    if (w->fill) {
+        if (role >= 0)
+            add_run(&w->fill->runs[role], a, b);
+        add_run(&w->fill->runs[STEPS_OTHER], a, b);
+        return;
+    }
+    if (role >= 0) {
+        w->count[role] += w->last[role] != a;
+        w->last[role] = b;
+    }
+    w->count[STEPS_OTHER] += w->last[STEPS_OTHER] != a;
+    w->last[STEPS_OTHER] = b;
+}
+
+/* each role's stretches and their end entry */
+static size_t room(size_t n)
+{
+    return n ? n + 1 : 0;
+}
+
+/* From this many stretches on (3 MB), a row's block is a mapping of its
+   own (core/base/vec.h: huge pages): faulting in 4 KiB pages one by one
+   took a third of the timeline's time on the benchmark trace. Below,
+   malloc (a trace may have thousands of small tracks: no mapping each). */
+#define TIMELINE_MAPPED ((size_t)3 << 16)
+
+static timeline_run *block_new(size_t n, bool mapped)
+{
+    return mapped ? vec_alloc(n, sizeof(timeline_run)) : malloc((n ? n : 1) * sizeof(timeline_run));
+}
+
+static void block_free(timeline_run *b, size_t n, bool mapped)
+{
+    if (mapped)
+        vec_free(b, n, sizeof *b);
+    else
+        free(b);
+}
+
+/* The row's block for the counted stretches, each role's share of it. */
+static int block_of_counts(struct sweep *w, timeline_row *r)
+{
+    size_t n = 0;
+    for (int q = 0; q < STEPS_NROLES; q++)
+        n += room(w->count[q]);
+    r->mapped = n >= TIMELINE_MAPPED;
+    r->nblock = n;
+    if (!n)
+        return 0;
+    if (!(r->block = block_new(n, r->mapped)))
+        return -1;
+    size_t at = 0;
+    for (int q = 0; q < STEPS_NROLES; q++) {
+        r->runs[q] = (timeline_runs){ w->count[q] ? r->block + at : NULL, 0, room(w->count[q]) };
+        at += room(w->count[q]);
+    }
+    return 0;
+}
+
+/* whether the event at position j of order fills time on row r: a stream's
+   row is made of its GPU work alone (annotations on a GPU row are no work) */
+static bool fills(const timeline *t, const timeline_row *r, size_t j)
+{
+    const trace_event *x = &t->m->tr->events[t->order[j]];
+    if (x->dur <= 0)
+        return false; /* an instant fills no time */
+    if (r->kind != TIMELINE_STREAM)
+        return true;
+    return catkind_is_gpu_work(x->cat < t->m->ncatkind ? (enum catkind)t->m->catkind[x->cat]
+                                                       : CATKIND_NONE);
+}
+
+/* A row's stretches and its events' under[] from its sorted events: at
+   each instant the innermost open event (the top of the stack) draws. */
+static int sweep_row(struct sweep *w, timeline_row *r)
+{
+    const timeline *t = w->t;
     const trace_event *ev = t->m->tr->events;
+    uint32_t *under = t->under;
+    signed char *bests = w->bests - r->first; /* by position in order */
     int64_t cur = INT64_MIN;
     w->depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        const trace_event *x = &ev[o[i]];
-        if (x->dur <= 0)
-            continue; /* an instant fills no time */
-        if (work_only && !catkind_is_gpu_work(x->cat < t->m->ncatkind
-                                                  ? (enum catkind)t->m->catkind[x->cat]
-                                                  : CATKIND_NONE))
+    for (size_t j = r->first; j < r->first + r->nev; j++) {
+        /* the first sweep classifies each event; the second reads it back */
+        if (w->fill ? bests[j] == NO_FILL : !fills(t, r, j)) {
+            if (!w->fill) {
+                bests[j] = NO_FILL;
+                under[j] = w->depth ? w->stk[w->depth - 1].pos : TIMELINE_NONE;
+            }
             continue;
+        }
+        const trace_event *x = &ev[t->order[j]];
         while (w->depth && w->stk[w->depth - 1].end <= x->ts) {
             int64_t e = w->stk[w->depth - 1].end;
             emit(w, cur, e);
@@ -149,11 +249,18 @@ static int segments(struct sweep *w, const timeline *t, const uint32_t *o, size_
             w->stk = ns;
             w->stkcap = nc;
         }
-        int32_t r = steps_ev_role(t->st, o[i]);
-        int32_t p = w->depth ? w->stk[w->depth - 1].best : -1;
-        /* the role first in the split's order wins: the lower enum value */
-        int32_t best = r < 0 ? p : p < 0 ? r : r < p ? r : p;
-        w->stk[w->depth++] = (struct open){ x->ts + x->dur, o[i], best };
+        int32_t best;
+        if (w->fill) {
+            best = bests[j];
+        } else {
+            int32_t role = steps_roles_of(w->roles, t->order[j]);
+            int32_t p = w->depth ? w->stk[w->depth - 1].best : -1;
+            /* the role first in the split's order wins: the lower enum value */
+            best = role < 0 ? p : p < 0 ? role : role < p ? role : p;
+            bests[j] = (signed char)best;
+            under[j] = w->depth ? w->stk[w->depth - 1].pos : TIMELINE_NONE;
+        }
+        w->stk[w->depth++] = (struct open){ x->ts + x->dur, (uint32_t)j, best };
     }
     while (w->depth) {
         int64_t e = w->stk[w->depth - 1].end;
@@ -162,117 +269,101 @@ static int segments(struct sweep *w, const timeline *t, const uint32_t *o, size_
             cur = e;
         w->depth--;
     }
-    return w->nomem ? -1 : 0;
-}
-
-static int64_t seg_end(const timeline_row *r, size_t i)
-{
-    return i + 1 < r->nseg ? r->seg[i + 1].start : r->end;
-}
-
-/* Each role's runs (runs[STEPS_OTHER]: the busy time, any event open) in
-   two passes over the segments: count, then fill. */
-static int all_runs(timeline_row *row)
-{
-    size_t n[STEPS_NROLES] = { 0 };
-    for (size_t i = 0; i < row->nseg; i++) {
-        const timeline_seg *g = &row->seg[i], *p = i ? &row->seg[i - 1] : NULL;
-        if (g->role >= 0 && g->role < STEPS_OTHER && !(p && p->role == g->role))
-            n[g->role]++;
-        if (g->event != TIMELINE_NONE && !(p && p->event != TIMELINE_NONE))
-            n[STEPS_OTHER]++;
-    }
-    for (int r = 0; r < STEPS_NROLES; r++) {
-        timeline_runs *o = &row->runs[r];
-        memset(o, 0, sizeof *o);
-        if (!n[r])
-            continue;
-        o->s = malloc(n[r] * sizeof *o->s);
-        o->e = malloc(n[r] * sizeof *o->e);
-        o->cum = malloc(n[r] * sizeof *o->cum);
-        if (!o->s || !o->e || !o->cum)
-            return -1;
-    }
-    int64_t sum[STEPS_NROLES] = { 0 };
-    for (size_t i = 0; i < row->nseg; i++) {
-        const timeline_seg *g = &row->seg[i];
-        int64_t a = g->start, b = seg_end(row, i);
-        int rs[2] = { g->role >= 0 && g->role < STEPS_OTHER ? g->role : -1,
-                      g->event != TIMELINE_NONE ? STEPS_OTHER : -1 };
-        for (int k = 0; k < 2; k++) {
-            if (rs[k] < 0)
-                continue;
-            timeline_runs *o = &row->runs[rs[k]];
-            if (o->n && o->e[o->n - 1] == a) {
-                o->e[o->n - 1] = b;
-                continue;
-            }
-            if (o->n)
-                sum[rs[k]] += o->e[o->n - 1] - o->s[o->n - 1];
-            o->s[o->n] = a;
-            o->e[o->n] = b;
-            o->cum[o->n++] = sum[rs[k]];
-        }
-    }
     return 0;
 }
 
-static int cmp_i64pair(const void *a, const void *b)
+/* counts, then writes row r's stretches */
+static int sweep_twice(struct sweep *w, timeline_row *r)
 {
-    const int64_t *x = a, *y = b;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return (x[1] > y[1]) - (x[1] < y[1]);
+    if (r->nev > w->bestcap) {
+        signed char *nb = realloc(w->bests, r->nev);
+        if (!nb)
+            return -1;
+        w->bests = nb;
+        w->bestcap = r->nev;
+    }
+    w->fill = NULL;
+    for (int q = 0; q < STEPS_NROLES; q++) {
+        w->count[q] = 0;
+        w->last[q] = INT64_MIN;
+    }
+    if (sweep_row(w, r) < 0 || block_of_counts(w, r) < 0)
+        return -1;
+    w->fill = r;
+    return sweep_row(w, r);
 }
 
-/* a device strip: the union of GPU work on its streams rows[lo..hi) */
+/* sorts (unless the model did) and sweeps row r */
+static int build_row(struct sweep *w, timeline_row *r)
+{
+    if (w->t->sorted)
+        return sweep_twice(w, r);
+    if (r->nev > w->tmpcap) {
+        uint32_t *nt = realloc(w->tmp, r->nev * sizeof *nt);
+        if (!nt)
+            return -1;
+        w->tmp = nt;
+        w->tmpcap = r->nev;
+    }
+    sort_row(w->t->m->tr->events, w->t->order + r->first, r->nev, w->tmp);
+    return sweep_twice(w, r);
+}
+
+/* A device strip: the union of GPU work on its streams rows[lo..hi), from
+   their busy stretches (each a union of the stream's GPU work already, in
+   time order): a device's one stream's own stretches, or a merge of its
+   streams', no sort. */
 static int strip(timeline *t, timeline_row *u, size_t lo, size_t hi)
 {
-    const trace *tr = t->m->tr;
-    size_t n = 0;
-    for (size_t i = lo; i < hi; i++)
-        n += t->rows[i].nev;
-    int64_t *sp = malloc((n ? n : 1) * 2 * sizeof *sp);
-    if (!sp)
-        return -1;
-    size_t k = 0;
-    for (size_t i = lo; i < hi; i++)
-        for (size_t j = 0; j < t->rows[i].nev; j++) {
-            const trace_event *x = &tr->events[t->order[t->rows[i].first + j]];
-            enum catkind c = x->cat < t->m->ncatkind ? (enum catkind)t->m->catkind[x->cat]
-                                                    : CATKIND_NONE;
-            if (x->dur <= 0 || !catkind_is_gpu_work(c))
-                continue;
-            sp[2 * k] = x->ts;
-            sp[2 * k + 1] = x->ts + x->dur;
-            k++;
-        }
-    qsort(sp, k, 2 * sizeof *sp, cmp_i64pair);
+    size_t k = hi - lo, n = 0;
     timeline_runs *b = &u->runs[0];
-    memset(b, 0, sizeof *b);
-    if (k) {
-        b->s = malloc(k * sizeof *b->s);
-        b->e = malloc(k * sizeof *b->e);
-        b->cum = malloc(k * sizeof *b->cum);
-        if (!b->s || !b->e || !b->cum) {
-            free(sp);
-            return -1;
-        }
+    if (k == 1) {
+        *b = t->rows[lo].runs[STEPS_OTHER]; /* shared: the stream's block holds it */
+        return 0;
     }
-    int64_t sum = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (b->n && sp[2 * i] <= b->e[b->n - 1]) {
-            if (sp[2 * i + 1] > b->e[b->n - 1])
-                b->e[b->n - 1] = sp[2 * i + 1];
+    size_t *at = calloc(k ? k : 1, sizeof *at);
+    if (!at)
+        return -1;
+    for (size_t i = lo; i < hi; i++)
+        n += t->rows[i].runs[STEPS_OTHER].n;
+    memset(b, 0, sizeof *b);
+    n = room(n);
+    u->mapped = n >= TIMELINE_MAPPED;
+    u->nblock = n;
+    if (n && !(u->block = block_new(n, u->mapped))) {
+        free(at);
+        return -1;
+    }
+    b->r = u->block;
+    b->cap = n;
+    int64_t last = INT64_MIN; /* the end of the union's last stretch */
+    for (;;) {
+        /* the stretch starting first among the streams' next ones */
+        const timeline_runs *x = NULL;
+        size_t from = 0;
+        for (size_t i = 0; i < k; i++) {
+            const timeline_runs *o = &t->rows[lo + i].runs[STEPS_OTHER];
+            if (at[i] < o->n && (!x || o->r[at[i]].s < x->r[at[from]].s)) {
+                x = o;
+                from = i;
+            }
+        }
+        if (!x)
+            break;
+        int64_t s = x->r[at[from]].s, e = run_end(x, at[from]);
+        at[from]++;
+        if (b->n && s <= last) { /* overlapping or touching: one stretch */
+            if (e > last) {
+                b->r[b->n].s = e;
+                b->r[b->n].cum += e - last;
+                last = e;
+            }
             continue;
         }
-        if (b->n)
-            sum += b->e[b->n - 1] - b->s[b->n - 1];
-        b->s[b->n] = sp[2 * i];
-        b->e[b->n] = sp[2 * i + 1];
-        b->cum[b->n++] = sum;
+        add_run(b, s, e);
+        last = e;
     }
-    free(sp);
+    free(at);
     return 0;
 }
 
@@ -292,21 +383,105 @@ static int cmp_trow(const void *a, const void *b)
     return (x->track > y->track) - (x->track < y->track);
 }
 
-timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
+/* The rows' builds on up to m->opts.jobs threads: each takes the next
+   row not taken, the largest first. */
+struct pool {
+    timeline *t;
+    size_t *bysize; /* row indices, the most events first */
+    size_t n;
+    size_t next;    /* the next of bysize to build */
+    pthread_mutex_t lock;
+    steps_roles *roles;
+    int rc;
+};
+
+static void *pool_main(void *arg)
+{
+    struct pool *p = arg;
+    struct sweep w = { .t = p->t, .roles = p->roles };
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n && p->rc == 0 ? p->bysize[p->next++] : SIZE_MAX;
+        pthread_mutex_unlock(&p->lock);
+        if (i == SIZE_MAX)
+            break;
+        if (build_row(&w, &p->t->rows[i]) < 0) {
+            pthread_mutex_lock(&p->lock);
+            p->rc = -1;
+            pthread_mutex_unlock(&p->lock);
+            break;
+        }
+    }
+    free(w.stk);
+    free(w.tmp);
+    free(w.bests);
+    return NULL;
+}
+
+#define TIMELINE_MAX_THREADS 8
+
+static int build_rows(timeline *t, steps_roles *roles)
+{
+    struct pool p = { .t = t, .roles = roles };
+    if (!(p.bysize = malloc((t->nrows ? t->nrows : 1) * sizeof *p.bysize)))
+        return -1;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].kind != TIMELINE_UTIL)
+            p.bysize[p.n++] = i;
+    /* the largest first (insertion: a trace has tens of tracks) */
+    for (size_t i = 1; i < p.n; i++)
+        for (size_t j = i; j > 0 && t->rows[p.bysize[j]].nev > t->rows[p.bysize[j - 1]].nev; j--) {
+            size_t x = p.bysize[j];
+            p.bysize[j] = p.bysize[j - 1];
+            p.bysize[j - 1] = x;
+        }
+    unsigned n = t->m->opts.jobs < TIMELINE_MAX_THREADS ? t->m->opts.jobs : TIMELINE_MAX_THREADS;
+    if (n > p.n)
+        n = (unsigned)p.n;
+    pthread_t th[TIMELINE_MAX_THREADS];
+    bool started[TIMELINE_MAX_THREADS] = { false };
+    pthread_mutex_init(&p.lock, NULL);
+    for (unsigned i = 1; i < n; i++)
+        started[i] = pthread_create(&th[i], NULL, pool_main, &p) == 0;
+    pool_main(&p); /* this thread too; it also builds what no thread started for */
+    for (unsigned i = 1; i < n; i++)
+        if (started[i])
+            pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&p.lock);
+    free(p.bysize);
+    return p.rc;
+}
+
+/* the marks: the ProfilerStep# events */
+static int marks(timeline *t, const steps_roles *roles)
+{
+    if (!roles->nsteps)
+        return 0;
+    if (!(t->marks = malloc(roles->nsteps * sizeof *t->marks)))
+        return -1;
+    for (size_t i = 0; i < roles->nsteps; i++) {
+        const trace_event *x = &t->m->tr->events[roles->step_ev[i]];
+        t->marks[i] = (timeline_mark){ x->ts, x->ts + x->dur, roles->step_ev[i], x->name };
+    }
+    t->nmarks = roles->nsteps;
+    return 0;
+}
+
+timeline *timeline_build(const model *m, t2p_error *err)
 {
     const trace *tr = m->tr;
     timeline *t = calloc(1, sizeof *t);
     struct trow *tw = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *tw);
     size_t *at = calloc(tr->ntracks + 1, sizeof *at);
-    size_t *rowof = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *rowof);
-    uint32_t *tmp = malloc((tr->nevents ? tr->nevents : 1) * sizeof *tmp);
-    struct sweep w = { 0 };
-    if (!t || !tw || !at || !rowof || !tmp)
+    size_t *fill = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *fill);
+    steps_roles roles = { 0 };
+    if (!t || !tw || !at || !fill)
         goto nomem;
     t->m = m;
-    t->st = st;
     t->start = m->window_start;
     t->end = m->window_end;
+    if (steps_roles_init(&roles, m, err) < 0)
+        goto fail;
 
     /* the tracks with events, in row order */
     size_t nt = 0, ndev = 0;
@@ -320,22 +495,30 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
     for (size_t i = 0; i < nt; i++)
         ndev += tw[i].gpu && (i == 0 || !tw[i - 1].gpu || tw[i - 1].device != tw[i].device);
     t->rows = calloc(nt + ndev + 1, sizeof *t->rows);
-    t->order = malloc((tr->nevents ? tr->nevents : 1) * sizeof *t->order);
-    if (!t->rows || !t->order)
+    t->under = vec_alloc(tr->nevents, sizeof *t->under);
+    if (!t->rows || !t->under || marks(t, &roles) < 0)
         goto nomem;
 
-    /* each track's events, in one array, then each run sorted */
-    for (uint32_t k = 0; k < tr->ntracks; k++)
-        rowof[k] = SIZE_MAX;
-    for (size_t e = 0; e < tr->nevents; e++)
-        at[tr->events[e].track + 1]++;
-    for (size_t k = 0; k < tr->ntracks; k++)
-        at[k + 1] += at[k];
-    size_t *fill = rowof; /* reused below: first the fill pointers */
-    for (size_t k = 0; k < tr->ntracks; k++)
-        fill[k] = at[k];
-    for (size_t e = 0; e < tr->nevents; e++)
-        t->order[fill[tr->events[e].track]++] = (uint32_t)e;
+    if (m->nest_order && m->track_start) {
+        /* the model sorted each track's events by the same rule (ts, dur
+           desc, index) and kept them (model_opts.keep_nesting) */
+        t->order = m->nest_order;
+        t->sorted = true;
+        memcpy(at, m->track_start, (tr->ntracks + 1) * sizeof *at);
+    } else {
+        /* each track's events, in one array (a counting sort by track) */
+        if (!(t->order = vec_alloc(tr->nevents, sizeof *t->order)))
+            goto nomem;
+        t->own_order = true;
+        for (size_t e = 0; e < tr->nevents; e++)
+            at[tr->events[e].track + 1]++;
+        for (size_t k = 0; k < tr->ntracks; k++)
+            at[k + 1] += at[k];
+        for (size_t k = 0; k < tr->ntracks; k++)
+            fill[k] = at[k];
+        for (size_t e = 0; e < tr->nevents; e++)
+            t->order[fill[tr->events[e].track]++] = (uint32_t)e;
+    }
 
     for (size_t i = 0; i < nt; i++) {
         bool strip_first = tw[i].gpu && (i == 0 || !tw[i - 1].gpu || tw[i - 1].device != tw[i].device);
@@ -352,17 +535,10 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
         r->device = tw[i].device;
         r->first = at[k];
         r->nev = at[k + 1] - at[k];
-        sort_row(tr->events, t->order + r->first, r->nev, tmp);
-        w.r = r;
-        w.cap = 2 * r->nev + 1;
-        if (!(r->seg = malloc(w.cap * sizeof *r->seg)))
-            goto nomem;
-        if (segments(&w, t, t->order + r->first, r->nev, r->kind == TIMELINE_STREAM) < 0)
-            goto nomem;
-        if (all_runs(r) < 0)
-            goto nomem;
     }
-    /* the strips, once their streams are sorted */
+    if (build_rows(t, &roles) < 0)
+        goto nomem;
+    /* the strips, once their streams are built */
     for (size_t i = 0; i < t->nrows; i++) {
         if (t->rows[i].kind != TIMELINE_UTIL)
             continue;
@@ -373,20 +549,19 @@ timeline *timeline_build(const model *m, const steps *st, t2p_error *err)
         if (strip(t, &t->rows[i], i + 1, hi) < 0)
             goto nomem;
     }
-    free(w.stk);
+    steps_roles_done(&roles);
     free(tw);
     free(at);
-    free(rowof);
-    free(tmp);
+    free(fill);
     return t;
 nomem:
-    free(w.stk);
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the timeline");
+fail:
+    steps_roles_done(&roles);
     free(tw);
     free(at);
-    free(rowof);
-    free(tmp);
+    free(fill);
     timeline_free(t);
-    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory building the timeline");
     return NULL;
 }
 
@@ -394,17 +569,32 @@ void timeline_free(timeline *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; t->rows && i < t->nrows; i++) {
-        free(t->rows[i].seg);
-        for (int q = 0; q < STEPS_NROLES; q++) {
-            free(t->rows[i].runs[q].s);
-            free(t->rows[i].runs[q].e);
-            free(t->rows[i].runs[q].cum);
-        }
-    }
+    for (size_t i = 0; t->rows && i < t->nrows; i++)
+        block_free(t->rows[i].block, t->rows[i].nblock, t->rows[i].mapped);
     free(t->rows);
-    free(t->order);
+    size_t n = t->m ? t->m->tr->nevents : 0; /* no model: no arrays yet */
+    if (t->own_order)
+        vec_free(t->order, n, sizeof *t->order);
+    vec_free(t->under, n, sizeof *t->under);
+    free(t->marks);
     free(t);
+}
+
+const char *timeline_mark_label(const timeline *t, size_t i)
+{
+    if (i >= t->nmarks)
+        return "";
+    const char *n = trace_str(t->m->tr, t->marks[i].name);
+    const char *h = strchr(n, '#');
+    return h ? h + 1 : n;
+}
+
+long timeline_mark_find(const timeline *t, const char *label)
+{
+    for (size_t i = 0; i < t->nmarks; i++)
+        if (strcmp(timeline_mark_label(t, i), label) == 0)
+            return (long)i;
+    return -1;
 }
 
 /* time of the runs before x */
@@ -413,7 +603,7 @@ static int64_t cum_at(const timeline_runs *r, int64_t x)
     size_t lo = 0, hi = r->n; /* the first run starting after x */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (r->s[mid] <= x)
+        if (r->r[mid].s <= x)
             lo = mid + 1;
         else
             hi = mid;
@@ -421,7 +611,8 @@ static int64_t cum_at(const timeline_runs *r, int64_t x)
     if (lo == 0)
         return 0;
     size_t j = lo - 1;
-    return r->cum[j] + ((x < r->e[j] ? x : r->e[j]) - r->s[j]);
+    int64_t e = run_end(r, j);
+    return r->r[j].cum + ((x < e ? x : e) - r->r[j].s);
 }
 
 static int64_t runs_ns(const timeline_runs *r, int64_t a, int64_t b)
@@ -460,17 +651,25 @@ int timeline_cell(const timeline *t, size_t i, int64_t a, int64_t b, int64_t *bu
 uint32_t timeline_event_at(const timeline *t, size_t i, int64_t x)
 {
     const timeline_row *r = &t->rows[i];
-    if (!r->nseg || x < r->seg[0].start || x >= r->end)
-        return TIMELINE_NONE;
-    size_t lo = 0, hi = r->nseg;
+    const trace_event *ev = t->m->tr->events;
+    const uint32_t *o = t->order + r->first;
+    size_t lo = 0, hi = r->nev; /* the first event starting after x */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (r->seg[mid].start <= x)
+        if (ev[o[mid]].ts <= x)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return r->seg[lo - 1].event;
+    if (lo == 0)
+        return TIMELINE_NONE;
+    /* the stack as the last event starting by x left it: the innermost of
+       its events still open at x draws x (as the sweep drew it) */
+    size_t j = r->first + lo - 1;
+    uint32_t c = fills(t, r, j) ? (uint32_t)j : t->under[j];
+    while (c != TIMELINE_NONE && ev[t->order[c]].ts + ev[t->order[c]].dur <= x)
+        c = t->under[c];
+    return c == TIMELINE_NONE ? TIMELINE_NONE : t->order[c];
 }
 
 uint32_t timeline_step_event(const timeline *t, size_t i, int64_t x, int dir)

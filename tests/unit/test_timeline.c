@@ -23,6 +23,7 @@
 
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
+#include "core/analyses/steps_roles.h"
 #include "core/analyses/timeline.h"
 #include "core/load/trace.h"
 #include "core/model/model.h"
@@ -45,7 +46,6 @@ struct fx {
     char *path;
     trace *tr;
     model *m;
-    steps *s;
     timeline *t;
 };
 
@@ -57,16 +57,13 @@ static void load(struct fx *f)
     assert_non_null(f->tr);
     f->m = model_build(f->tr, NULL, &err);
     assert_non_null(f->m);
-    f->s = steps_build(f->m, &err);
-    assert_non_null(f->s);
-    f->t = timeline_build(f->m, f->s, &err);
+    f->t = timeline_build(f->m, &err);
     assert_non_null(f->t);
 }
 
 static void done(struct fx *f)
 {
     timeline_free(f->t);
-    steps_free(f->s);
     model_free(f->m);
     trace_free(f->tr);
     unlink(f->path);
@@ -217,11 +214,153 @@ static void test_range_mask(void **state)
     done(&f);
 }
 
+/* A collective's kernel (its External id is the nccl:all_reduce's:
+   Communication by TensorBoard's rule), a DataLoader call, a kernel of
+   another operator, and ProfilerStep# on the GPU row too. */
+static const char COMM[] =
+    "{\"traceEvents\":["
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nccl:all_reduce\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":20,\"args\":{\"External id\":5}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":2,\"args\":{\"correlation\":1,\"External id\":5}},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":10},"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":10,\"args\":{\"External id\":6}},"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":52,\"dur\":2,\"args\":{\"correlation\":2,\"External id\":6}},"
+    "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":0,\"tid\":7,\"ts\":15,\"dur\":60},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":20,\"args\":{\"correlation\":1,\"External id\":5}},"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":55,\"dur\":10,\"args\":{\"correlation\":2,\"External id\":6}}"
+    "]}";
+
+/* steps_roles (the timeline's roles, without the steps) against
+   steps_build's own classification, event for event, and its ProfilerStep#
+   events against the steps' */
+static void same_roles(const model *m)
+{
+    t2p_error err;
+    steps *s = steps_build(m, &err);
+    assert_non_null(s);
+    steps_roles r;
+    assert_int_equal(steps_roles_init(&r, m, &err), 0);
+    for (size_t e = 0; e < m->tr->nevents; e++)
+        if (steps_roles_of(&r, (uint32_t)e) != steps_ev_role(s, e))
+            fail_msg("%s: event %zu (%s): role %d, the steps say %d", m->tr->path, e,
+                     trace_str(m->tr, m->tr->events[e].name), steps_roles_of(&r, (uint32_t)e),
+                     steps_ev_role(s, e));
+    assert_int_equal(r.nsteps, s->whole_trace ? 0 : s->nsteps);
+    for (size_t i = 0; i < r.nsteps; i++)
+        assert_int_equal(r.step_ev[i], s->steps[i].event);
+    steps_roles_done(&r);
+    steps_free(s);
+}
+
+static void test_steps_roles(void **state)
+{
+    (void)state;
+    t2p_error err;
+    char *path = unit_write_tmp(COMM);
+    trace *tr = trace_load(path, NULL, &err);
+    assert_non_null(tr);
+    model *m = model_build(tr, NULL, &err);
+    assert_non_null(m);
+    same_roles(m);
+    steps_roles r;
+    assert_int_equal(steps_roles_init(&r, m, &err), 0);
+    assert_int_equal(steps_roles_of(&r, ev(tr, "ncclKernel_AllReduce")), STEPS_COMMUNICATION);
+    assert_int_equal(steps_roles_of(&r, ev(tr, "gemm")), STEPS_KERNEL);
+    assert_int_equal(steps_roles_of(&r, ev(tr, "nccl:all_reduce")), STEPS_COMMUNICATION);
+    assert_int_equal(steps_roles_of(&r, ev(tr, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__")),
+                     STEPS_DATALOADER);
+    assert_int_equal(steps_roles_of(&r, ev(tr, "ProfilerStep#7")), -1);
+    assert_int_equal(r.nsteps, 2); /* the CPU's and the GPU row's */
+    steps_roles_done(&r);
+    /* the stream: Communication 20 us, Kernel 10 */
+    timeline *t = timeline_build(m, &err);
+    assert_non_null(t);
+    assert_int_equal(t->rows[1].kind, TIMELINE_STREAM);
+    assert_int_equal(timeline_role_ns(t, 1, STEPS_COMMUNICATION, 0, 100 * US), 20 * US);
+    assert_int_equal(timeline_role_ns(t, 1, STEPS_KERNEL, 0, 100 * US), 10 * US);
+    assert_int_equal(t->nmarks, 2);
+    assert_string_equal(timeline_mark_label(t, 0), "7");
+    assert_int_equal(timeline_mark_find(t, "7"), 0);
+    assert_int_equal(timeline_mark_find(t, "8"), -1);
+    timeline_free(t);
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+
+    const char *paths[] = { TOP_SRCDIR "/data/resnet50_gpu.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/mlp_nested.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/gpu_edge.json",
+                            TOP_SRCDIR "/tests/fixtures/nccl_job/rank-0.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/lstm_train.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/threads_fork.json.gz" };
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        tr = trace_load(paths[p], NULL, &err);
+        assert_non_null(tr);
+        m = model_build(tr, NULL, &err);
+        assert_non_null(m);
+        same_roles(m);
+        model_free(m);
+        trace_free(tr);
+    }
+}
+
+/* The timeline from the model's kept order on two threads against the
+   timeline sorting each track itself on one: the same stretches, row for
+   row, and the same event at every time asked */
+static void test_timeline_paths(void **state)
+{
+    (void)state;
+    const char *paths[] = { TOP_SRCDIR "/data/resnet50_gpu.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/gpu_edge.json",
+                            TOP_SRCDIR "/tests/fixtures/nccl_job/rank-1.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/threads_fork.json.gz",
+                            TOP_SRCDIR "/tests/fixtures/recursion.json" };
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        t2p_error err;
+        trace *tr = trace_load(paths[p], NULL, &err);
+        assert_non_null(tr);
+        model_opts ko = { .keep_nesting = true, .jobs = 2 };
+        model *a = model_build(tr, NULL, &err), *b = model_build(tr, &ko, &err);
+        assert_non_null(a);
+        assert_non_null(b);
+        timeline *x = timeline_build(a, &err), *y = timeline_build(b, &err);
+        assert_non_null(x);
+        assert_non_null(y);
+        assert_false(x->sorted);
+        assert_true(y->sorted);
+        assert_int_equal(x->nrows, y->nrows);
+        for (size_t i = 0; i < x->nrows; i++) {
+            assert_int_equal(x->rows[i].kind, y->rows[i].kind);
+            assert_int_equal(x->rows[i].track, y->rows[i].track);
+            for (int q = 0; q < STEPS_NROLES; q++) {
+                const timeline_runs *u = &x->rows[i].runs[q], *v = &y->rows[i].runs[q];
+                assert_int_equal(u->n, v->n);
+                if (u->n) /* the stretches and the end entry */
+                    assert_memory_equal(u->r, v->r, (u->n + 1) * sizeof *u->r);
+            }
+            int64_t w = x->end - x->start + 1;
+            for (int k = 0; k <= 997; k++) {
+                int64_t at = x->start - w / 100 + (int64_t)((double)w * 1.02 * k / 997);
+                assert_int_equal(timeline_event_at(x, i, at), timeline_event_at(y, i, at));
+            }
+        }
+        timeline_free(x);
+        timeline_free(y);
+        model_free(a);
+        model_free(b);
+        trace_free(tr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timeline_rows_and_roles),
         cmocka_unit_test(test_timeline_events),
+        cmocka_unit_test(test_steps_roles),
+        cmocka_unit_test(test_timeline_paths),
         cmocka_unit_test(test_range_parse),
         cmocka_unit_test(test_range_mask),
     };

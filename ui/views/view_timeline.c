@@ -16,9 +16,9 @@
    The footer names the event under the cursor: name, start, duration and
    its stack (CPU) or launching operator (GPU).
 
-   Every screen costs O(columns x rows x roles x log segments): the
+   Every screen costs O(columns x rows x roles x log stretches): the
    timeline (core/analyses/timeline.h) sums any window in O(log). The view
-   owns the steps, the timeline and the range's model, so its state
+   owns the timeline and the range's model, so its state
    outlives view_set_model. */
 #include "config.h"
 
@@ -52,7 +52,6 @@ static const uint32_t ROW_RULER = UINT32_MAX - 1, ROW_STEPS = UINT32_MAX - 2;
 
 struct tl_state {
     const model *whole; /* the model the timeline is of */
-    steps *st;
     timeline *tl;
     char err[200];
     model *scoped;      /* the range's model the view shows, or NULL */
@@ -89,9 +88,7 @@ static int tl_open(view *v)
 static void drop(struct tl_state *s)
 {
     timeline_free(s->tl);
-    steps_free(s->st);
     s->tl = NULL;
-    s->st = NULL;
 }
 
 static void tl_close(view *v)
@@ -121,7 +118,7 @@ static const timeline *tl_of(view *v)
     if (s->tl || s->err[0] || !s->whole)
         return s->tl;
     t2p_error err;
-    if (!(s->st = steps_build(s->whole, &err)) || !(s->tl = timeline_build(s->whole, s->st, &err))) {
+    if (!(s->tl = timeline_build(s->whole, &err))) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         drop(s);
         return NULL;
@@ -258,18 +255,18 @@ static bool shown_range(view *v, int64_t *a, int64_t *e)
         return true;
     }
     const char *n = v->m->scope_note;
-    if (v->m->scoped && s->st && !strncmp(n, "Step", 4)) {
+    if (v->m->scoped && s->tl && !strncmp(n, "Step", 4)) {
         const char *l = strchr(n, ' ');
         char first[40], last[40];
         if (!l || sscanf(l + 1, "%39[^-]-%39s", first, last) < 1)
             return false;
         if (!strchr(l + 1, '-'))
             snprintf(last, sizeof last, "%s", first);
-        long i = steps_find(s->st, first), j = steps_find(s->st, last);
+        long i = timeline_mark_find(s->tl, first), j = timeline_mark_find(s->tl, last);
         if (i < 0 || j < 0)
             return false;
-        *a = s->st->steps[i].host_start;
-        *e = s->st->steps[j].host_end;
+        *a = s->tl->marks[i].start;
+        *e = s->tl->marks[j].end;
         return true;
     }
     return false;
@@ -283,13 +280,13 @@ static void steps_row(view *v, char *b, size_t size, int w)
     int n = w < (int)sizeof tmp - 1 ? w : (int)sizeof tmp - 1;
     memset(tmp, ' ', (size_t)n);
     tmp[n] = '\0';
-    const steps *st = s->st;
-    for (size_t i = 0; st && !st->whole_trace && i < st->nsteps; i++) {
-        int64_t c = col_of(s, st->steps[i].host_start, w);
+    const timeline *t = s->tl;
+    for (size_t i = 0; i < t->nmarks; i++) {
+        int64_t c = col_of(s, t->marks[i].start, w);
         if (c < 0 || c >= n)
             continue;
         char l[48];
-        snprintf(l, sizeof l, "|%s", steps_label(st, i));
+        snprintf(l, sizeof l, "|%s", timeline_mark_label(t, i));
         size_t k = strlen(l);
         if (c + (int64_t)k > n)
             k = (size_t)(n - c);
@@ -424,16 +421,15 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
                  at_text(s, s->cursor, a, sizeof a), at_text(s, s->t0, b, sizeof b),
                  at_text(s, s->t0 + s->span, c, sizeof c));
     } else if (id == ROW_STEPS) {
-        const steps *st = s->st;
+        const timeline *t = s->tl;
         size_t i = 0;
-        while (st && !st->whole_trace && i < st->nsteps &&
-               !(s->cursor >= st->steps[i].host_start && s->cursor < st->steps[i].host_end))
+        while (i < t->nmarks && !(s->cursor >= t->marks[i].start && s->cursor < t->marks[i].end))
             i++;
-        if (st && !st->whole_trace && i < st->nsteps)
+        if (i < t->nmarks)
             snprintf(buf, size, "step %s: %s to %s (%s); Enter: every view covers it",
-                     steps_label(st, i), at_text(s, st->steps[i].host_start, a, sizeof a),
-                     at_text(s, st->steps[i].host_end, b, sizeof b),
-                     fmt_dur(st->steps[i].host_end - st->steps[i].host_start, c, sizeof c));
+                     timeline_mark_label(t, i), at_text(s, t->marks[i].start, a, sizeof a),
+                     at_text(s, t->marks[i].end, b, sizeof b),
+                     fmt_dur(t->marks[i].end - t->marks[i].start, c, sizeof c));
         else
             snprintf(buf, size, "cursor at %s: in no step", at_text(s, s->cursor, a, sizeof a));
     } else {
@@ -660,11 +656,10 @@ static int tl_action(view *v, enum key_act act, int arg)
     }
     case ACT_DRILL: {
         if (id == ROW_STEPS) {
-            const steps *st = s->st;
-            for (size_t i = 0; st && !st->whole_trace && i < st->nsteps; i++)
+            for (size_t i = 0; i < t->nmarks; i++)
                 /* its host window: the events a step scope counts, by the same rule */
-                if (s->cursor >= st->steps[i].host_start && s->cursor < st->steps[i].host_end)
-                    return apply_range(v, st->steps[i].host_start, st->steps[i].host_end);
+                if (s->cursor >= t->marks[i].start && s->cursor < t->marks[i].end)
+                    return apply_range(v, t->marks[i].start, t->marks[i].end);
             view_status_set(v, "the cursor is in no step");
             return VIEW_DRAW_FOOTER;
         }

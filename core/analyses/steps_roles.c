@@ -1,0 +1,187 @@
+/* Each event's role in the Steps split without the steps (see
+   core/analyses/steps_roles.h). */
+#include "config.h"
+
+#include "core/analyses/steps_roles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analyses/steps.h"
+#include "core/model/catkind.h"
+
+/* What a name says (steps.c's name classes, the same bits). */
+enum {
+    NAME_STEP = 1,       /* ProfilerStep#N */
+    NAME_DATALOADER = 2, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+    NAME_COMM = 4        /* nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter */
+};
+
+static bool starts(const char *s, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && memcmp(s, p, k) == 0;
+}
+
+static unsigned name_class(const char *s, size_t n)
+{
+    static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
+                                        "reduce_scatter" };
+    unsigned c = 0;
+    if (starts(s, n, "ProfilerStep#"))
+        c |= NAME_STEP;
+    if ((starts(s, n, "enumerate(DataLoader)#") && n >= 9 && !memcmp(s + n - 9, ".__next__", 9)) ||
+        starts(s, n, "enumerate(DataPipe)#"))
+        c |= NAME_DATALOADER;
+    if (starts(s, n, "nccl:") || starts(s, n, "gloo:"))
+        for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++)
+            if (n - 5 == strlen(comm[i]) && !memcmp(s + 5, comm[i], n - 5))
+                c |= NAME_COMM;
+    return c;
+}
+
+static enum catkind kind_of(const steps_roles *r, uint32_t e)
+{
+    uint32_t cat = r->m->tr->events[e].cat;
+    return cat < r->m->ncatkind ? (enum catkind)r->m->catkind[cat] : CATKIND_NONE;
+}
+
+static unsigned class_of(const steps_roles *r, uint32_t e)
+{
+    uint32_t name = r->m->tr->events[e].name;
+    return name < r->nstr ? r->nclass[name] : 0;
+}
+
+/* the role by category and name alone (a kernel: see steps_roles_of) */
+static int role_of(enum catkind k, unsigned nc)
+{
+    switch (k) {
+    case CATKIND_KERNEL: return STEPS_KERNEL;
+    case CATKIND_MEMCPY: return STEPS_MEMCPY;
+    case CATKIND_MEMSET: return STEPS_MEMSET;
+    case CATKIND_RUNTIME: return STEPS_RUNTIME;
+    case CATKIND_CPU_OP:
+    case CATKIND_USER_ANNOTATION:
+    case CATKIND_GPU_ANNOTATION:
+        if (nc & NAME_DATALOADER)
+            return STEPS_DATALOADER;
+        if (nc & NAME_STEP)
+            return -1; /* a step, not a role */
+        /* fallthrough */
+    case CATKIND_PYTHON:
+        return nc & NAME_COMM ? STEPS_COMMUNICATION : STEPS_CPU_OP;
+    default:
+        return -1;
+    }
+}
+
+static bool is_call(enum catkind k)
+{
+    return k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION || k == CATKIND_GPU_ANNOTATION;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+struct step_key {
+    int64_t ts;
+    uint32_t e;
+};
+
+/* steps_build's order of its steps: start, then event index */
+static int cmp_step(const void *a, const void *b)
+{
+    const struct step_key *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->e > y->e) - (x->e < y->e);
+}
+
+/* appends v to a growing array; -1 when out of memory */
+static int push(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        uint32_t *na = realloc(*a, nc * sizeof *na);
+        if (!na)
+            return -1;
+        *a = na;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = v;
+    return 0;
+}
+
+int steps_roles_init(steps_roles *r, const model *m, t2p_error *err)
+{
+    const trace *tr = m->tr;
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->nstr = strtab_count(tr->strs);
+    if (!(r->nclass = malloc(r->nstr ? r->nstr : 1)))
+        goto nomem;
+    unsigned any = 0;
+    for (uint32_t i = 0; i < r->nstr; i++) {
+        r->nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        any |= r->nclass[i];
+    }
+    if (!(any & (NAME_STEP | NAME_COMM)))
+        return 0; /* no step and no collective: no event to look at */
+    size_t capc = 0, caps = 0;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        unsigned nc = class_of(r, (uint32_t)e);
+        if (!(nc & (NAME_STEP | NAME_COMM)))
+            continue;
+        enum catkind k = kind_of(r, (uint32_t)e);
+        if ((nc & NAME_STEP) && is_call(k) && push(&r->step_ev, &r->nsteps, &caps, (uint32_t)e) < 0)
+            goto nomem;
+        /* a communication operator's id: its kernels are Communication */
+        if ((nc & NAME_COMM) && tr->events[e].ext && (is_call(k) || k == CATKIND_PYTHON) &&
+            push(&r->comm, &r->ncomm, &capc, tr->events[e].ext) < 0)
+            goto nomem;
+    }
+    if (r->ncomm > 1)
+        qsort(r->comm, r->ncomm, sizeof *r->comm, cmp_u32);
+    if (r->nsteps > 1) {
+        struct step_key *k = malloc(r->nsteps * sizeof *k);
+        if (!k)
+            goto nomem;
+        for (size_t i = 0; i < r->nsteps; i++)
+            k[i] = (struct step_key){ tr->events[r->step_ev[i]].ts, r->step_ev[i] };
+        qsort(k, r->nsteps, sizeof *k, cmp_step);
+        for (size_t i = 0; i < r->nsteps; i++)
+            r->step_ev[i] = k[i].e;
+        free(k);
+    }
+    return 0;
+nomem:
+    steps_roles_done(r);
+    r->m = m;
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory classifying the events");
+    return -1;
+}
+
+void steps_roles_done(steps_roles *r)
+{
+    if (!r)
+        return;
+    free(r->nclass);
+    free(r->comm);
+    free(r->step_ev);
+    memset(r, 0, sizeof *r);
+}
+
+int steps_roles_of(const steps_roles *r, uint32_t e)
+{
+    enum catkind k = kind_of(r, e);
+    int role = role_of(k, class_of(r, e));
+    if (role == STEPS_KERNEL && r->ncomm) {
+        uint32_t x = r->m->tr->events[e].ext;
+        if (x && bsearch(&x, r->comm, r->ncomm, sizeof *r->comm, cmp_u32))
+            return STEPS_COMMUNICATION;
+    }
+    return role;
+}
