@@ -128,6 +128,16 @@ static int cmp_seq(const struct cmp_env *env, const void *pa, const void *pb)
     return cmp_text(env, env->pool + a->first, a->len, env->pool + b->first, b->len);
 }
 
+/* An event's depth in the model's per-track tree: 0 without the nesting,
+   and for an event a scoped model left out (no node: a step's model keeps
+   the events outside the step out of its trees). */
+static uint32_t ev_depth(const model *m, size_t e)
+{
+    if (!m->ev_node || m->ev_node[e] == MODEL_NONE)
+        return 0;
+    return m->nodes[m->ev_node[e]].depth;
+}
+
 int hta_sequences(hta_ctx *c)
 {
     const trace *tr = c->tr;
@@ -147,7 +157,7 @@ int hta_sequences(hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++)
         if (c->in[e] && c->role[e] == HTA_EV_CPU &&
             (hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ)) {
-            uint32_t d = m->ev_node ? m->nodes[m->ev_node[e]].depth : 0;
+            uint32_t d = ev_depth(m, e);
             if (d < min_depth)
                 min_depth = d;
             nroots++;
@@ -170,7 +180,7 @@ int hta_sequences(hta_ctx *c)
         const trace_event *ev = &tr->events[e];
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
             !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) ||
-            (m->ev_node ? m->nodes[m->ev_node[e]].depth : 0) != min_depth)
+            ev_depth(m, e) != min_depth)
             continue;
         h->seq_roots++;
         /* the launches on its thread within [ts, ts + dur] */
