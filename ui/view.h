@@ -159,6 +159,13 @@ struct view_scope_args {
        f), as --focus paths from the top of the stack */
     char focus[8][512];
     int nfocus;
+    /* what the view shown exports instead of every stack (convert
+       --kernels, --kernel NAME, --modules, --track LABEL): set by that view
+       alone, when it is the one shown */
+    bool kernels;
+    const char *kernel; /* that kernel alone (a string of the model's trace); NULL: every one */
+    bool modules;
+    char track[512];   /* "" none */
 };
 
 /* A view over m (which must outlive it). NULL when out of memory. */

@@ -11,6 +11,7 @@
 #include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
+#include "core/model/catkind.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
 #include "core/model/shortname.h"
@@ -32,12 +33,71 @@ static int and_select(const model *m, const select_spec *sel, uint8_t **keep, t2
     return 0;
 }
 
+/* With a->kernels: the stacks that end at a GPU kernel (under the launch
+   that caused it, or on its stream), of a->kernel's name when given, whose
+   name passes a->filter (smart case, as the Kernels view's filter), ANDed
+   into *keep. Returns 0, or -1 when out of memory. */
+static int and_kernels(const model *m, const export_args *a, uint8_t **keep)
+{
+    scope *s = scope_new(m); /* for its filter's matching alone */
+    if (!s)
+        return -1;
+    scope_set_filter(s, a->filter);
+    uint8_t *k = calloc(m->nnodes ? m->nnodes : 1, 1);
+    /* per op: 1 kept, 0 not (decided once per operator) */
+    uint8_t *opk = calloc(m->nops ? m->nops : 1, 1);
+    if (!k || !opk) {
+        free(k);
+        free(opk);
+        scope_free(s);
+        return -1;
+    }
+    for (size_t o = 0; o < m->nops; o++) {
+        uint32_t cat = m->ops[o].cat;
+        const char *name = model_op_name(m, (uint32_t)o);
+        opk[o] = cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL &&
+                 (!a->kernel || strcmp(name, a->kernel) == 0) && scope_name_passes(s, name);
+    }
+    for (size_t i = 0; i < m->nnodes; i++)
+        k[i] = m->nodes[i].op != MODEL_NONE && opk[m->nodes[i].op] && (!*keep || (*keep)[i]);
+    free(opk);
+    free(*keep);
+    *keep = k;
+    scope_free(s);
+    return 0;
+}
+
+/* With a->modules: the stacks through an nn.Module call, ANDed into *keep
+   (the Modules view shows nothing outside the modules). Returns 0, or -1
+   when out of memory. */
+static int and_modules(const model *m, uint8_t **keep)
+{
+    uint8_t *k = calloc(m->nnodes ? m->nnodes : 1, 1);
+    if (!k)
+        return -1;
+    /* a node's index is greater than its parent's: parents first */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent == MODEL_NONE)
+            continue;
+        k[i] = k[nd->parent] || pprof_is_module_op(m, nd->op);
+    }
+    for (size_t i = 0; i < m->nnodes; i++)
+        k[i] &= !*keep || (*keep)[i];
+    free(*keep);
+    *keep = k;
+    return 0;
+}
+
 int export_select(const model *m, const export_args *a, uint8_t **keep, bool *selecting,
                        t2p_error *err)
 {
     *keep = NULL;
     *selecting = false;
-    bool scoped = a->nentries || (a->filter && a->filter[0]);
+    bool kernels = a->kernels || a->kernel;
+    /* with kernels the filter is the kernel's (and_kernels) */
+    const char *filter = kernels ? NULL : a->filter;
+    bool scoped = a->nentries || (filter && filter[0]);
     if (scoped) {
         scope *s = scope_new(m);
         if (!s)
@@ -76,7 +136,7 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
                 return -1;
             }
         }
-        scope_set_filter(s, a->filter);
+        scope_set_filter(s, filter);
         if (scope_active(s)) {
             uint8_t *k = scope_keep(s);
             if (!k) {
@@ -101,6 +161,16 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
         sel.thread_re = a->thread_re;
         if (and_select(m, &sel, keep, err) < 0)
             return -1;
+        *selecting = true;
+    }
+    if (kernels) {
+        if (and_kernels(m, a, keep) < 0)
+            goto nomem;
+        *selecting = true;
+    }
+    if (a->modules) {
+        if (and_modules(m, keep) < 0)
+            goto nomem;
         *selecting = true;
     }
     return 0;
@@ -184,6 +254,7 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                       .ncomments = nc, .short_names = sn, .has_rank = a->has_rank,
                       .rank = a->rank, .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
                       .mem = mem, .hide_python = a->hide_python,
+                      .modules_only = a->modules,
                       .memory_types = !a->no_memory,
                       .no_overwrite = a->no_overwrite, .progress = a->progress,
                       .progress_ctx = a->progress_ctx };
@@ -262,6 +333,7 @@ static int side_prepare(struct side *d, const model *whole, const model_opts *mo
                         .has_rank = rank >= 0, .rank = rank, .short_names = d->sn,
                         .step_labels = d->labels, .nsteps = d->labels ? d->st->nsteps : 0,
                         .mem = d->mem, .hide_python = a->hide_python,
+                        .modules_only = a->modules,
                         .memory_types = !a->no_memory,
                         .no_overwrite = a->no_overwrite, .progress = a->progress,
                         .progress_ctx = a->progress_ctx };

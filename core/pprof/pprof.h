@@ -59,12 +59,21 @@ typedef struct pprof_opts {
        of every stack, as go tool pprof -hide does: their time goes to their
        caller (the explorer's p, convert --no-python). */
     bool hide_python;
+    /* The Python frames but the nn.Module calls (pprof_is_module_op) left
+       out the same way: TensorBoard's Module view as stacks, each module's
+       flat time the time in none of its operators and modules (its host
+       self time), cum its host total, the operators under it. */
+    bool modules_only;
     /* The four memory sample types even without mem (values 0): a rank's
        profile has them whether or not the rank recorded [memory] events, so
        that the profiles of a job's ranks merge (pprof merges only profiles
        with the same sample types; go tool pprof -proto rank-*.pb.gz). */
     bool memory_types;
 } pprof_opts;
+
+/* Whether op is an nn.Module call: a python_function event named
+   "nn.Module: NAME" (the frames of TensorBoard's Module view). */
+bool pprof_is_module_op(const model *m, uint32_t op);
 
 /* Writes the profile to out_path through a temp file in the same directory,
    renamed into place; on failure neither remains. Refuses out_path equal to

@@ -6,8 +6,8 @@
    Enter on a stream lists its launches by delay, outliers first (delay or
    call past HTA's cutoffs, marked *); Enter on one focuses the operator
    that launched it (the Tree of its stacks); Esc goes back. e exports the
-   stream's GPU time by the stacks that launched it (the scope of that
-   stream, as Enter in Threads). */
+   stream's GPU time by the stacks that launched it (convert --track of
+   that stream), the scope left as it is. */
 #include "config.h"
 
 #include <stdio.h>
@@ -304,6 +304,8 @@ static void show(view *v, long stream, size_t cur, size_t top)
     view_clamp(v);
 }
 
+static uint32_t export_stream(view *v);
+
 static int gview_action(view *v, enum key_act act, int arg)
 {
     struct gpu_state *s = state(v);
@@ -335,18 +337,41 @@ static int gview_action(view *v, enum key_act act, int arg)
         return VIEW_DRAW_ALL;
     }
     if (act == ACT_EXPORT) {
-        uint32_t st = s->stream >= 0 ? (uint32_t)s->stream : id;
-        if (st >= s->h->nstreams) {
+        if (export_stream(v) == MODEL_NONE) {
             view_status_set(v, "e on a stream: its GPU time by the stacks that launched it");
             return VIEW_DRAW_FOOTER;
         }
-        /* the stream's scope (as Enter in Threads), then the usual export */
-        if (!view_scope_push(v, SCOPE_TRACK, s->h->streams[st].track))
-            return VIEW_DRAW_FOOTER;
-        view_scope_changed(v);
-        return view_export_begin(v) | VIEW_DRAW_ALL;
+        return -1; /* the generic e: scope_args names the stream */
     }
     return -1;
+}
+
+/* The stream e exports: the one whose launches are listed, else the one
+   under the cursor; MODEL_NONE on another row. */
+static uint32_t export_stream(view *v)
+{
+    struct gpu_state *s = state(v);
+    if (!s || !s->h || s->m != v->m)
+        return MODEL_NONE;
+    if (s->stream >= 0)
+        return (uint32_t)s->stream;
+    if (view_nrows(v) == 0)
+        return MODEL_NONE;
+    uint32_t id = view_row(v, view_cursor(v));
+    return id < s->h->nstreams ? id : MODEL_NONE;
+}
+
+/* e exports what is shown: the stream's GPU time by the stacks that
+   launched it (convert --track LABEL, the stream as the Threads view names
+   it), leaving the scope as it is. Only while this view is shown. */
+static void gview_scope_args(view *v, struct view_scope_args *a)
+{
+    if (v->tab != VIEW_GPU)
+        return;
+    uint32_t st = export_stream(v);
+    if (st != MODEL_NONE)
+        trace_track_fullname(v->m->tr, state(v)->h->streams[st].track, a->track,
+                             sizeof a->track);
 }
 
 static void gview_tabinfo(view *v, char *buf, size_t size)
@@ -382,4 +407,5 @@ const struct view_ops view_gpu_ops = {
     .gpu = gview_gpu,
     .action = gview_action,
     .tabinfo = gview_tabinfo,
+    .scope_args = gview_scope_args,
 };

@@ -181,6 +181,15 @@ static void mod_tabinfo(view *v, char *buf, size_t size)
                                   : "  TensorBoard's tree, whole trace");
 }
 
+/* e exports what is shown: the stacks through nn.Module calls, the other
+   Python frames hidden (convert --modules): each module's flat time its
+   host self, cum its host total. Only while this view is shown. */
+static void mod_scope_args(view *v, struct view_scope_args *a)
+{
+    if (v->tab == VIEW_MODULES)
+        a->modules = true;
+}
+
 const struct view_ops view_modules_ops = {
     .name = "modules",
     .label = "Modules",
@@ -193,4 +202,5 @@ const struct view_ops view_modules_ops = {
     .name_of = mod_name,
     .cell = mod_cell,
     .tabinfo = mod_tabinfo,
+    .scope_args = mod_scope_args,
 };
