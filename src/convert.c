@@ -82,7 +82,8 @@ int cli_convert(int argc, char **argv)
     int64_t rank = -1;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
-    bool selecting = false, no_memory = false, only_kernels = false, only_modules = false;
+    bool selecting = false, no_memory = false, only_kernels = false, only_modules = false,
+         by_shape = false;
     const char *kernel = NULL;
     /* the command, a line per selection, two notes */
     const char *comments[4 + 2 * SCOPE_MAX + 4];
@@ -131,6 +132,7 @@ int cli_convert(int argc, char **argv)
         case OPT_KERNELS: only_kernels = true; break;
         case OPT_KERNEL: only_kernels = true; kernel = h->value; break;
         case OPT_MODULES: only_modules = true; break;
+        case OPT_BY_SHAPE: by_shape = true; break;
         case OPT_OUTPUT: out_opt = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
@@ -201,7 +203,7 @@ int cli_convert(int argc, char **argv)
                        .ignore_re = sel.ignore_re, .thread_re = sel.thread_re,
                        .short_names = short_names, .hide_python = mo.no_python,
                        .no_memory = no_memory, .kernels = only_kernels, .kernel = kernel,
-                       .modules = only_modules, .comments = comments,
+                       .modules = only_modules, .by_shape = by_shape, .comments = comments,
                        .tool_version = PACKAGE_VERSION };
     if (only_kernels) {
         comments[ncomments++] = kernel ? "selection: that GPU kernel alone (--kernel), at the "
@@ -210,6 +212,9 @@ int cli_convert(int argc, char **argv)
                                          "stacks that launched them";
         selecting = true;
     }
+    if (by_shape)
+        comments[ncomments++] = "labels: input_shape, the shape of the innermost operator on "
+                                "the stack (--by-shape)";
     if (only_modules)
     {
         comments[ncomments++] = "selection: the stacks through nn.Module calls, other Python "
@@ -222,6 +227,10 @@ int cli_convert(int argc, char **argv)
         comments[ncomments++] = "no Python frames (--no-python)";
     if (step && base) {
         opts_usage_error(c, "--step does not go with --base");
+        goto done;
+    }
+    if (by_shape && (base || many)) {
+        opts_usage_error(c, "--by-shape takes one TRACE, without --base or --rank");
         goto done;
     }
     if (cv.range && (step || base || many)) {

@@ -14,6 +14,8 @@ over its own tree). Modes:
 Reads `go tool pprof -raw` through same_samples.summed."""
 import json
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -82,13 +84,75 @@ def check_modules(prof, js):
     return not bad and bool(want)
 
 
+def label_of(labels, key):
+    # "k:[v] k2:[v2]": the value of key (a shape holds spaces and brackets)
+    i = labels.find(key + ":[")
+    if i < 0:
+        return None
+    j = i + len(key) + 2
+    depth = 1
+    for k in range(j, len(labels)):
+        depth += {"[": 1, "]": -1}.get(labels[k], 0)
+        if depth == 0:
+            return labels[j:k]
+    return None
+
+
+def raw_samples(path):
+    """(values, [location text leaf first], labels text as pprof prints
+    them) per sample: same_samples.summed sorts the labels' words, which
+    splits an input shape."""
+    raw = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
+                         text=True).stdout.splitlines()
+    i = raw.index("Samples:")
+    out, j = [], i + 2
+    while j < len(raw) and raw[j] != "Locations":
+        m = re.match(r"^\s+([-\d ]+?)\s*:\s*([\d ]*)$", raw[j])
+        if m:
+            out.append([tuple(int(v) for v in m.group(1).split()), m.group(2).split(), ""])
+        elif out:
+            out[-1][2] += raw[j].strip() + " "
+        j += 1
+    locs, cur = {}, None
+    for line in raw[j + 1:]:
+        if line.startswith("Mappings"):
+            break
+        m = re.match(r"^\s+(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*)$", line)
+        if m:
+            cur = m.group(1)
+            locs[cur] = m.group(2).strip()
+    return [(v, [locs[x] for x in ids], lab) for v, ids, lab in out]
+
+
+def check_shapes(path, js):
+    want = {}
+    for r in js["ops_by_shape"]:
+        want[(r["name"], r["input_shape"])] = r["self_ns"]
+    got = {}
+    for v, stack, labels in raw_samples(path):
+        shape = label_of(labels, "input_shape")
+        key = (frame_name(stack[0]), shape)
+        if key in want:
+            got[key] = got.get(key, 0) + v[1]
+    bad = [k for k in want if want[k] != got.get(k, 0)]
+    for k in sorted(bad)[:5]:
+        print("%s %s: self ns shown %s, exported %s" % (k[0], k[1], want[k], got.get(k)))
+    print("%d of %d rows equal" % (len(want) - len(bad), len(want)))
+    return not bad and bool(want)
+
+
 def main():
     mode, path, jpath = sys.argv[1:4]
     arg = sys.argv[4] if len(sys.argv) > 4 else ""
     _types, prof = summed(path)
     with open(jpath) as f:
         js = json.load(f)
-    ok = check_kernels(prof, js, arg) if mode == "kernels" else check_modules(prof, js)
+    if mode == "kernels":
+        ok = check_kernels(prof, js, arg)
+    elif mode == "shapes":
+        ok = check_shapes(path, js)
+    else:
+        ok = check_modules(prof, js)
     return 0 if ok else 1
 
 

@@ -240,6 +240,8 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
     }
     if (sa->modules)
         fmt_shell_word(buf, size, &at, "--modules");
+    if (sa->by_shape)
+        fmt_shell_word(buf, size, &at, "--by-shape");
     if (filter[0]) {
         fmt_shell_word(buf, size, &at, "--filter");
         fmt_shell_word(buf, size, &at, filter);
@@ -290,7 +292,7 @@ static int write_scope(view *v, const char *path, t2p_error *err)
                        .nentries = (size_t)n, .filter = scope_filter(v->scope),
                        .short_names = v->short_names, .hide_python = v->hide_python,
                        .kernels = sa.kernels || sa.kernel, .kernel = sa.kernel,
-                       .modules = sa.modules,
+                       .modules = sa.modules, .by_shape = sa.by_shape,
                        .comments = comments, .ncomments = 1,
                        .tool_version = PACKAGE_VERSION, .no_overwrite = true,
                        .progress = v->export_progress ? on_progress : NULL,

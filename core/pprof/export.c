@@ -11,6 +11,7 @@
 #include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
+#include "core/base/hmap.h"
 #include "core/model/catkind.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
@@ -179,10 +180,101 @@ nomem:
     return -1;
 }
 
+/* The groups of --by-shape: per event, the pair (its step, its input
+   shape) as a group id (MODEL_NONE: neither), and per group its step label
+   and its shape label (either NULL). An operator's shape is its own (args
+   "Input Dims" as TensorBoard showed it, "[]" without one); any other event
+   takes the shape of the event it nests in (a runtime call its operator's,
+   and through its launch the GPU work; a Python frame its caller's), so
+   that every sample is labelled with the shape of the innermost operator
+   on its stack. nested: a model of tr with its nesting (keep_nesting). */
+struct shape_groups {
+    uint32_t *group;
+    const char **steps, **shapes;
+    size_t n;
+};
+
+static void shape_groups_done(struct shape_groups *g)
+{
+    free(g->group);
+    free(g->steps);
+    free(g->shapes);
+}
+
+static int shape_groups_build(const model *nested, const steps *st, const char *const *step_labels,
+                              struct shape_groups *g)
+{
+    const trace *tr = nested->tr;
+    size_t n = tr->nevents, cap = 0;
+    uint32_t *shape = malloc((n ? n : 1) * sizeof *shape);
+    hmap pairs = { 0 };
+    int rc = -1;
+    memset(g, 0, sizeof *g);
+    g->group = malloc((n ? n : 1) * sizeof *g->group);
+    if (!shape || !g->group || hmap_init(&pairs, 256) < 0)
+        goto out;
+    uint32_t empty = strtab_find(tr->strs, "[]", 2);
+    /* the operators' shapes (trace->shapes is in event order) */
+    for (size_t e = 0; e < n; e++) {
+        uint32_t cat = tr->events[e].cat;
+        bool op = cat < nested->ncatkind && nested->catkind[cat] == CATKIND_CPU_OP;
+        shape[e] = op ? (empty != STRTAB_NONE ? empty : STRTAB_NONE - 1) : STRTAB_NONE;
+    }
+    for (size_t i = 0; i < tr->nshapes; i++) {
+        uint32_t e = tr->shapes[i].event;
+        if (shape[e] != STRTAB_NONE)
+            shape[e] = tr->shapes[i].shape;
+    }
+    /* the others inherit, parents before children on each track */
+    for (size_t k = 0; k < nested->ntracks; k++)
+        for (size_t i = nested->track_start[k]; i < nested->track_start[k + 1]; i++) {
+            uint32_t e = nested->nest_order[i], p = nested->ev_parent[e];
+            if (shape[e] == STRTAB_NONE && p != MODEL_NONE)
+                shape[e] = shape[p];
+        }
+    for (size_t e = 0; e < n; e++) {
+        uint32_t step = st && !st->whole_trace ? st->ev_step[e] : STEPS_NONE;
+        if (step == STEPS_NONE && shape[e] == STRTAB_NONE) {
+            g->group[e] = MODEL_NONE;
+            continue;
+        }
+        uint64_t key = (uint64_t)step << 32 | shape[e];
+        uint32_t id = hmap_get(&pairs, key);
+        if (id == UINT32_MAX) {
+            if (g->n == cap) {
+                size_t nc = cap ? 2 * cap : 64;
+                const char **a = realloc(g->steps, nc * sizeof *a);
+                if (!a)
+                    goto out;
+                g->steps = a;
+                const char **b = realloc(g->shapes, nc * sizeof *b);
+                if (!b)
+                    goto out;
+                g->shapes = b;
+                cap = nc;
+            }
+            id = (uint32_t)g->n++;
+            g->steps[id] = step != STEPS_NONE ? step_labels[step] : NULL;
+            g->shapes[id] = shape[e] == STRTAB_NONE     ? NULL
+                            : shape[e] == STRTAB_NONE - 1 ? "[]"
+                                                          : trace_str(tr, shape[e]);
+            if (hmap_put(&pairs, key, id) < 0)
+                goto out;
+        }
+        g->group[e] = id;
+    }
+    rc = 0;
+out:
+    hmap_done(&pairs);
+    free(shape);
+    return rc;
+}
+
 int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
                  const char *out, export_result *res, t2p_error *err)
 {
-    model *own = NULL, *grouped = NULL;
+    model *own = NULL, *grouped = NULL, *nest_own = NULL;
+    struct shape_groups sg = { 0 };
     steps *st = NULL;
     const char **labels = NULL;
     unsigned char *mask = NULL;
@@ -210,7 +302,25 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
         if (!(mask = range_mask(whole, &rg, NULL)))
             goto nomem;
     }
-    if (a->range || a->step || !st->whole_trace) {
+    if (a->by_shape) {
+        /* the input shapes need the nesting: the model's, else one built
+           with it */
+        const model *nested = whole;
+        if (!whole->ev_parent) {
+            model_opts o = *mo;
+            o.keep = NULL;
+            o.group = NULL;
+            o.keep_nesting = true;
+            if (!(nest_own = model_build(tr, &o, err)))
+                goto out;
+            nested = nest_own;
+        }
+        if (!st->whole_trace && !(labels = steps_labels(st)))
+            goto nomem;
+        if (shape_groups_build(nested, st, labels, &sg) < 0)
+            goto nomem;
+    }
+    if (a->range || a->step || !st->whole_trace || a->by_shape) {
         /* each step's calls in nodes of their own: a step label on every
            sample; with --step, only those steps' events count */
         size_t first = 0, last = 0;
@@ -224,11 +334,11 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
             if (!(mask = steps_mask(st, first, last)))
                 goto nomem;
         }
-        if (!st->whole_trace && !(labels = steps_labels(st)))
+        if (!st->whole_trace && !labels && !(labels = steps_labels(st)))
             goto nomem;
         model_opts o = *mo;
         o.keep = mask;
-        o.group = st->whole_trace ? NULL : st->ev_step;
+        o.group = a->by_shape ? sg.group : st->whole_trace ? NULL : st->ev_step;
         /* the whole trace's labelled model from the one built, when it kept
            its nesting (no second sort, nesting and linking); a scope builds
            its own */
@@ -252,7 +362,10 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
         comments[nc++] = res->step_note;
     pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .comments = comments,
                       .ncomments = nc, .short_names = sn, .has_rank = a->has_rank,
-                      .rank = a->rank, .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
+                      .rank = a->rank,
+                      .step_labels = a->by_shape ? sg.steps : labels,
+                      .shape_labels = a->by_shape ? sg.shapes : NULL,
+                      .nsteps = a->by_shape ? sg.n : labels ? st->nsteps : 0,
                       .mem = mem, .hide_python = a->hide_python,
                       .modules_only = a->modules,
                       .memory_types = !a->no_memory,
@@ -274,6 +387,8 @@ out:
     free(mask);
     free(labels);
     model_free(grouped);
+    model_free(nest_own);
+    shape_groups_done(&sg);
     steps_free(st);
     model_free(own);
     return rc;

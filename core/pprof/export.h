@@ -42,6 +42,9 @@ typedef struct export_args {
                                      the kernel's name alone, as that view's filter does */
     const char *kernel;           /* with kernels: that kernel alone (its exact name); NULL:
                                      every kernel */
+    bool by_shape;                /* an "input_shape" label on every sample: the shape of the
+                                     innermost operator on its stack (the Ops view by input
+                                     shape); one trace alone */
     bool modules;                 /* the stacks through an nn.Module call, with the Python
                                      frames but the modules hidden (pprof_opts.modules_only):
                                      the Modules view */

@@ -77,6 +77,7 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     hmap stepmap; /* set << 32 | node group -> index into sets (with a step label) */
     const char *const *step_labels; /* per step index (model_node.group - 1) */
+    const char *const *shape_labels; /* pprof_opts.shape_labels */
     size_t nsteps;
     int64_t *comments;
     char **strings;
@@ -251,7 +252,7 @@ static struct labelset *labelset_copy(struct build *b, uint32_t set)
    -1 when out of memory. */
 static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
 {
-    if (set < 0 || !group || !b->step_labels || group > b->nsteps)
+    if (set < 0 || !group || (!b->step_labels && !b->shape_labels) || group > b->nsteps)
         return set;
     uint64_t key = (uint64_t)set << 32 | group;
     uint32_t i = hmap_get(&b->stepmap, key);
@@ -263,10 +264,15 @@ static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
     /* a step number is a number label: -tagfocus step=1011 reads "1011" as
        a range of numbers and would never match a string; the unit keeps
        pprof from dropping a step 0. Other step names stay strings. */
-    const char *name = b->step_labels[group - 1];
+    const char *shape = b->shape_labels ? b->shape_labels[group - 1] : NULL;
+    if (shape && add_label(b, ls, "input_shape", shape) < 0)
+        return -1;
+    const char *name = b->step_labels ? b->step_labels[group - 1] : NULL;
     char *end;
-    long long num = strtoll(name, &end, 10);
-    if (*name >= '0' && *name <= '9' && !*end) {
+    long long num = name ? strtoll(name, &end, 10) : 0;
+    if (!name) {
+        /* a group with an input shape alone */
+    } else if (*name >= '0' && *name <= '9' && !*end) {
         pb_label *l = &ls->labels[ls->n];
         perftools__profiles__label__init(l);
         if ((l->key = cstr_id(b, "step")) < 0 || (l->num_unit = cstr_id(b, "step")) < 0)
@@ -405,6 +411,7 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     b->step_labels = opts ? opts->step_labels : NULL;
+    b->shape_labels = opts ? opts->shape_labels : NULL;
     b->nsteps = opts ? opts->nsteps : 0;
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || hmap_init(&b->stepmap, 16) < 0 ||
         str_id(b, "", 0) != 0 || hide_prepare(b, opts) < 0)
@@ -614,7 +621,7 @@ static int emit_samples(struct build *b, struct pprof_sink *s)
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
                 uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
-                if (nd->group && b->step_labels)
+                if (nd->group && (b->step_labels || b->shape_labels))
                     set = hmap_get(&b->stepmap, (uint64_t)set << 32 | nd->group);
                 const struct labelset *ls = b->sets[set];
                 pb_sample sm;

@@ -48,6 +48,11 @@ typedef struct pprof_opts {
        step_labels[i] names step i (steps_label). NULL: no step label. */
     const char *const *step_labels;
     size_t nsteps;
+    /* With step_labels or alone: an "input_shape" label per group (NULL
+       entries: none), nsteps of them, the shape TensorBoard's Operator view
+       groups by (convert --by-shape). step_labels entries may then be NULL
+       (a group with no step). */
+    const char *const *shape_labels;
     /* Memory figures of m (memory_build(m)): four more sample types, as Go
        heap profiles have them: alloc_objects/count, alloc_space/bytes (the
        allocations made at a stack), inuse_objects/count, inuse_space/bytes

@@ -121,6 +121,9 @@ viewfig kernels "$res" "=$("$top_builddir/torch2pprof" analyze --kernels --json 
 case_ "Kernels: the filter tests the kernel's name" "$res" "\\ g e m m <Enter>" --view kernels
 viewfig kernels "$res" gemm
 case_ "Kernels with a step" "$res" "5 <Down> <Enter> 9 <Tab> <Tab>"
+case_ "Ops by input shape: every sample labelled with its shape" "$res" "1 I"
+viewfig shapes "$res"
+case_ "Ops by input shape in a step" "$res" "5 <Down> <Enter> 1 I"
 case_ "Modules: the stacks through modules" "$modtr" "" --view modules
 viewfig modules "$modtr"
 case_ "GPU: a stream's GPU time by launching stack" "$res" "" --view gpu
@@ -130,11 +133,12 @@ nccl="$top_srcdir/tests/fixtures/nccl_job/rank-0.json.gz"
 rm -f "$work"/*.pb.gz
 (cd "$work" && "$tui" --replay "e <Enter> <Down> e <Enter>" --print --size 200x40 --view gpu \
     "$nccl") >"$work/screen" 2>&1
-devs=$(for f in $(ls -tr "$work"/*.pb.gz); do
-    go tool pprof -raw "$f" | awk '/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ /{t+=$3} END{printf "%d ", t}'
-done)
+# each profile's device time, against each stream's GPU time (in either order)
+devs=$(for f in "$work"/*.pb.gz; do
+    go tool pprof -raw "$f" | awk '/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ /{t+=$3} END{printf "%d\n", t}'
+done | sort -n | tr '\n' ' ')
 want=$("$top_builddir/torch2pprof" analyze --json "$nccl" |
-    python3 -c 'import json,sys; print(" ".join(str(s["busy_ns"]) for s in json.load(sys.stdin)["streams"]), end=" ")')
+    python3 -c 'import json,sys; print(" ".join(sorted((str(s["busy_ns"]) for s in json.load(sys.stdin)["streams"]), key=int)), end=" ")')
 [ "$devs" = "$want" ] && grep -q '^Scope: all ' "$work/screen" &&
     ok "GPU: e on two streams in turn: device time $devs, the scope untouched" ||
     bad "GPU: e on two streams: device time $devs, want $want; $(grep '^Scope' "$work/screen")"
