@@ -290,6 +290,7 @@ view *view_new(const model *m, const view_opts *o)
         v->base_path = o->base_path;
     }
     v->source_path = o ? o->source_path : NULL;
+    v->hta_opts = o ? o->hta_opts : NULL;
     for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = views[k];
     if (o && o->cmp) {

@@ -54,8 +54,16 @@ static const col launcher_cols[] = {
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
-/* < and > cycle the view's own keys (core/analyses/kernels.h's) */
-static const enum model_sort sorts[] = { MODEL_SORT_N };
+/* < and > cycle the view's own keys (core/analyses/kernels.h's), every
+   column but the launchers' share (the total's order); listed so that the
+   tab line names the sort */
+#define S(k) (enum model_sort) OWN(k)
+static const enum model_sort sorts[] = { S(KERNELS_SORT_TOTAL), S(KERNELS_SORT_CALLS),
+                                         S(KERNELS_SORT_MEAN),  S(KERNELS_SORT_MIN),
+                                         S(KERNELS_SORT_MAX),   S(KERNELS_SORT_BPS),
+                                         S(KERNELS_SORT_OCC),   S(KERNELS_SORT_TC),
+                                         S(KERNELS_SORT_NAME),  MODEL_SORT_N };
+#undef S
 static const char *const key_names[KERNELS_SORT_N] = {
     "total", "calls", "mean", "min", "max", "blocks/SM", "occupancy", "tensor cores", "name"
 };
