@@ -90,7 +90,9 @@ int cli_convert(int argc, char **argv)
     select_spec sel;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
-    bool selecting = false, no_memory = false;
+    bool selecting = false, no_memory = false, only_kernels = false, only_modules = false,
+         by_shape = false;
+    const char *kernel = NULL;
     /* the command, a line per selection, two notes */
     const char *comments[4 + 2 * SCOPE_MAX + 4];
     char cbuf[3 + SCOPE_MAX][600], vis[1200], *command = NULL;
@@ -115,6 +117,10 @@ int cli_convert(int argc, char **argv)
         case OPT_IGNORE: sel.ignore_re = h->value; break;
         case OPT_THREAD: sel.thread_re = h->value; break;
         case OPT_NO_MEMORY: no_memory = true; break;
+        case OPT_KERNELS: only_kernels = true; break;
+        case OPT_KERNEL: only_kernels = true; kernel = h->value; break;
+        case OPT_MODULES: only_modules = true; break;
+        case OPT_BY_SHAPE: by_shape = true; break;
         case OPT_OUTPUT: out_opt = h->value; break;
         case OPT_HELP:
             opts_help(c, stdout);
@@ -181,13 +187,35 @@ int cli_convert(int argc, char **argv)
     export_args ea = { .step = step, .range = cv.range, .entries = entries, .nentries = nentries, .filter = filter,
                        .ignore_re = sel.ignore_re, .thread_re = sel.thread_re,
                        .short_names = short_names, .hide_python = mo.no_python,
-                       .no_memory = no_memory, .comments = comments, .tool_version = PACKAGE_VERSION };
+                       .no_memory = no_memory, .kernels = only_kernels, .kernel = kernel,
+                       .modules = only_modules, .by_shape = by_shape, .comments = comments,
+                       .tool_version = PACKAGE_VERSION };
+    if (only_kernels) {
+        comments[ncomments++] = kernel ? "selection: that GPU kernel alone (--kernel), at the "
+                                         "stacks that launched it"
+                                       : "selection: GPU kernels alone (--kernels), at the "
+                                         "stacks that launched them";
+        selecting = true;
+    }
+    if (by_shape)
+        comments[ncomments++] = "labels: input_shape, the shape of the innermost operator on "
+                                "the stack (--by-shape)";
+    if (only_modules)
+    {
+        comments[ncomments++] = "selection: the stacks through nn.Module calls, other Python "
+                                "frames hidden (--modules)";
+        selecting = true;
+    }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
     if (mo.no_python)
         comments[ncomments++] = "no Python frames (--no-python)";
     if (step && base) {
         opts_usage_error(c, "--step does not go with --base");
+        goto done;
+    }
+    if (by_shape && (base || many)) {
+        opts_usage_error(c, "--by-shape takes one TRACE, without --base or --rank");
         goto done;
     }
     if (cv.range && (step || base || many)) {

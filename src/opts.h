@@ -35,6 +35,7 @@ enum opt_id {
     OPT_JSON,
     OPT_STEPS,
     OPT_KERNELS,
+    OPT_KERNEL,
     OPT_STEP,
     OPT_RANGE,
     OPT_BY_LINE,

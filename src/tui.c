@@ -35,6 +35,7 @@
 #include "ui/mouse.h"
 #include "ui/progress.h"
 #include "ui/screen.h"
+#include "core/analyses/hta.h"
 #include "ui/view.h"
 #include "ui/view_export.h"
 #include "ui/view_key.h"
@@ -718,6 +719,10 @@ int tui_main(int argc, char **argv)
     const char *delay = getenv("T2P_PROGRESS_DELAY");
     delay_ms = delay ? strtol(delay, NULL, 10) : 0;
     view_opts vo = { .tab = VIEW_OPS, .sort = MODEL_SORT_SELF };
+    /* the GPU view's cutoffs: analyze's options, HTA's defaults */
+    hta_opts ho;
+    hta_opts_default(&ho);
+    vo.hta_opts = &ho;
     const char *base = NULL;
     model_opts mo = { 0 };
     opts_common_vals cv = { 0 };
@@ -807,6 +812,16 @@ int tui_main(int argc, char **argv)
             rc = EXIT_OK;
             goto usage_done;
         case OPT_NO_MOUSE: mouse = false; break;
+        case OPT_KERNEL_WAIT:
+        case OPT_RUNTIME_CUTOFF:
+        case OPT_DELAY_CUTOFF:
+            /* microseconds, HTA's unit; up to a day (as analyze) */
+            if (opts_number(c, h, 0, 86400L * 1000000, &n) != 0)
+                goto usage_done;
+            *(h->id == OPT_KERNEL_WAIT      ? &ho.kernel_wait_ns
+              : h->id == OPT_RUNTIME_CUTOFF ? &ho.runtime_cutoff_ns
+                                            : &ho.delay_cutoff_ns) = (int64_t)n * 1000;
+            break;
         case OPT_SOURCE_PATH: vo.source_path = h->value; break;
         default: break;
         }

@@ -7,9 +7,10 @@ EXPECTED is a fixture of tests/fixtures/tb/ (recorded by record_shapes.py: the
 plugin run on TRACE with exact integer-ns times). Per row (name, input_shape):
 calls and tc_eligible exact, times within 1 us, percentages within 0.01 points,
 the same set of rows and the input_shape strings identical. Modules: the same
-hierarchy (children compared as a multiset: the plugin's order follows its dict
-walks), each module's figures as above, avg within 0.5 %. Prints one line, exits 1
-on a difference.
+hierarchy, children in the plugin's order (the order its walk up from the Python
+leaves first reaches them), the roots by name as the plugin sorts them (roots of
+one name in any order: the plugin's come out of a set), each module's figures as
+above, avg within 0.5 %. Prints one line, exits 1 on a difference.
 """
 import json
 import subprocess
@@ -19,10 +20,17 @@ TIMES = ("total_ns", "self_ns", "device_total_ns", "device_self_ns")
 MTIMES = ("host_total_ns", "host_self_ns", "device_total_ns", "device_self_ns")
 
 
-def canon(mods):
-    return sorted(((m["name"], m["id"], m["occurrences"], m["operators"])
-                   + tuple(m[k] for k in MTIMES) + (m["avg_ns"], canon(m["children"]))
-                   for m in mods or []), key=lambda t: (t[0], t[1], repr(t)))
+def canon(mods, top=True):
+    rows = [(m["name"], m["id"], m["occurrences"], m["operators"])
+            + tuple(m[k] for k in MTIMES) + (m["avg_ns"], canon(m["children"], False))
+            for m in mods or []]
+    # children in order; the roots sorted by name, ties in any order
+    return sorted(rows, key=lambda t: (t[0], t[1], repr(t))) if top else rows
+
+
+def roots_by_name(mods):
+    names = [m["name"] for m in mods or []]
+    return names == sorted(names)
 
 
 def same_mod(a, b):
@@ -62,7 +70,8 @@ def main():
             if abs(w[t] - h[t]) > 0.01:
                 bad.append("%r: %s %.4f, plugin %.4f" % (k, t, h[t], w[t]))
     cw, ch = canon(exp["modules"]), canon(got["modules"])
-    if len(cw) != len(ch) or not all(same_mod(x, y) for x, y in zip(ch, cw)):
+    if (len(cw) != len(ch) or not all(same_mod(x, y) for x, y in zip(ch, cw))
+            or not roots_by_name(got["modules"])):
         bad.append("modules differ: ours %s, plugin %s" % (json.dumps(got["modules"])[:400],
                                                            json.dumps(exp["modules"])[:400]))
     for b in bad[:10]:

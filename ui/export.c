@@ -184,6 +184,9 @@ static int extra_args(const struct view_scope_args *sa, export_entry *entries, i
 {
     for (int i = 0; i < sa->nfocus && n < 2 * SCOPE_MAX; i++)
         entries[n++] = (export_entry){ "focus", sa->focus[i] };
+    /* the stream the GPU view exports */
+    if (sa->track[0] && n < 2 * SCOPE_MAX)
+        entries[n++] = (export_entry){ "track", sa->track };
     return n;
 }
 
@@ -194,7 +197,8 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
                             int nentries, const char *out)
 {
     const char *filter = scope_filter(v->scope);
-    size_t size = 256 + 6 * (strlen(v->m->tr->path) + strlen(out) + strlen(filter));
+    size_t size = 256 + 6 * (strlen(v->m->tr->path) + strlen(out) + strlen(filter) +
+                             (sa->kernel ? strlen(sa->kernel) : 0));
     for (size_t i = 0; i < v->ninputs; i++)
         size += 6 * strlen(v->inputs[i]) + 4;
     if (v->base_path)
@@ -231,6 +235,16 @@ static char *export_command(view *v, const struct view_scope_args *sa, const exp
         fmt_shell_word(buf, size, &at, opt);
         fmt_shell_word(buf, size, &at, entries[i].val);
     }
+    if (sa->kernel) {
+        fmt_shell_word(buf, size, &at, "--kernel");
+        fmt_shell_word(buf, size, &at, sa->kernel);
+    } else if (sa->kernels) {
+        fmt_shell_word(buf, size, &at, "--kernels");
+    }
+    if (sa->modules)
+        fmt_shell_word(buf, size, &at, "--modules");
+    if (sa->by_shape)
+        fmt_shell_word(buf, size, &at, "--by-shape");
     if (filter[0]) {
         fmt_shell_word(buf, size, &at, "--filter");
         fmt_shell_word(buf, size, &at, filter);
@@ -280,6 +294,8 @@ static int write_scope(view *v, const char *path, t2p_error *err)
                        .range = sa.range[0] ? sa.range : NULL, .entries = entries,
                        .nentries = (size_t)n, .filter = scope_filter(v->scope),
                        .short_names = v->short_names, .hide_python = v->hide_python,
+                       .kernels = sa.kernels || sa.kernel, .kernel = sa.kernel,
+                       .modules = sa.modules, .by_shape = sa.by_shape,
                        .comments = comments, .ncomments = 1,
                        .tool_version = PACKAGE_VERSION, .no_overwrite = true,
                        .progress = v->export_progress ? on_progress : NULL,

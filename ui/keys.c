@@ -66,8 +66,7 @@ static const key_def table[] = {
     { '>', ACT_SORT_NEXT, 0, KERNELS, "sort by the next column", NULL, 0 },
     { 'r', ACT_REVERSE, 0, KERNELS, "reverse the sort", NULL, 0 },
     { 'e', ACT_EXPORT, 0, KERNELS,
-      "export the kernel's time by launching stack to pprof (the kernel becomes the focus; "
-      "asks where; never overwrites)", NULL, 0 },
+      "export the kernels shown, their time by launching stack (convert --kernels; on one kernel's launchers, that kernel: --kernel)", NULL, 0 },
     { VK_ENTER, ACT_DRILL, 0, CHOOSER, "show the view under the cursor", "Enter show", 0 },
     { VK_ESC, ACT_BACK, 0, CHOOSER, "back to the view it was opened from (q, V too)",
       "Esc/q back", 0 },

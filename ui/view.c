@@ -272,6 +272,7 @@ view *view_new_with(const model *m, const view_opts *o, const struct view_ops *c
     }
     v->source_path = o ? o->source_path : NULL;
     v->std = std;
+    v->hta_opts = o ? o->hta_opts : NULL;
     for (int k = 0; k < VIEW_NVIEWS; k++)
         v->ops[k] = shown[k];
     v->cmp = o ? o->cmp : NULL;

@@ -137,6 +137,7 @@ struct view {
     void *export_ctx;
     size_t top_ops;         /* --top: 0 for all */
     const char *source_path; /* view_opts.source_path */
+    const struct hta_opts *hta_opts; /* view_opts.hta_opts */
     enum view_tab pane_from; /* the view a pane returns to */
     bool hide_python;        /* p: Python frames left out of the tree and the tables */
     const char *const *inputs; /* view_opts.inputs, ninputs, base_path */

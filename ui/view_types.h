@@ -92,6 +92,10 @@ typedef struct view_opts {
     /* where the source pane also looks for a Python frame's file (pprof's
        -source_path); NULL: only where the trace says. Not copied. */
     const char *source_path;
+    /* the GPU view's cutoffs (--kernel-wait, --runtime-cutoff,
+       --launch-delay-cutoff, as analyze takes them); NULL: HTA's defaults.
+       Not copied. */
+    const struct hta_opts *hta_opts;
     /* comparing two traces (--base): the Ops, Categories, Tree and Threads views
        become their compare twins (ui/cmp.h) over this, whose new model is
        m; NULL: one trace. Must outlive the view. */
@@ -120,6 +124,14 @@ struct view_scope_args {
        f), as --focus paths from the top of the stack */
     char focus[8][512];
     int nfocus;
+    /* what the view shown exports instead of every stack (convert
+       --kernels, --kernel NAME, --modules, --by-shape, --track LABEL): set by that view
+       alone, when it is the one shown */
+    bool kernels;
+    const char *kernel; /* that kernel alone (a string of the model's trace); NULL: every one */
+    bool modules;
+    bool by_shape;
+    char track[512];   /* "" none */
 };
 
 /* Display columns [x0, x0 + w) of a screen line; w 0: none. */

@@ -64,6 +64,97 @@ static int cmp_sig(const void *pa, const void *pb)
     return c ? c : a < b ? -1 : a > b;
 }
 
+static const uint32_t *cmp_rank;
+
+static int cmp_by_rank(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint32_t x = cmp_rank[a], y = cmp_rank[b];
+    if (x != y)
+        return x < y ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* The order in which TensorBoard's module_op._build_module_hierarchy first
+   reaches each module call, which orders a module's children (its
+   module_parent_map is filled in that order): the Python ids in the order
+   its loop over the calls by start time (byts: pyids entries) first names
+   them, as a call's id then its parent id; then, from each id no call names
+   as its parent (a leaf) in that order, the walk up through the parent ids,
+   which stops at a (call, module below it) pair seen before. Per pyids
+   entry: its rank, UINT32_MAX for a call not reached. NULL when out of
+   memory (*nomem set). Linear: each (call, module) pair is walked once. */
+static uint32_t *first_reach(const trace *tr, const uint32_t *byts, const hmap *byid, bool *nomem)
+{
+    size_t np = tr->npyids;
+    const trace_pyid *pys = tr->pyids;
+    uint32_t *rank = malloc((np ? np : 1) * sizeof *rank);
+    int64_t *ids = malloc((2 * np + 1) * sizeof *ids);
+    uint8_t *haskid = calloc(2 * np + 1, 1);
+    hmap slot = { 0 }, seen = { 0 };
+    size_t nslots = 0;
+    uint32_t next = 0;
+    *nomem = true;
+    if (!rank || !ids || !haskid || hmap_init(&slot, 256) < 0 || hmap_init(&seen, 256) < 0)
+        goto fail;
+    for (size_t i = 0; i < np; i++)
+        rank[i] = UINT32_MAX;
+    for (size_t j = 0; j < np; j++) {
+        const trace_pyid *p = &pys[byts[j]];
+        /* the plugin's python events: the calls that carry an id */
+        if (!(p->has & TRACE_PY_ID) || hmap_get(byid, (uint64_t)p->id) == UINT32_MAX)
+            continue;
+        int64_t two[2] = { p->id, p->parent };
+        for (int k = 0; k < ((p->has & TRACE_PY_PARENT) ? 2 : 1); k++) {
+            uint32_t s = hmap_get(&slot, (uint64_t)two[k]);
+            if (s == UINT32_MAX) {
+                s = (uint32_t)nslots;
+                ids[nslots++] = two[k];
+                if (hmap_put(&slot, (uint64_t)two[k], s) < 0)
+                    goto fail;
+            }
+            if (k == 1)
+                haskid[s] = 1;
+        }
+    }
+    for (size_t s = 0; s < nslots; s++) {
+        if (haskid[s])
+            continue;
+        uint32_t e = hmap_get(byid, (uint64_t)ids[s]), cur = UINT32_MAX;
+        while (e != UINT32_MAX) {
+            if (pys[e].has & TRACE_PY_MODULE) {
+                cur = e;
+                if (rank[e] == UINT32_MAX)
+                    rank[e] = next++;
+            }
+            uint64_t key = (uint64_t)e << 32 | cur;
+            if (hmap_get(&seen, key) != UINT32_MAX)
+                break;
+            if (hmap_put(&seen, key, 0) < 0)
+                goto fail;
+            e = (pys[e].has & TRACE_PY_PARENT) ? hmap_get(byid, (uint64_t)pys[e].parent)
+                                                : UINT32_MAX;
+        }
+    }
+    /* a call never reached (no leaf below it: a cycle of ids) after the rest */
+    for (size_t i = 0; i < np; i++)
+        if (rank[i] == UINT32_MAX)
+            rank[i] = next + (uint32_t)i;
+    *nomem = false;
+    free(ids);
+    free(haskid);
+    hmap_done(&slot);
+    hmap_done(&seen);
+    return rank;
+fail:
+    free(rank);
+    free(ids);
+    free(haskid);
+    hmap_done(&slot);
+    hmap_done(&seen);
+    return NULL;
+}
+
 modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *err)
 {
     const model *m = t->m;
@@ -72,7 +163,8 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
     hmap byid = { 0 }, bykey = { 0 }, modids = { 0 };
     strtab *sigtab = NULL;
     uint32_t *up = NULL, *sigof = NULL, *pool = NULL, *order = NULL, *stk = NULL, *kids = NULL;
-    uint32_t *first = NULL, *next = NULL;
+    uint32_t *first = NULL, *next = NULL, *byts = NULL, *rank = NULL;
+    bool err_nomem = false;
     struct sig *sigs = NULL;
     size_t nsigs = 0, capsigs = 0, npool = 0, cappool = 0, capstats = 0, capent = 0, nmod = 0;
     char *key = NULL;
@@ -133,6 +225,9 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         up[i] = (uint32_t)i;
     cmp_tr = tr;
     qsort(up, np, sizeof *up, cmp_py_ts);
+    if (!(byts = malloc((np ? np : 1) * sizeof *byts)))
+        goto nomem;
+    memcpy(byts, up, np * sizeof *byts);
     for (size_t j = 0; j < np; j++) {
         size_t i = up[j];
         if ((pys[i].has & TRACE_PY_ID) &&
@@ -179,6 +274,9 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
             up[stk[j]] = found;
     }
 
+    if (!(rank = first_reach(tr, byts, &byid, &err_nomem)) && err_nomem)
+        goto nomem;
+
     /* each module call (the one standing for its id) with its module children */
     first = malloc((np ? np : 1) * sizeof *first);
     next = malloc((np ? np : 1) * sizeof *next);
@@ -187,19 +285,29 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         goto nomem;
     for (size_t i = 0; i < np; i++)
         first[i] = next[i] = sigof[i] = MODULES_NONE;
-    size_t nroots = 0;
+    /* the module calls in TensorBoard's order (first_reach), each prepended
+       to its parent's list from the last: children in that order */
+    size_t nroots = 0, nmc = 0;
     for (size_t i = 0; i < np; i++) {
         bool is_mod = (pys[i].has & TRACE_PY_ID) && (pys[i].has & TRACE_PY_MODULE) &&
                       hmap_get(&byid, (uint64_t)pys[i].id) == i;
-        if (!is_mod)
-            continue;
-        if (up[i] == MODULES_NONE) {
-            stk[nroots++] = (uint32_t)i;
-        } else {
+        if (is_mod)
+            sigof[nmc++] = (uint32_t)i; /* scratch until the signatures */
+    }
+    cmp_rank = rank;
+    qsort(sigof, nmc, sizeof *sigof, cmp_by_rank);
+    for (size_t j = nmc; j-- > 0;) {
+        uint32_t i = sigof[j];
+        if (up[i] != MODULES_NONE) {
             next[i] = first[up[i]];
-            first[up[i]] = (uint32_t)i;
+            first[up[i]] = i;
         }
     }
+    for (size_t j = 0; j < nmc; j++)
+        if (up[sigof[j]] == MODULES_NONE)
+            stk[nroots++] = sigof[j];
+    for (size_t i = 0; i < np; i++)
+        sigof[i] = MODULES_NONE;
     /* signatures bottom-up: iterative post-order from each root */
     order = malloc((np ? np : 1) * sizeof *order);
     kids = malloc((np ? np : 1) * sizeof *kids);
@@ -237,16 +345,14 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
                 if (hmap_put(&bykey, sk, s) < 0)
                     goto nomem;
             }
-            /* its children's signatures, in a canonical order */
+            /* its children's signatures, in their order: TensorBoard's Module
+               equals another with the same children in the same order */
             size_t c0 = npool;
             for (uint32_t c = first[k]; c != MODULES_NONE; c = next[c]) {
                 if (grow((void **)&pool, &cappool, npool, sizeof *pool) < 0)
                     goto nomem;
                 pool[npool++] = sigof[c];
             }
-            cmp_sigs = sigs;
-            if (npool > c0)
-                qsort(pool + c0, npool - c0, sizeof *pool, cmp_sig);
             size_t need = 32 + (npool - c0) * 11;
             if (grow((void **)&key, &capkey, need, 1) < 0)
                 goto nomem;
@@ -335,6 +441,8 @@ done:
     free(next);
     free(sigs);
     free(key);
+    free(byts);
+    free(rank);
     return mo;
 }
 

@@ -4,7 +4,8 @@
    tree (core/analyses/tbtree.h): occurrences, operators directly under
    them, host and device self/total time. A module's parent is the nearest
    nn.Module call above it through the Python parent ids; each root call's
-   subtree is one hierarchy, identical ones once. */
+   subtree is one hierarchy, identical ones (same modules, same children in
+   the same order) once. */
 #ifndef T2P_MODULES_H
 #define T2P_MODULES_H
 
@@ -37,7 +38,8 @@ typedef struct modules_entry {
 typedef struct modules {
     modules_stats *stats;
     size_t nstats;
-    modules_entry *entries; /* preorder; roots and children sorted by name, then id */
+    modules_entry *entries; /* preorder; roots sorted by name, then id, then the order
+                               TensorBoard reached them; children in that order */
     size_t nentries;
 } modules;
 

@@ -11,6 +11,8 @@
 #include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
+#include "core/base/hmap.h"
+#include "core/model/catkind.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
 #include "core/model/shortname.h"
@@ -32,12 +34,71 @@ static int and_select(const model *m, const select_spec *sel, uint8_t **keep, t2
     return 0;
 }
 
+/* With a->kernels: the stacks that end at a GPU kernel (under the launch
+   that caused it, or on its stream), of a->kernel's name when given, whose
+   name passes a->filter (smart case, as the Kernels view's filter), ANDed
+   into *keep. Returns 0, or -1 when out of memory. */
+static int and_kernels(const model *m, const export_args *a, uint8_t **keep)
+{
+    scope *s = scope_new(m); /* for its filter's matching alone */
+    if (!s)
+        return -1;
+    scope_set_filter(s, a->filter);
+    uint8_t *k = calloc(m->nnodes ? m->nnodes : 1, 1);
+    /* per op: 1 kept, 0 not (decided once per operator) */
+    uint8_t *opk = calloc(m->nops ? m->nops : 1, 1);
+    if (!k || !opk) {
+        free(k);
+        free(opk);
+        scope_free(s);
+        return -1;
+    }
+    for (size_t o = 0; o < m->nops; o++) {
+        uint32_t cat = m->ops[o].cat;
+        const char *name = model_op_name(m, (uint32_t)o);
+        opk[o] = cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL &&
+                 (!a->kernel || strcmp(name, a->kernel) == 0) && scope_name_passes(s, name);
+    }
+    for (size_t i = 0; i < m->nnodes; i++)
+        k[i] = m->nodes[i].op != MODEL_NONE && opk[m->nodes[i].op] && (!*keep || (*keep)[i]);
+    free(opk);
+    free(*keep);
+    *keep = k;
+    scope_free(s);
+    return 0;
+}
+
+/* With a->modules: the stacks through an nn.Module call, ANDed into *keep
+   (the Modules view shows nothing outside the modules). Returns 0, or -1
+   when out of memory. */
+static int and_modules(const model *m, uint8_t **keep)
+{
+    uint8_t *k = calloc(m->nnodes ? m->nnodes : 1, 1);
+    if (!k)
+        return -1;
+    /* a node's index is greater than its parent's: parents first */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const model_node *nd = &m->nodes[i];
+        if (nd->parent == MODEL_NONE)
+            continue;
+        k[i] = k[nd->parent] || pprof_is_module_op(m, nd->op);
+    }
+    for (size_t i = 0; i < m->nnodes; i++)
+        k[i] &= !*keep || (*keep)[i];
+    free(*keep);
+    *keep = k;
+    return 0;
+}
+
 int export_select(const model *m, const export_args *a, uint8_t **keep, bool *selecting,
                        t2p_error *err)
 {
     *keep = NULL;
     *selecting = false;
-    bool scoped = a->nentries || (a->filter && a->filter[0]);
+    bool kernels = a->kernels || a->kernel;
+    /* with kernels the filter is the kernel's (and_kernels) */
+    const char *filter = kernels ? NULL : a->filter;
+    bool scoped = a->nentries || (filter && filter[0]);
     if (scoped) {
         scope *s = scope_new(m);
         if (!s)
@@ -76,7 +137,7 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
                 return -1;
             }
         }
-        scope_set_filter(s, a->filter);
+        scope_set_filter(s, filter);
         if (scope_active(s)) {
             uint8_t *k = scope_keep(s);
             if (!k) {
@@ -101,6 +162,16 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
         sel.thread_re = a->thread_re;
         if (and_select(m, &sel, keep, err) < 0)
             return -1;
+        *selecting = true;
+    }
+    if (kernels) {
+        if (and_kernels(m, a, keep) < 0)
+            goto nomem;
+        *selecting = true;
+    }
+    if (a->modules) {
+        if (and_modules(m, keep) < 0)
+            goto nomem;
         *selecting = true;
     }
     return 0;
@@ -139,10 +210,101 @@ int export_check_entries(const model *m, const export_args *a, t2p_error *err)
     return 0;
 }
 
+/* The groups of --by-shape: per event, the pair (its step, its input
+   shape) as a group id (MODEL_NONE: neither), and per group its step label
+   and its shape label (either NULL). An operator's shape is its own (args
+   "Input Dims" as TensorBoard showed it, "[]" without one); any other event
+   takes the shape of the event it nests in (a runtime call its operator's,
+   and through its launch the GPU work; a Python frame its caller's), so
+   that every sample is labelled with the shape of the innermost operator
+   on its stack. nested: a model of tr with its nesting (keep_nesting). */
+struct shape_groups {
+    uint32_t *group;
+    const char **steps, **shapes;
+    size_t n;
+};
+
+static void shape_groups_done(struct shape_groups *g)
+{
+    free(g->group);
+    free(g->steps);
+    free(g->shapes);
+}
+
+static int shape_groups_build(const model *nested, const steps *st, const char *const *step_labels,
+                              struct shape_groups *g)
+{
+    const trace *tr = nested->tr;
+    size_t n = tr->nevents, cap = 0;
+    uint32_t *shape = malloc((n ? n : 1) * sizeof *shape);
+    hmap pairs = { 0 };
+    int rc = -1;
+    memset(g, 0, sizeof *g);
+    g->group = malloc((n ? n : 1) * sizeof *g->group);
+    if (!shape || !g->group || hmap_init(&pairs, 256) < 0)
+        goto out;
+    uint32_t empty = strtab_find(tr->strs, "[]", 2);
+    /* the operators' shapes (trace->shapes is in event order) */
+    for (size_t e = 0; e < n; e++) {
+        uint32_t cat = tr->events[e].cat;
+        bool op = cat < nested->ncatkind && nested->catkind[cat] == CATKIND_CPU_OP;
+        shape[e] = op ? (empty != STRTAB_NONE ? empty : STRTAB_NONE - 1) : STRTAB_NONE;
+    }
+    for (size_t i = 0; i < tr->nshapes; i++) {
+        uint32_t e = tr->shapes[i].event;
+        if (shape[e] != STRTAB_NONE)
+            shape[e] = tr->shapes[i].shape;
+    }
+    /* the others inherit, parents before children on each track */
+    for (size_t k = 0; k < nested->ntracks; k++)
+        for (size_t i = nested->track_start[k]; i < nested->track_start[k + 1]; i++) {
+            uint32_t e = nested->nest_order[i], p = nested->ev_parent[e];
+            if (shape[e] == STRTAB_NONE && p != MODEL_NONE)
+                shape[e] = shape[p];
+        }
+    for (size_t e = 0; e < n; e++) {
+        uint32_t step = st && !st->whole_trace ? st->ev_step[e] : STEPS_NONE;
+        if (step == STEPS_NONE && shape[e] == STRTAB_NONE) {
+            g->group[e] = MODEL_NONE;
+            continue;
+        }
+        uint64_t key = (uint64_t)step << 32 | shape[e];
+        uint32_t id = hmap_get(&pairs, key);
+        if (id == UINT32_MAX) {
+            if (g->n == cap) {
+                size_t nc = cap ? 2 * cap : 64;
+                const char **a = realloc(g->steps, nc * sizeof *a);
+                if (!a)
+                    goto out;
+                g->steps = a;
+                const char **b = realloc(g->shapes, nc * sizeof *b);
+                if (!b)
+                    goto out;
+                g->shapes = b;
+                cap = nc;
+            }
+            id = (uint32_t)g->n++;
+            g->steps[id] = step != STEPS_NONE ? step_labels[step] : NULL;
+            g->shapes[id] = shape[e] == STRTAB_NONE     ? NULL
+                            : shape[e] == STRTAB_NONE - 1 ? "[]"
+                                                          : trace_str(tr, shape[e]);
+            if (hmap_put(&pairs, key, id) < 0)
+                goto out;
+        }
+        g->group[e] = id;
+    }
+    rc = 0;
+out:
+    hmap_done(&pairs);
+    free(shape);
+    return rc;
+}
+
 int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
                  const char *out, export_result *res, t2p_error *err)
 {
-    model *own = NULL, *grouped = NULL;
+    model *own = NULL, *grouped = NULL, *nest_own = NULL;
+    struct shape_groups sg = { 0 };
     steps *st = NULL;
     const char **labels = NULL;
     unsigned char *mask = NULL;
@@ -176,7 +338,25 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
         if (!(mask = range_mask(whole, &rg, NULL)))
             goto nomem;
     }
-    if (a->range || a->step || !st->whole_trace) {
+    if (a->by_shape) {
+        /* the input shapes need the nesting: the model's, else one built
+           with it */
+        const model *nested = whole;
+        if (!whole->ev_parent) {
+            model_opts o = *mo;
+            o.keep = NULL;
+            o.group = NULL;
+            o.keep_nesting = true;
+            if (!(nest_own = model_build(tr, &o, err)))
+                goto out;
+            nested = nest_own;
+        }
+        if (!st->whole_trace && !(labels = steps_labels(st)))
+            goto nomem;
+        if (shape_groups_build(nested, st, labels, &sg) < 0)
+            goto nomem;
+    }
+    if (a->range || a->step || !st->whole_trace || a->by_shape) {
         /* each step's calls in nodes of their own: a step label on every
            sample; with --step, only those steps' events count */
         size_t first = 0, last = 0;
@@ -190,11 +370,11 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
             if (!(mask = steps_mask(st, first, last)))
                 goto nomem;
         }
-        if (!st->whole_trace && !(labels = steps_labels(st)))
+        if (!st->whole_trace && !labels && !(labels = steps_labels(st)))
             goto nomem;
         model_opts o = *mo;
         o.keep = mask;
-        o.group = st->whole_trace ? NULL : st->ev_step;
+        o.group = a->by_shape ? sg.group : st->whole_trace ? NULL : st->ev_step;
         /* the whole trace's labelled model from the one built, when it kept
            its nesting (no second sort, nesting and linking); a scope builds
            its own */
@@ -218,8 +398,12 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
         comments[nc++] = res->step_note;
     pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .comments = comments,
                       .ncomments = nc, .short_names = sn, .has_rank = a->has_rank,
-                      .rank = a->rank, .step_labels = labels, .nsteps = labels ? st->nsteps : 0,
+                      .rank = a->rank,
+                      .step_labels = a->by_shape ? sg.steps : labels,
+                      .shape_labels = a->by_shape ? sg.shapes : NULL,
+                      .nsteps = a->by_shape ? sg.n : labels ? st->nsteps : 0,
                       .mem = mem, .hide_python = a->hide_python,
+                      .modules_only = a->modules,
                       .memory_types = !a->no_memory,
                       .no_overwrite = a->no_overwrite, .progress = a->progress,
                       .progress_ctx = a->progress_ctx };
@@ -239,6 +423,8 @@ out:
     free(mask);
     free(labels);
     model_free(grouped);
+    model_free(nest_own);
+    shape_groups_done(&sg);
     steps_free(st);
     model_free(own);
     return rc;
@@ -298,6 +484,7 @@ static int side_prepare(struct side *d, const model *whole, const model_opts *mo
                         .has_rank = rank >= 0, .rank = rank, .short_names = d->sn,
                         .step_labels = d->labels, .nsteps = d->labels ? d->st->nsteps : 0,
                         .mem = d->mem, .hide_python = a->hide_python,
+                        .modules_only = a->modules,
                         .memory_types = !a->no_memory,
                         .no_overwrite = a->no_overwrite, .progress = a->progress,
                         .progress_ctx = a->progress_ctx };

@@ -36,6 +36,18 @@ typedef struct export_args {
     bool short_names;             /* core/model/shortname.h names, full ones as system names */
     bool hide_python;             /* no Python frames in the stacks (pprof_opts.hide_python) */
     bool no_memory;               /* no heap sample types even with [memory] records */
+    /* What a view shows rather than every stack (the explorer's e there): */
+    bool kernels;                 /* GPU kernels alone, each at the stack that launched it
+                                     (and on its stream): the Kernels view; filter then tests
+                                     the kernel's name alone, as that view's filter does */
+    const char *kernel;           /* with kernels: that kernel alone (its exact name); NULL:
+                                     every kernel */
+    bool by_shape;                /* an "input_shape" label on every sample: the shape of the
+                                     innermost operator on its stack (the Ops view by input
+                                     shape); one trace alone */
+    bool modules;                 /* the stacks through an nn.Module call, with the Python
+                                     frames but the modules hidden (pprof_opts.modules_only):
+                                     the Modules view */
     bool has_rank;                /* a rank label on every sample */
     int64_t rank;
     const char *const *comments;  /* the profile's comments (the command first) */

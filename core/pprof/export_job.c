@@ -60,6 +60,7 @@ int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const m
     pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .has_rank = true,
                       .rank = f->rank, .short_names = sn, .step_labels = labels,
                       .nsteps = labels ? st->nsteps : 0, .hide_python = a->hide_python,
+                      .modules_only = a->modules,
                       .mem = mem, .memory_types = !a->no_memory };
     uint8_t *buf;
     size_t len;

@@ -57,7 +57,8 @@ struct build {
     const model *m;
     const uint8_t *keep;
     const shortnames *short_names; /* NULL: full function names */
-    bool hide_python;              /* pprof_opts.hide_python */
+    uint8_t *hide;                 /* per op: its frames hidden (pprof_opts.hide_python,
+                                      modules_only); NULL: none */
     strtab *strs;
     pb_profile prof;
     pb_valuetype types[NVALUES], period_type;
@@ -75,6 +76,7 @@ struct build {
     hmap setmap; /* track << 32 | stream track -> index into sets */
     hmap stepmap; /* set << 32 | node group -> index into sets (with a step label) */
     const char *const *step_labels; /* per step index (model_node.group - 1) */
+    const char *const *shape_labels; /* pprof_opts.shape_labels */
     size_t nsteps;
     int64_t *comments;
     char **strings;
@@ -111,12 +113,34 @@ static bool node_sampled(const model *m, const uint8_t *keep, size_t i)
     return nd->calls || nd->self_ns || nd->dev_leaf_ns;
 }
 
-/* With Python frames hidden, a Python frame's node is no call: its time
-   goes to the stack of its caller, and a frame with no operator above it
-   leaves nothing (as the model of --no-python has no such event). */
+/* A hidden frame's node is no call: its time goes to the stack of its
+   caller, and a frame with nothing shown above it leaves nothing (as the
+   model of --no-python has no such event). */
 static bool py_hidden(const struct build *b, size_t i)
 {
-    return b->hide_python && pyframe_is_cat(model_op_cat(b->m, b->m->nodes[i].op));
+    return b->hide && b->hide[b->m->nodes[i].op];
+}
+
+
+bool pprof_is_module_op(const model *m, uint32_t op)
+{
+    return pyframe_is_cat(model_op_cat(m, op)) &&
+           strncmp(model_op_name(m, op), "nn.Module: ", 11) == 0;
+}
+
+/* The per-op mask of hidden frames, or NULL (none hidden); -1 when out of
+   memory. */
+static int hide_prepare(struct build *b, const pprof_opts *opts)
+{
+    if (!opts || (!opts->hide_python && !opts->modules_only))
+        return 0;
+    const model *m = b->m;
+    if (!(b->hide = calloc(m->nops ? m->nops : 1, 1)))
+        return -1;
+    for (size_t o = 0; o < m->nops; o++)
+        b->hide[o] = pyframe_is_cat(model_op_cat(m, (uint32_t)o)) &&
+                     !(opts->modules_only && pprof_is_module_op(m, (uint32_t)o));
+    return 0;
 }
 
 static bool sample_kept(const struct build *b, size_t i)
@@ -227,7 +251,7 @@ static struct labelset *labelset_copy(struct build *b, uint32_t set)
    -1 when out of memory. */
 static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
 {
-    if (set < 0 || !group || !b->step_labels || group > b->nsteps)
+    if (set < 0 || !group || (!b->step_labels && !b->shape_labels) || group > b->nsteps)
         return set;
     uint64_t key = (uint64_t)set << 32 | group;
     uint32_t i = hmap_get(&b->stepmap, key);
@@ -239,10 +263,15 @@ static int64_t labelset_step(struct build *b, int64_t set, uint32_t group)
     /* a step number is a number label: -tagfocus step=1011 reads "1011" as
        a range of numbers and would never match a string; the unit keeps
        pprof from dropping a step 0. Other step names stay strings. */
-    const char *name = b->step_labels[group - 1];
+    const char *shape = b->shape_labels ? b->shape_labels[group - 1] : NULL;
+    if (shape && add_label(b, ls, "input_shape", shape) < 0)
+        return -1;
+    const char *name = b->step_labels ? b->step_labels[group - 1] : NULL;
     char *end;
-    long long num = strtoll(name, &end, 10);
-    if (*name >= '0' && *name <= '9' && !*end) {
+    long long num = name ? strtoll(name, &end, 10) : 0;
+    if (!name) {
+        /* a group with an input shape alone */
+    } else if (*name >= '0' && *name <= '9' && !*end) {
         pb_label *l = &ls->labels[ls->n];
         perftools__profiles__label__init(l);
         if ((l->key = cstr_id(b, "step")) < 0 || (l->num_unit = cstr_id(b, "step")) < 0)
@@ -275,6 +304,7 @@ static void build_free(struct build *b)
     strtab_free(b->strs);
     pprof_locs_done(&b->locs);
     free(b->needed);
+    free(b->hide);
     free(b->is_stream);
     for (size_t i = 0; i < b->nsets; i++)
         free(b->sets[i]);
@@ -299,7 +329,7 @@ static int mark_stacks(struct build *b)
     b->needed = calloc(m->nnodes ? m->nnodes : 1, 1);
     if (!b->needed || pprof_locs_init(L, m, b->strs, b->short_names) < 0)
         return -1;
-    L->hide_python = b->hide_python;
+    L->hide_op = b->hide;
     for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
         if (node_sampled(m, b->keep, i))
@@ -377,13 +407,13 @@ static int build_profile(const model *m, const pprof_opts *opts, struct build *b
     b->has_rank = opts && opts->has_rank;
     b->rank = opts ? opts->rank : 0;
     b->short_names = opts ? opts->short_names : NULL;
-    b->hide_python = opts && opts->hide_python;
     perftools__profiles__profile__init(&b->prof);
     b->strs = strtab_new();
     b->step_labels = opts ? opts->step_labels : NULL;
+    b->shape_labels = opts ? opts->shape_labels : NULL;
     b->nsteps = opts ? opts->nsteps : 0;
     if (!b->strs || hmap_init(&b->setmap, 64) < 0 || hmap_init(&b->stepmap, 16) < 0 ||
-        str_id(b, "", 0) != 0)
+        str_id(b, "", 0) != 0 || hide_prepare(b, opts) < 0)
         return -1;
 
     static const char *const types[NVALUES][2] = {
@@ -590,7 +620,7 @@ static int emit_samples(struct build *b, struct pprof_sink *s)
                 uint32_t stream = nd->gpu ? nd->stream
                                   : b->is_stream[nd->track] ? nd->track : MODEL_NONE;
                 uint32_t set = hmap_get(&b->setmap, (uint64_t)nd->track << 32 | stream);
-                if (nd->group && b->step_labels)
+                if (nd->group && (b->step_labels || b->shape_labels))
                     set = hmap_get(&b->stepmap, (uint64_t)set << 32 | nd->group);
                 const struct labelset *ls = b->sets[set];
                 pb_sample sm;

@@ -48,6 +48,11 @@ typedef struct pprof_opts {
        step_labels[i] names step i (steps_label). NULL: no step label. */
     const char *const *step_labels;
     size_t nsteps;
+    /* With step_labels or alone: an "input_shape" label per group (NULL
+       entries: none), nsteps of them, the shape TensorBoard's Operator view
+       groups by (convert --by-shape). step_labels entries may then be NULL
+       (a group with no step). */
+    const char *const *shape_labels;
     /* Memory figures of m (memory_build(m)): four more sample types, as Go
        heap profiles have them: alloc_objects/count, alloc_space/bytes (the
        allocations made at a stack), inuse_objects/count, inuse_space/bytes
@@ -59,12 +64,21 @@ typedef struct pprof_opts {
        of every stack, as go tool pprof -hide does: their time goes to their
        caller (the explorer's p, convert --no-python). */
     bool hide_python;
+    /* The Python frames but the nn.Module calls (pprof_is_module_op) left
+       out the same way: TensorBoard's Module view as stacks, each module's
+       flat time the time in none of its operators and modules (its host
+       self time), cum its host total, the operators under it. */
+    bool modules_only;
     /* The four memory sample types even without mem (values 0): a rank's
        profile has them whether or not the rank recorded [memory] events, so
        that the profiles of a job's ranks merge (pprof merges only profiles
        with the same sample types; go tool pprof -proto rank-*.pb.gz). */
     bool memory_types;
 } pprof_opts;
+
+/* Whether op is an nn.Module call: a python_function event named
+   "nn.Module: NAME" (the frames of TensorBoard's Module view). */
+bool pprof_is_module_op(const model *m, uint32_t op);
 
 /* Writes the profile to out_path through a temp file in the same directory,
    renamed into place; on failure neither remains. Refuses out_path equal to

@@ -197,12 +197,12 @@ int pprof_locs_node(pprof_locs *L, uint32_t node)
     }
     const char *text;
     size_t len;
-    if (L->hide_python) {
-        /* a python_function frame adds nothing; an operator adds itself
-           without its Call stack */
-        bool py = pyframe_is_cat(model_op_cat(m, nd->op));
-        L->ld[node] = L->ld[nd->parent] + (py ? 0 : 1);
-        if (!py && !L->oploc[nd->op] && !(L->oploc[nd->op] = op_location(L, nd->op)))
+    if (L->hide_op) {
+        /* a hidden frame adds nothing; a shown one adds itself without its
+           Call stack */
+        bool hid = L->hide_op[nd->op];
+        L->ld[node] = L->ld[nd->parent] + (hid ? 0 : 1);
+        if (!hid && !L->oploc[nd->op] && !(L->oploc[nd->op] = op_location(L, nd->op)))
             return -1;
         return 0;
     }
@@ -222,8 +222,8 @@ size_t pprof_locs_fill(const pprof_locs *L, uint32_t node, uint64_t *at)
 {
     const model *m = L->m;
     size_t n = 0;
-    if (L->hide_python) {
-        if (!pyframe_is_cat(model_op_cat(m, m->nodes[node].op)))
+    if (L->hide_op) {
+        if (!L->hide_op[m->nodes[node].op])
             at[n++] = L->oploc[m->nodes[node].op];
         return n;
     }

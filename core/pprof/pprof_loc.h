@@ -19,8 +19,11 @@ typedef struct pprof_locs {
     const model *m;
     strtab *strs;                  /* the profile's string table (not owned) */
     const shortnames *short_names; /* NULL: full operator names */
-    bool hide_python; /* Python frames left out of every stack, as go tool pprof -hide does:
-                         a frame's time goes to its caller (set after init) */
+    /* per op: 1 when its frames are left out of every stack, as go tool
+       pprof -hide does: a frame's time goes to its caller, and a shown frame
+       has no Call stack frames (Python frames hidden, or every frame but the
+       nn.Module calls); NULL: none (set after init, not owned) */
+    const uint8_t *hide_op;
     Perftools__Profiles__Location *locs;  /* id = index + 1 */
     Perftools__Profiles__Location **loc_ptrs;
     Perftools__Profiles__Line *lines;     /* one per location */

@@ -121,11 +121,12 @@ replay "e <CtrlU> $long.pb.gz <Enter> <CtrlU> short.pb.gz <Enter>"
 [ -s "$work/short.pb.gz" ] && ok "after the long name another is written" ||
     bad "after the long name: $(tail -3 "$work/out" | cut -c1-200)"
 
-# the Kernels view: e exports the kernel's time by launching stack, the same
-# device time analyze gives that kernel
+# the Kernels view: e on one kernel's launchers (Enter) exports that kernel's
+# time by launching stack, the same device time analyze gives that kernel
+# (e on the list exports every kernel shown: tui_scope_export.sh)
 rm -f "$work"/*.pb.gz
 trace="$top_srcdir/data/resnet50_gpu.json.gz"
-replay "9 <Tab> <Tab> e <Enter>" # Timeline, GPU, Kernels
+replay "9 <Tab> <Tab> <Enter> e <Enter>" # Timeline, GPU, Kernels, the first one's launchers
 want=$("$top_builddir/torch2pprof" analyze --kernels --json "$trace" | python3 -c \
     'import json,sys; k=json.load(sys.stdin)["kernels"][0]; print("%d calls, %.3f ms, device %.3f" % (k["calls"], k["total_ns"]/1e6, k["total_ns"]/1e6))')
 if [ -s "$work/resnet50_gpu.pb.gz" ] && has "$want"; then

@@ -101,6 +101,48 @@ case_ "--category at open" "$alex" "2" --category cuda_runtime
 case_ "the Memory view" "$mem" "8"
 case_ "Memory with a step" "$mem" "5 <Down> <Enter> 8"
 
+# the views that export what they show (#26, #27): the profile holds the
+# figures analyze gives for that view (tests/view_export_check.py)
+viewfig() { # MODE TRACE [ARG]: the last case's profile against analyze --json
+    "$top_builddir/torch2pprof" analyze --json --top 0 "$2" >"$work/an.json" 2>/dev/null
+    if python3 "$top_srcdir/tests/view_export_check.py" "$1" "$out" "$work/an.json" ${3+"$3"} \
+        >"$work/check"; then
+        ok "$1 figures of the view"
+    else
+        bad "$1: the profile is not what the view shows: $(head -3 "$work/check")"
+    fi
+}
+modtr="$top_srcdir/tests/fixtures/tb/modules_train.json.gz"
+case_ "Kernels: every kernel by launching stack" "$res" "" --view kernels
+viewfig kernels "$res"
+case_ "Kernels: the launchers of one kernel" "$res" "<Down> <Enter>" --view kernels
+viewfig kernels "$res" "=$("$top_builddir/torch2pprof" analyze --kernels --json --top 0 "$res" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["kernels"][1]["name"])')"
+case_ "Kernels: the filter tests the kernel's name" "$res" "\\ g e m m <Enter>" --view kernels
+viewfig kernels "$res" gemm
+case_ "Kernels with a step" "$res" "5 <Down> <Enter> 9 <Tab> <Tab>"
+case_ "Ops by input shape: every sample labelled with its shape" "$res" "1 I"
+viewfig shapes "$res"
+case_ "Ops by input shape in a step" "$res" "5 <Down> <Enter> 1 I"
+case_ "Modules: the stacks through modules" "$modtr" "" --view modules
+viewfig modules "$modtr"
+case_ "GPU: a stream's GPU time by launching stack" "$res" "" --view gpu
+case_ "GPU: from a stream's launches" "$res" "<Enter>" --view gpu
+# two streams: e on each in turn writes each stream's time, the scope untouched
+nccl="$top_srcdir/tests/fixtures/nccl_job/rank-0.json.gz"
+rm -f "$work"/*.pb.gz
+(cd "$work" && "$tui" --replay "e <Enter> <Down> e <Enter>" --print --size 200x40 --view gpu \
+    "$nccl") >"$work/screen" 2>&1
+# each profile's device time, against each stream's GPU time (in either order)
+devs=$(for f in "$work"/*.pb.gz; do
+    go tool pprof -raw "$f" | awk '/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ /{t+=$3} END{printf "%d\n", t}'
+done | sort -n | tr '\n' ' ')
+want=$("$top_builddir/torch2pprof" analyze --json "$nccl" |
+    python3 -c 'import json,sys; print(" ".join(sorted((str(s["busy_ns"]) for s in json.load(sys.stdin)["streams"]), key=int)), end=" ")')
+[ "$devs" = "$want" ] && grep -q '^Scope: all ' "$work/screen" &&
+    ok "GPU: e on two streams in turn: device time $devs, the scope untouched" ||
+    bad "GPU: e on two streams: device time $devs, want $want; $(grep '^Scope' "$work/screen")"
+
 # a job: a rank, All ranks, with a focus and a step
 ranks="$top_srcdir/data/ranks"
 case_ "a rank (Ranks view, Enter)" "$ranks" "6 <Down> <Enter>"

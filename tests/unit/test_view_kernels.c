@@ -64,8 +64,12 @@ static void test_kernels_view(void **state)
     assert_string_equal(row_name(v, 0), "kA");
     assert_string_equal(row_name(v, 1), "kC");
     assert_string_equal(row_name(v, 2), "kB");
+    /* the tab line names the sort: the view lists its keys (#27) */
+    assert_true(view_sorts(v));
+    assert_string_equal(view_sort_name(v), "total");
     /* > : by calls (kA 3, then kB and kC 1, by name) */
     view_key(v, '>');
+    assert_string_equal(view_sort_name(v), "calls");
     assert_string_equal(row_name(v, 0), "kA");
     assert_string_equal(row_name(v, 1), "kB");
     /* r reverses it */

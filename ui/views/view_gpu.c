@@ -6,8 +6,8 @@
    Enter on a stream lists its launches by delay, outliers first (delay or
    call past HTA's cutoffs, marked *); Enter on one focuses the operator
    that launched it (the Tree of its stacks); Esc goes back. e exports the
-   stream's GPU time by the stacks that launched it (the scope of that
-   stream, as Enter in Threads). */
+   stream's GPU time by the stacks that launched it (convert --track of
+   that stream), the scope left as it is. */
 #include "config.h"
 
 #include <stdio.h>
@@ -26,32 +26,50 @@ enum { C_NAME, C_EVENTS, C_BUSY, C_HOST, C_KWAIT, C_OTHER, C_P50, C_P95, C_MAX, 
        C_QMAX };
 enum { L_NAME = 100, L_DELAY, L_CALL, L_GPU, L_START, L_MARK };
 
+/* The view's sorts, past the model's (MODEL_SORT_N ends a sort list): a
+   stream row's figures, then a launch's. */
+#define OWN(k) ((int)MODEL_SORT_N + 1 + (int)(k))
+enum { K_BUSY, K_EVENTS, K_HOST, K_KWAIT, K_OTHER, K_P50, K_P95, K_MAX, K_QMEAN, K_QMAX, K_NAME,
+       K_DELAY, K_CALL, K_GPU, K_START, K_LNAME, K_N };
+static const char *const key_names[K_N] = {
+    "busy", "events", "host wait", "kernel wait", "other wait", "delay p50", "delay p95",
+    "delay max", "queue", "queue max", "name", "delay (outliers first)", "call", "GPU time",
+    "start", "name"
+};
+
 static const col cols[] = {
-    { C_NAME, "Stream", 14, -1, 0, false, true, true },
-    { C_EVENTS, "Events", 8, -1, 3, false, false, false },
-    { C_BUSY, "Busy ms", 10, -1, 0, false, false, false },
-    { C_HOST, "Host wait", 10, -1, 0, false, false, false },
-    { C_KWAIT, "Kern wait", 10, -1, 2, false, false, false },
-    { C_OTHER, "Other wait", 10, -1, 2, false, false, false },
-    { C_P50, "Delay p50us", 11, -1, 1, false, false, false },
-    { C_P95, "p95 us", 8, -1, 3, false, false, false },
-    { C_MAX, "max us", 8, -1, 1, false, false, false },
-    { C_QMEAN, "Queue", 6, -1, 2, false, false, false },
-    { C_QMAX, "Qmax", 5, -1, 4, false, false, false },
+    { C_NAME, "Stream", 14, OWN(K_NAME), 0, false, true, true },
+    { C_EVENTS, "Events", 8, OWN(K_EVENTS), 3, false, false, false },
+    { C_BUSY, "Busy ms", 10, OWN(K_BUSY), 0, false, false, false },
+    { C_HOST, "Host wait", 10, OWN(K_HOST), 0, false, false, false },
+    { C_KWAIT, "Kern wait", 10, OWN(K_KWAIT), 2, false, false, false },
+    { C_OTHER, "Other wait", 10, OWN(K_OTHER), 2, false, false, false },
+    { C_P50, "Delay p50us", 11, OWN(K_P50), 1, false, false, false },
+    { C_P95, "p95 us", 8, OWN(K_P95), 3, false, false, false },
+    { C_MAX, "max us", 8, OWN(K_MAX), 1, false, false, false },
+    { C_QMEAN, "Queue", 6, OWN(K_QMEAN), 2, false, false, false },
+    { C_QMAX, "Qmax", 5, OWN(K_QMAX), 4, false, false, false },
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
 static const col lcols[] = {
     { L_MARK, "!", 1, -1, 0, false, false, true },
-    { L_DELAY, "Delay us", 10, -1, 0, false, false, false },
-    { L_CALL, "Call us", 9, -1, 1, false, false, false },
-    { L_GPU, "GPU us", 9, -1, 1, false, false, false },
-    { L_START, "Start ms", 11, -1, 2, false, false, false },
-    { L_NAME, "Launched by / GPU event", 20, -1, 0, false, true, true },
+    { L_DELAY, "Delay us", 10, OWN(K_DELAY), 0, false, false, false },
+    { L_CALL, "Call us", 9, OWN(K_CALL), 1, false, false, false },
+    { L_GPU, "GPU us", 9, OWN(K_GPU), 1, false, false, false },
+    { L_START, "Start ms", 11, OWN(K_START), 2, false, false, false },
+    { L_NAME, "Launched by / GPU event", 20, OWN(K_LNAME), 0, false, true, true },
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
-static const enum model_sort sorts[] = { MODEL_SORT_N };
+/* < and > cycle these (the streams' columns; a stream's launches' columns) */
+#define S(k) (enum model_sort) OWN(k)
+static const enum model_sort sorts[] = { S(K_BUSY), S(K_EVENTS), S(K_HOST), S(K_KWAIT),
+                                         S(K_OTHER), S(K_P50), S(K_P95), S(K_MAX), S(K_QMEAN),
+                                         S(K_QMAX), S(K_NAME), MODEL_SORT_N };
+static const enum model_sort lsorts[] = { S(K_DELAY), S(K_CALL), S(K_GPU), S(K_START),
+                                          S(K_LNAME), MODEL_SORT_N };
+#undef S
 
 /* Row ids: streams are their index; the lines under them have high bits. */
 #define ROW_BLANK 0x10000000u
@@ -66,6 +84,8 @@ struct gpu_state {
     char err[200];
     long stream;    /* the stream whose launches are listed, -1: the streams */
     size_t back_cur, back_top;
+    enum model_sort sort, lsort; /* OWN(K_*): the streams', the launches' */
+    bool reverse, lreverse;
 };
 
 static struct gpu_state *state(view *v)
@@ -79,6 +99,8 @@ static int gview_open(view *v)
     if (!s)
         return -1;
     s->stream = -1;
+    s->sort = (enum model_sort)OWN(K_BUSY);
+    s->lsort = (enum model_sort)OWN(K_DELAY);
     return 0;
 }
 
@@ -103,7 +125,7 @@ static const hta *hta_of(view *v)
         s->stream = -1;
         s->err[0] = '\0';
         t2p_error err;
-        if (!(s->h = hta_build(v->m, NULL, NULL, &err)))
+        if (!(s->h = hta_build(v->m, NULL, v->hta_opts, &err)))
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
     }
     return s->h;
@@ -115,6 +137,76 @@ static const col *gview_cols(view *v)
     return s->stream >= 0 ? lcols : cols;
 }
 
+static uint32_t launcher_op(const model *m, uint32_t launch);
+static const char *gview_name(view *v, uint32_t id, char *buf, size_t size, size_t *len);
+
+/* A stream's figure for sort key k (-1 for a figure it lacks: no launch). */
+static int64_t stream_key(const hta_stream *st, int k)
+{
+    bool launched = st->delay.count > 0;
+    switch (k) {
+    case K_EVENTS: return (int64_t)st->events;
+    case K_HOST: return st->host_wait_ns;
+    case K_KWAIT: return st->kernel_wait_ns;
+    case K_OTHER: return st->other_wait_ns;
+    case K_P50: return launched ? (int64_t)(st->delay.p50_ns + 0.5) : -1;
+    case K_P95: return launched ? (int64_t)(st->delay.p95_ns + 0.5) : -1;
+    case K_MAX: return launched ? st->delay.max_ns : -1;
+    case K_QMEAN: return st->qcount ? (int64_t)(st->qmean * 1000 + 0.5) : -1;
+    case K_QMAX: return st->qcount ? st->qmax : -1;
+    default: return st->busy_ns;
+    }
+}
+
+static int64_t launch_key(view *v, const hta *h, const hta_launch *l, int k)
+{
+    switch (k) {
+    case K_CALL: return l->cpu_ns;
+    case K_GPU: return l->gpu_ns;
+    case K_START: return v->m->tr->events[l->launch].ts;
+    /* outliers first, each part by delay */
+    default: return (hta_launch_outlier(h, l) ? INT64_MAX / 2 : 0) + l->delay_ns;
+    }
+}
+
+/* Pushes the n rows ids[] in the sort (key k, names when by name). */
+static int push_sorted(view *v, view_rows *r, uint32_t n, int k, bool reverse)
+{
+    struct gpu_state *s = state(v);
+    const hta *h = s->h;
+    view_keyed *kb = view_keyed_buf(v, n);
+    if (!kb)
+        return -1;
+    bool by_name = k == K_NAME || k == K_LNAME;
+    size_t m = 0;
+    char buf[600];
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len;
+        const char *name = gview_name(v, i, buf, sizeof buf, &len);
+        if (s->stream < 0 && !scope_name_passes(v->scope, name))
+            continue;
+        if (s->stream >= 0) {
+            size_t nl;
+            const hta_launch *l = hta_stream_launches(h, (size_t)s->stream, &nl);
+            kb[m].key = launch_key(v, h, &l[i], k);
+        } else {
+            kb[m].key = stream_key(&h->streams[i], k);
+        }
+        /* the name is built in buf: a copy the sorter frees */
+        kb[m].name = by_name ? strdup(name) : "";
+        kb[m].owned = by_name;
+        kb[m].id = i;
+        if (by_name && !kb[m].name)
+            return -1;
+        m++;
+    }
+    view_keyed_sort(kb, m, by_name, reverse);
+    for (size_t i = 0; i < m; i++)
+        if (view_rows_push(r, kb[i].id) < 0)
+            return -1;
+    return 0;
+}
+
 static int gview_rebuild(view *v, view_rows *r)
 {
     struct gpu_state *s = state(v);
@@ -124,18 +216,10 @@ static int gview_rebuild(view *v, view_rows *r)
         return 0;
     if (s->stream >= 0) {
         size_t n;
-        const hta_launch *l = hta_stream_launches(h, (size_t)s->stream, &n);
-        /* outliers first (by delay), then the others by delay */
-        for (int pass = 0; pass < 2 && rc == 0; pass++)
-            for (size_t i = 0; i < n && rc == 0; i++)
-                if (hta_launch_outlier(h, &l[i]) == (pass == 0))
-                    rc = view_rows_push(r, (uint32_t)i);
-        return rc;
+        hta_stream_launches(h, (size_t)s->stream, &n);
+        return push_sorted(v, r, (uint32_t)n, (int)s->lsort - OWN(0), s->lreverse);
     }
-    char buf[300];
-    for (size_t i = 0; i < h->nstreams && rc == 0; i++)
-        if (scope_name_passes(v->scope, hta_stream_label(h, i, buf, sizeof buf)))
-            rc = view_rows_push(r, (uint32_t)i);
+    rc = push_sorted(v, r, (uint32_t)h->nstreams, (int)s->sort - OWN(0), s->reverse);
     if (rc == 0)
         rc = view_rows_push(r, ROW_BLANK);
     if (rc == 0)
@@ -306,6 +390,8 @@ static void show(view *v, long stream, size_t cur, size_t top)
     view_clamp(v);
 }
 
+static uint32_t export_stream(view *v);
+
 static int gview_action(view *v, enum key_act act, int arg)
 {
     struct gpu_state *s = state(v);
@@ -337,18 +423,60 @@ static int gview_action(view *v, enum key_act act, int arg)
         return VIEW_DRAW_ALL;
     }
     if (act == ACT_EXPORT) {
-        uint32_t st = s->stream >= 0 ? (uint32_t)s->stream : id;
-        if (st >= s->h->nstreams) {
+        if (export_stream(v) == MODEL_NONE) {
             view_status_set(v, "e on a stream: its GPU time by the stacks that launched it");
             return VIEW_DRAW_FOOTER;
         }
-        /* the stream's scope (as Enter in Threads), then the usual export */
-        if (!view_scope_push(v, SCOPE_TRACK, s->h->streams[st].track))
-            return VIEW_DRAW_FOOTER;
-        view_scope_changed(v);
-        return -1; /* then the generic e: the usual export, of this scope */
+        return -1; /* the generic e: scope_args names the stream */
     }
     return -1;
+}
+
+/* The stream e exports: the one whose launches are listed, else the one
+   under the cursor; MODEL_NONE on another row. */
+static uint32_t export_stream(view *v)
+{
+    struct gpu_state *s = state(v);
+    if (!s || !s->h || s->m != v->m)
+        return MODEL_NONE;
+    if (s->stream >= 0)
+        return (uint32_t)s->stream;
+    if (view_nrows(v) == 0)
+        return MODEL_NONE;
+    uint32_t id = view_row(v, view_cursor(v));
+    return id < s->h->nstreams ? id : MODEL_NONE;
+}
+
+/* e exports what is shown: the stream's GPU time by the stacks that
+   launched it (convert --track LABEL, the stream as the Threads view names
+   it), leaving the scope as it is. Only while this view is shown. */
+static void gview_scope_args(view *v, struct view_scope_args *a)
+{
+    if (v->tab != VIEW_GPU)
+        return;
+    uint32_t st = export_stream(v);
+    if (st != MODEL_NONE)
+        trace_track_fullname(v->m->tr, state(v)->h->streams[st].track, a->track,
+                             sizeof a->track);
+}
+
+static const enum model_sort *gview_sorts_of(view *v)
+{
+    return state(v)->stream >= 0 ? lsorts : sorts;
+}
+
+static void gview_own_sort(view *v, enum model_sort **sort, bool **reverse)
+{
+    struct gpu_state *s = state(v);
+    *sort = s->stream >= 0 ? &s->lsort : &s->sort;
+    *reverse = s->stream >= 0 ? &s->lreverse : &s->reverse;
+}
+
+static const char *gview_sort_name(view *v, int sort)
+{
+    (void)v;
+    int k = sort - OWN(0);
+    return k >= 0 && k < K_N ? key_names[k] : NULL;
 }
 
 static void gview_tabinfo(view *v, char *buf, size_t size)
@@ -365,8 +493,10 @@ static void gview_tabinfo(view *v, char *buf, size_t size)
                  hta_stream_label(h, (size_t)s->stream, a, sizeof a),
                  (double)h->opts.delay_cutoff_ns / 1e3, (double)h->opts.runtime_cutoff_ns / 1e3);
     else
-        snprintf(buf, size, "  %zu streams, %llu launches (HTA's analyses)", h->nstreams,
-                 (unsigned long long)h->nlaunches);
+        snprintf(buf, size, "  %zu streams, %llu launches (HTA's analyses; outliers past %.0f us "
+                            "delay or %.0f us call)", h->nstreams,
+                 (unsigned long long)h->nlaunches, (double)h->opts.delay_cutoff_ns / 1e3,
+                 (double)h->opts.runtime_cutoff_ns / 1e3);
 }
 
 const struct view_ops view_gpu_ops = {
@@ -376,6 +506,9 @@ const struct view_ops view_gpu_ops = {
     .cols_of = gview_cols,
     .namecap = 60,
     .sorts = sorts,
+    .sorts_of = gview_sorts_of,
+    .sort_name = gview_sort_name,
+    .own_sort = gview_own_sort,
     .open = gview_open,
     .close = gview_close,
     .rebuild = gview_rebuild,
@@ -384,4 +517,5 @@ const struct view_ops view_gpu_ops = {
     .gpu = gview_gpu,
     .action = gview_action,
     .tabinfo = gview_tabinfo,
+    .scope_args = gview_scope_args,
 };

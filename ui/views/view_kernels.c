@@ -3,9 +3,10 @@
    achieved occupancy and tensor cores, sorted by any of them (< > r).
    Enter on a kernel lists the operators that launched it with their share
    of its time; Enter on one of those focuses that operator in every view
-   (the Tree of its stacks); Esc goes back to the kernels. e exports the
-   kernel's time by launching stack: the kernel becomes the focus, and the
-   scope goes to pprof as e does everywhere.
+   (the Tree of its stacks); Esc goes back to the kernels. e exports what
+   is shown, kernel time by launching stack: every kernel through the
+   filter, or the kernel whose launchers are listed (convert --kernels,
+   --kernel NAME), in the scope as e writes it everywhere.
 
    The figures are built on first use from the model the view shows (the
    whole trace: with its steps' span for the GPU summary; a step or a rank:
@@ -56,8 +57,16 @@ static const col launcher_cols[] = {
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
-/* < and > cycle the view's own keys (core/analyses/kernels.h's) */
-static const enum model_sort sorts[] = { MODEL_SORT_N };
+/* < and > cycle the view's own keys (core/analyses/kernels.h's), every
+   column but the launchers' share (the total's order); listed so that the
+   tab line names the sort */
+#define S(k) (enum model_sort) OWN(k)
+static const enum model_sort sorts[] = { S(KERNELS_SORT_TOTAL), S(KERNELS_SORT_CALLS),
+                                         S(KERNELS_SORT_MEAN),  S(KERNELS_SORT_MIN),
+                                         S(KERNELS_SORT_MAX),   S(KERNELS_SORT_BPS),
+                                         S(KERNELS_SORT_OCC),   S(KERNELS_SORT_TC),
+                                         S(KERNELS_SORT_NAME),  MODEL_SORT_N };
+#undef S
 static const char *const key_names[KERNELS_SORT_N] = {
     "total", "calls", "mean", "min", "max", "blocks/SM", "occupancy", "tensor cores", "name"
 };
@@ -66,7 +75,6 @@ struct kstate {
     const model *m;   /* the model the figures are of */
     steps *st;        /* its steps (the GPU summary's span), or NULL */
     kernels *k;
-    uint32_t *kop;    /* per kernels row: its model op (the kernel as an op), MODEL_NONE */
     enum model_sort sort; /* OWN(enum kernels_sort) */
     bool reverse;
     bool launchers;   /* showing the launchers of kernel row `kernel` */
@@ -98,10 +106,8 @@ static void drop(struct kstate *s)
 {
     kernels_free(s->k);
     steps_free(s->st);
-    free(s->kop);
     s->k = NULL;
     s->st = NULL;
-    s->kop = NULL;
 }
 
 static void kview_close(view *v)
@@ -131,20 +137,6 @@ static const kernels *kernels_of(view *v)
     if (!(s->k = kernels_build(v->m, s->st, NULL, &err))) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         return NULL;
-    }
-    s->kop = malloc((s->k->nrows ? s->k->nrows : 1) * sizeof *s->kop);
-    if (s->kop) {
-        for (size_t i = 0; i < s->k->nrows; i++)
-            s->kop[i] = MODEL_NONE;
-        /* a kernel as an operator of the model: for e's focus */
-        for (size_t o = 0; o < v->m->nops; o++) {
-            uint32_t cat = v->m->ops[o].cat;
-            if (cat >= v->m->ncatkind || v->m->catkind[cat] != CATKIND_KERNEL)
-                continue;
-            for (size_t i = 0; i < s->k->nrows; i++)
-                if (s->k->rows[i].name == v->m->ops[o].name && s->kop[i] == MODEL_NONE)
-                    s->kop[i] = (uint32_t)o;
-        }
     }
     return s->k;
 }
@@ -289,19 +281,6 @@ static int kview_action(view *v, enum key_act act, int arg)
         s->reverse = !s->reverse;
         view_all_stale(v);
         return VIEW_DRAW_ALL;
-    case ACT_EXPORT: {
-        /* the kernel's time by launching stack: focus it, export the scope */
-        if (!k || view_nrows(v) == 0)
-            return -1;
-        uint32_t r = s->launchers ? s->kernel : view_row(v, view_cursor(v));
-        uint32_t op = s->kop ? s->kop[r] : MODEL_NONE;
-        if (op == MODEL_NONE)
-            return -1;
-        if (!view_scope_push(v, SCOPE_OP, op))
-            return VIEW_DRAW_FOOTER;
-        view_scope_changed(v);
-        return -1; /* the generic e writes the scope */
-    }
     default:
         return -1;
     }
@@ -322,6 +301,19 @@ static void kview_tabinfo(view *v, char *buf, size_t size)
     char c[32];
     snprintf(buf, size, " | %zu kernels, %s calls", k->nrows,
              fmt_count(k->kernel_events, c, sizeof c));
+}
+
+/* e exports what is shown: every kernel through the filter (its name), or
+   the kernel whose launchers are listed, each at the stacks that launched
+   it (convert --kernels, --kernel NAME). Only while this view is shown. */
+static void kview_scope_args(view *v, struct view_scope_args *a)
+{
+    struct kstate *s = state(v);
+    if (v->tab != VIEW_KERNELS || !s)
+        return;
+    a->kernels = true;
+    if (s->launchers && s->k && s->m == v->m)
+        a->kernel = trace_str(v->m->tr, s->k->rows[s->kernel].name);
 }
 
 static const char *kview_sort_name(view *v, int sort)
@@ -355,4 +347,5 @@ const struct view_ops view_kernels_ops = {
     .tabinfo = kview_tabinfo,
     .sort_name = kview_sort_name,
     .own_sort = kview_own_sort,
+    .scope_args = kview_scope_args,
 };

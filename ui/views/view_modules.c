@@ -1,8 +1,9 @@
 /* The Modules view: TensorBoard's Module view (core/analyses/modules.h),
    the nn.Module hierarchy from python_function events with each module's
    occurrences, operators directly under it, host and device self/total
-   time. A tree shown indented; < > r sort the children of each module
-   (the roots too) by the column. Built on first show from TensorBoard's
+   time. A tree shown indented, first in TensorBoard's order (roots by
+   name, children as its walk reached them); < > r sort the children of
+   each module (the roots too) by a column. Built on first show from TensorBoard's
    own tree over the whole trace: a focus does not narrow it, the filter
    keeps the modules whose name holds the text. */
 #include "config.h"
@@ -29,15 +30,22 @@ static const col cols[] = {
     { 0, NULL, 0, 0, 0, false, false, false }
 };
 
-static const enum model_sort sorts[] = { MODEL_SORT_NAME, MODEL_SORT_CALLS, MODEL_SORT_SELF,
-                                         MODEL_SORT_TOTAL, MODEL_SORT_AVG, MODEL_SORT_DEVICE_SELF,
-                                         MODEL_SORT_DEVICE_TOTAL, MODEL_SORT_N };
+/* TensorBoard's order first (its roots by name, each module's children in
+   the order its walk reached them: core/analyses/modules.h), then the
+   columns'; the view keeps its own (the Ops view's sort is not its) */
+#define PLUGIN_ORDER ((enum model_sort)((int)MODEL_SORT_N + 1))
+static const enum model_sort sorts[] = { PLUGIN_ORDER, MODEL_SORT_NAME, MODEL_SORT_CALLS,
+                                         MODEL_SORT_SELF, MODEL_SORT_TOTAL, MODEL_SORT_AVG,
+                                         MODEL_SORT_DEVICE_SELF, MODEL_SORT_DEVICE_TOTAL,
+                                         MODEL_SORT_N };
 
 struct modules_state {
     tbtree *tree;
     modules *mo;
     bool failed;
     uint32_t *stack; /* entries to visit, for rebuild */
+    enum model_sort sort; /* PLUGIN_ORDER or a column's */
+    bool reverse;
 };
 
 static struct modules_state *st(view *v)
@@ -47,7 +55,11 @@ static struct modules_state *st(view *v)
 
 static int mod_open(view *v)
 {
-    return view_state_new(v, VIEW_MODULES, sizeof(struct modules_state)) ? 0 : -1;
+    struct modules_state *s = view_state_new(v, VIEW_MODULES, sizeof(struct modules_state));
+    if (!s)
+        return -1;
+    s->sort = PLUGIN_ORDER;
+    return 0;
 }
 
 static void mod_close(view *v)
@@ -100,14 +112,17 @@ static int push_sorted(view *v, const modules *mo, uint32_t first, uint32_t *sta
     if (!k)
         return -1;
     size_t i = 0;
+    enum model_sort so = st(v)->sort;
     for (uint32_t c = first; c != MODULES_NONE; c = mo->entries[c].next_sibling, i++) {
         size_t len;
-        k[i].key = key_of(&mo->stats[mo->entries[c].stats], v->sort);
+        /* TensorBoard's order: the entries' own, the first highest */
+        k[i].key = so == PLUGIN_ORDER ? (int64_t)(n - i)
+                                      : key_of(&mo->stats[mo->entries[c].stats], so);
         /* names of the trace's table end in NUL right after the text */
         k[i].name = modules_name(mo, v->m->tr, mo->entries[c].stats, &len);
         k[i].id = c;
     }
-    view_keyed_sort(k, n, v->sort == MODEL_SORT_NAME, v->reverse);
+    view_keyed_sort(k, n, so == MODEL_SORT_NAME, st(v)->reverse);
     for (i = n; i-- > 0;)
         stack[(*top)++] = k[i].id;
     return 0;
@@ -182,16 +197,40 @@ static void mod_tabinfo(view *v, char *buf, size_t size)
                                   : "  TensorBoard's tree, whole trace");
 }
 
+/* e exports what is shown: the stacks through nn.Module calls, the other
+   Python frames hidden (convert --modules): each module's flat time its
+   host self, cum its host total. Only while this view is shown. */
+static void mod_scope_args(view *v, struct view_scope_args *a)
+{
+    if (v->tab == VIEW_MODULES)
+        a->modules = true;
+}
+
+static void mod_own_sort(view *v, enum model_sort **sort, bool **reverse)
+{
+    *sort = &st(v)->sort;
+    *reverse = &st(v)->reverse;
+}
+
+static const char *mod_sort_name(view *v, int sort)
+{
+    (void)v;
+    return sort == (int)PLUGIN_ORDER ? "TensorBoard's order" : NULL;
+}
+
 const struct view_ops view_modules_ops = {
     .name = "modules",
     .label = "Modules",
     .cols = cols,
     .namecap = 90,
     .sorts = sorts,
+    .own_sort = mod_own_sort,
+    .sort_name = mod_sort_name,
     .open = mod_open,
     .close = mod_close,
     .rebuild = mod_rebuild,
     .name_of = mod_name,
     .cell = mod_cell,
     .tabinfo = mod_tabinfo,
+    .scope_args = mod_scope_args,
 };

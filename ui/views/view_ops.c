@@ -362,6 +362,17 @@ static int ops_action(view *v, enum key_act act, int arg)
     return VIEW_DRAW_ALL;
 }
 
+/* e by input shape exports what is shown: every sample labelled with the
+   input shape of the innermost operator on its stack (convert --by-shape:
+   pprof -tagfocus input_shape=..., -tagleaf input_shape), so that an
+   operator's flat time per shape is the row's self time. One trace: not
+   for a rank of a job. Only while this view is shown. */
+static void ops_scope_args(view *v, struct view_scope_args *a)
+{
+    if (v->tab == VIEW_OPS && st(v) && by_shape(v) && !v->ranks)
+        a->by_shape = true;
+}
+
 static void ops_tabinfo(view *v, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", by_shape(v) ? "  by input shape" : "");
@@ -382,4 +393,5 @@ const struct view_ops view_ops_ops = {
     .gpu = ops_gpu,
     .action = ops_action,
     .tabinfo = ops_tabinfo,
+    .scope_args = ops_scope_args,
 };
