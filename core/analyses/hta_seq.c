@@ -28,7 +28,7 @@
 struct lk {
     uint32_t track;
     uint32_t gpu;
-    int64_t ts;
+    int64_t ts, end;
 };
 
 static int cmp_lk(const void *pa, const void *pb)
@@ -329,7 +329,8 @@ static int cmp_bt(const void *pa, const void *pb)
     return cmp_ev_ts(&sort_bl[a].t, &sort_bl[b].t);
 }
 
-/* The launches on track k that start within [ts, end]: their GPU events
+/* The launches on track k within [ts, end] (nested in it: a launch that
+   starts at its end and lasts is the next call's): their GPU events
    appended to gk (at most cap), their GPU time added to *gpu_ns. */
 static size_t add_launched(const trace *tr, const struct lk *lk, size_t nlk, uint32_t k,
                            int64_t ts, int64_t end, struct gk *gk, size_t ng, size_t cap,
@@ -344,6 +345,8 @@ static size_t add_launched(const trace *tr, const struct lk *lk, size_t nlk, uin
             hi = mid;
     }
     for (size_t i = lo; i < nlk && lk[i].track == k && lk[i].ts <= end && ng < cap; i++) {
+        if (lk[i].end > end)
+            continue;
         const trace_event *g = &tr->events[lk[i].gpu];
         gk[ng++] = (struct gk){ g->ts, lk[i].gpu, g->name };
         *gpu_ns += g->dur;
@@ -405,7 +408,10 @@ int hta_sequences(hta_ctx *c)
     lk = malloc((c->ndev ? c->ndev : 1) * sizeof *lk);
     gk = malloc((c->ndev ? c->ndev : 1) * sizeof *gk);
     oc = malloc(nroots * sizeof *oc);
-    h->seq_names = malloc((c->ndev + nroots) * sizeof *h->seq_names);
+    /* a GPU event counts under one call as a rule, but calls that overlap
+       (partly, on one thread) share some: the pool grows */
+    size_t cap_names = c->ndev + nroots;
+    h->seq_names = malloc(cap_names * sizeof *h->seq_names);
     if (!lk || !gk || !oc || !h->seq_names) {
         free(depth);
         goto out;
@@ -413,7 +419,8 @@ int hta_sequences(hta_ctx *c)
     for (size_t i = 0; i < c->ndev; i++) {
         uint32_t e = c->dev[i], l = c->launch[e];
         if (l != MODEL_NONE)
-            lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts };
+            lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts,
+                                     tr->events[l].ts + tr->events[l].dur };
     }
     qsort(lk, nlk, sizeof *lk, cmp_lk);
     for (size_t e = 0; e < tr->nevents; e++) {
@@ -446,6 +453,16 @@ int hta_sequences(hta_ctx *c)
         if (ng < h->opts.seq_min_len)
             continue;
         qsort(gk, ng, sizeof *gk, cmp_gk);
+        if (npool + ng + 1 > cap_names) {
+            size_t ncap = (npool + ng + 1) * 2;
+            uint32_t *nv = realloc(h->seq_names, ncap * sizeof *nv);
+            if (!nv) {
+                free(depth);
+                goto out;
+            }
+            h->seq_names = nv;
+            cap_names = ncap;
+        }
         oc[noc] = (struct occ){ npool, ng + 1, gpu_ns, ev->dur };
         h->seq_names[npool++] = ev->name;
         for (size_t i = 0; i < ng; i++)
