@@ -123,10 +123,10 @@ void analyze_shapes_json(FILE *f, const analyze_shapes *a, const trace *tr, size
 static void backward_note(FILE *f, const analyze_shapes *a)
 {
     if (a->tree->backward_roots)
-        fprintf(f, "Note: %llu backward roots in a trace with nn.Module calls and flows: TensorBoard "
-                   "moved them under module .backward nodes by the flows and left out those it "
-                   "could not place; here they count where they ran\n",
-                (unsigned long long)a->tree->backward_roots);
+        fprintf(f, "Note: %llu backward roots regrouped under their modules by the fwdbwd flows, "
+                   "as TensorBoard did; the %llu it could not place are left out\n",
+                (unsigned long long)a->tree->backward_roots,
+                (unsigned long long)a->tree->backward_dropped);
 }
 
 struct shape_rows {

@@ -4,7 +4,19 @@
    pattern is its name and the names of the GPU events it launched (through
    anything under it on its thread) in start order. Patterns are counted
    with their GPU and CPU time, most frequent first, then by their text
-   ("op|kernel|kernel..."). */
+   ("op|kernel|kernel...").
+
+   HTA's call graph also ties the autograd thread to the main one
+   (CallGraph._connect_stacks): when exactly one CPU thread has a
+   "ProfilerStep#..." event (the main one) and exactly one other has an
+   "autograd::..." event (the backward one), each top-level call of the
+   backward thread that lies within a main-thread "## backward ##..." event
+   (else within a "ProfilerStep#..." event; the first in file order that
+   holds it) hangs under it. So a step's pattern holds the kernels launched
+   by the backward calls of that step, and a call on the backward thread
+   stands deeper. By time and thread alone: HTA does not read the fwdbwd
+   flows for this (its add_fwd_bwd_links matches nothing once the parser
+   has encoded the categories and dropped the events without a duration). */
 #include "config.h"
 
 #include "core/analyses/hta_seq.h"
@@ -16,7 +28,7 @@
 struct lk {
     uint32_t track;
     uint32_t gpu;
-    int64_t ts;
+    int64_t ts, end;
 };
 
 static int cmp_lk(const void *pa, const void *pb)
@@ -128,13 +140,222 @@ static int cmp_seq(const struct cmp_env *env, const void *pa, const void *pb)
     return cmp_text(env, env->pool + a->first, a->len, env->pool + b->first, b->len);
 }
 
-/* The depth of event e's node, 0 without nodes, MODEL_NONE when the model
-   has no node for it. */
+/* A top-level call of the backward thread tied to a main-thread event. */
+struct blink {
+    int64_t ats, aend;  /* the main-thread event's span */
+    uint32_t adepth;    /* its model depth */
+    uint32_t t;         /* the backward call */
+};
+
+static int cmp_blink_a(const void *pa, const void *pb)
+{
+    const struct blink *a = pa, *b = pb;
+    if (a->ats != b->ats)
+        return a->ats < b->ats ? -1 : 1;
+    return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static const trace *sort_tr;
+
+static int cmp_ev_ts(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int64_t x = sort_tr->events[a].ts, y = sort_tr->events[b].ts;
+    if (x != y)
+        return x < y ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+enum { NB_DONE = 1, NB_STEP = 2, NB_AUTOGRAD = 4, NB_BWD_ANN = 8 };
+
+static bool has_prefix(const char *s, size_t n, const char *p)
+{
+    size_t k = strlen(p);
+    return n >= k && !memcmp(s, p, k);
+}
+
+static unsigned name_kind(const trace *tr, unsigned char *nb, uint32_t name)
+{
+    if (!(nb[name] & NB_DONE)) {
+        const char *s = trace_str(tr, name);
+        size_t n = strtab_len(tr->strs, name);
+        unsigned k = NB_DONE;
+        if (has_prefix(s, n, "ProfilerStep#"))
+            k |= NB_STEP;
+        if (has_prefix(s, n, "## backward ##"))
+            k |= NB_BWD_ANN;
+        for (size_t i = 0; i + 10 <= n && !(k & NB_AUTOGRAD); i++)
+            if (!memcmp(s + i, "autograd::", 10))
+                k |= NB_AUTOGRAD;
+        nb[name] = (unsigned char)k;
+    }
+    return nb[name];
+}
+
 static uint32_t ev_depth(const model *m, uint32_t e)
 {
     if (!m->ev_node)
         return 0;
+    /* an event the model left out (a Python frame under --no-python, an
+       event outside a scoped model's steps) has no node */
     return m->ev_node[e] == MODEL_NONE ? MODEL_NONE : m->nodes[m->ev_node[e]].depth;
+}
+
+/* The ties of the backward thread's top-level calls (see the top): into
+   *out (sorted by the main-thread event's start), their count in *nout,
+   and the backward track in *bwd (MODEL_NONE: no ties). 0, or -1 when out
+   of memory; *main_track: the main thread's track. */
+static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t *bwd,
+                         uint32_t *main_track)
+{
+    const trace *tr = c->tr;
+    const model *m = c->m;
+    unsigned char *nb = calloc(strtab_count(tr->strs) + 1, 1);
+    unsigned char *tk = calloc(tr->ntracks + 1, 1);
+    uint32_t *top = NULL, *par = NULL;
+    struct blink *bl = NULL;
+    size_t ntop = 0, npar = 0, nbl = 0;
+    uint32_t main_t = MODEL_NONE, bwd_t = MODEL_NONE;
+    unsigned nmain = 0, nbwd = 0;
+    int rc = -1;
+    *out = NULL;
+    *nout = 0;
+    *bwd = MODEL_NONE;
+    *main_track = MODEL_NONE;
+    if (!nb || !tk)
+        goto out;
+    for (size_t e = 0; e < tr->nevents; e++)
+        if (c->in[e] && c->role[e] == HTA_EV_CPU && !tr->tracks[tr->events[e].track].is_gpu)
+            tk[tr->events[e].track] |= (unsigned char)name_kind(tr, nb, tr->events[e].name);
+    /* HTA's labels: "main" with a step, else "bwd" with an autograd name */
+    for (uint32_t k = 0; k < tr->ntracks; k++) {
+        if (tk[k] & NB_STEP) {
+            nmain++;
+            main_t = k;
+        } else if (tk[k] & NB_AUTOGRAD) {
+            nbwd++;
+            bwd_t = k;
+        }
+    }
+    if (nmain != 1 || nbwd != 1) {
+        rc = 0;
+        goto out;
+    }
+    bool ann = false;
+    for (size_t e = 0; e < tr->nevents; e++)
+        if (c->in[e] && tr->events[e].track == main_t && c->role[e] == HTA_EV_CPU &&
+            (name_kind(tr, nb, tr->events[e].name) & NB_BWD_ANN))
+            ann = true;
+    unsigned want = ann ? NB_BWD_ANN : NB_STEP;
+    top = malloc(tr->nevents * sizeof *top + 1);
+    par = malloc(tr->nevents * sizeof *par + 1);
+    if (!top || !par)
+        goto out;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        if (!c->in[e] || c->role[e] != HTA_EV_CPU)
+            continue;
+        uint32_t k = tr->events[e].track;
+        if (k == main_t && (name_kind(tr, nb, tr->events[e].name) & want))
+            par[npar++] = (uint32_t)e;
+        else if (k == bwd_t && ev_depth(m, (uint32_t)e) == 1)
+            top[ntop++] = (uint32_t)e;
+    }
+    sort_tr = tr;
+    qsort(top, ntop, sizeof *top, cmp_ev_ts);
+    bl = malloc((ntop ? ntop : 1) * sizeof *bl);
+    if (!bl)
+        goto out;
+    /* each parent in file order takes the calls it holds not yet taken */
+    unsigned char *taken = calloc(ntop + 1, 1);
+    if (!taken)
+        goto out;
+    for (size_t i = 0; i < npar; i++) {
+        const trace_event *a = &tr->events[par[i]];
+        size_t lo = 0, hi = ntop;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (tr->events[top[mid]].ts < a->ts)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t j = lo; j < ntop && tr->events[top[j]].ts <= a->ts + a->dur; j++) {
+            const trace_event *t = &tr->events[top[j]];
+            if (taken[j] || t->ts + t->dur > a->ts + a->dur)
+                continue;
+            taken[j] = 1;
+            bl[nbl++] = (struct blink){ a->ts, a->ts + a->dur, ev_depth(m, par[i]), top[j] };
+        }
+    }
+    free(taken);
+    qsort(bl, nbl, sizeof *bl, cmp_blink_a);
+    *out = bl;
+    *nout = nbl;
+    *bwd = nbl ? bwd_t : MODEL_NONE;
+    *main_track = nbl ? main_t : MODEL_NONE;
+    bl = NULL;
+    rc = 0;
+out:
+    free(nb);
+    free(tk);
+    free(top);
+    free(par);
+    free(bl);
+    return rc;
+}
+
+/* The tie of backward-thread event e: the index into bl of the top-level
+   call that holds it, or SIZE_MAX. bt: bl's calls sorted by start. */
+static size_t tie_of(const trace *tr, const struct blink *bl, const uint32_t *bt, size_t n,
+                     uint32_t e)
+{
+    const trace_event *ev = &tr->events[e];
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tr->events[bl[bt[mid]].t].ts <= ev->ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo)
+        return SIZE_MAX;
+    size_t i = bt[lo - 1];
+    const trace_event *t = &tr->events[bl[i].t];
+    return ev->ts + ev->dur <= t->ts + t->dur ? i : SIZE_MAX;
+}
+
+static const struct blink *sort_bl;
+
+static int cmp_bt(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return cmp_ev_ts(&sort_bl[a].t, &sort_bl[b].t);
+}
+
+/* The launches on track k within [ts, end] (nested in it: a launch that
+   starts at its end and lasts is the next call's): their GPU events
+   appended to gk (at most cap), their GPU time added to *gpu_ns. */
+static size_t add_launched(const trace *tr, const struct lk *lk, size_t nlk, uint32_t k,
+                           int64_t ts, int64_t end, struct gk *gk, size_t ng, size_t cap,
+                           int64_t *gpu_ns)
+{
+    size_t lo = 0, hi = nlk;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lk[mid].track < k || (lk[mid].track == k && lk[mid].ts < ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < nlk && lk[i].track == k && lk[i].ts <= end && ng < cap; i++) {
+        if (lk[i].end > end)
+            continue;
+        const trace_event *g = &tr->events[lk[i].gpu];
+        gk[ng++] = (struct gk){ g->ts, lk[i].gpu, g->name };
+        *gpu_ns += g->dur;
+    }
+    return ng;
 }
 
 int hta_sequences(hta_ctx *c)
@@ -146,70 +367,116 @@ int hta_sequences(hta_ctx *c)
     struct gk *gk = NULL;
     struct occ *oc = NULL, *otmp = NULL;
     hta_seq *stmp = NULL;
-    size_t nlk = 0, noc = 0, npool = 0, nroots = 0;
-    uint32_t min_depth = UINT32_MAX;
+    struct blink *bl = NULL;
+    uint32_t *bt = NULL;
+    size_t nlk = 0, noc = 0, npool = 0, nroots = 0, nbl = 0;
+    uint32_t min_depth = UINT32_MAX, bwd = MODEL_NONE, main_t = MODEL_NONE;
     int rc = -1;
 
     if (!c->seq_op_len)
         return 0;
-    /* the candidates' smallest depth */
-    for (size_t e = 0; e < tr->nevents; e++)
-        if (c->in[e] && c->role[e] == HTA_EV_CPU &&
-            (hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ)) {
-            uint32_t d = ev_depth(m, e);
-            if (d == MODEL_NONE)
-                continue; /* an event the model left out (a Python frame under --no-python) */
-            if (d < min_depth)
-                min_depth = d;
-            nroots++;
+    if (link_backward(c, &bl, &nbl, &bwd, &main_t) < 0)
+        goto out;
+    bt = malloc((nbl ? nbl : 1) * sizeof *bt);
+    if (!bt)
+        goto out;
+    for (size_t i = 0; i < nbl; i++)
+        bt[i] = (uint32_t)i;
+    sort_tr = tr;
+    sort_bl = bl;
+    qsort(bt, nbl, sizeof *bt, cmp_bt);
+    /* the candidates' smallest depth (a backward-thread call stands under its tie) */
+    uint32_t *depth = malloc((tr->nevents ? tr->nevents : 1) * sizeof *depth);
+    if (!depth)
+        goto out;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
+            !(hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ))
+            continue;
+        uint32_t d = ev_depth(m, (uint32_t)e);
+        depth[e] = d;
+        if (d == MODEL_NONE)
+            continue; /* no node: not a candidate */
+        if (tr->events[e].track == bwd) {
+            size_t i = tie_of(tr, bl, bt, nbl, (uint32_t)e);
+            if (i != SIZE_MAX && bl[i].adepth != MODEL_NONE)
+                d += bl[i].adepth;
         }
-    if (!nroots)
-        return 0;
+        depth[e] = d;
+        if (d < min_depth)
+            min_depth = d;
+        nroots++;
+    }
+    if (!nroots) {
+        free(depth);
+        rc = 0;
+        goto out;
+    }
     lk = malloc((c->ndev ? c->ndev : 1) * sizeof *lk);
     gk = malloc((c->ndev ? c->ndev : 1) * sizeof *gk);
     oc = malloc(nroots * sizeof *oc);
-    h->seq_names = malloc((c->ndev + nroots) * sizeof *h->seq_names);
-    if (!lk || !gk || !oc || !h->seq_names)
+    /* a GPU event counts under one call as a rule, but calls that overlap
+       (partly, on one thread) share some: the pool grows */
+    size_t cap_names = c->ndev + nroots;
+    h->seq_names = malloc(cap_names * sizeof *h->seq_names);
+    if (!lk || !gk || !oc || !h->seq_names) {
+        free(depth);
         goto out;
+    }
     for (size_t i = 0; i < c->ndev; i++) {
         uint32_t e = c->dev[i], l = c->launch[e];
         if (l != MODEL_NONE)
-            lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts };
+            lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts,
+                                     tr->events[l].ts + tr->events[l].dur };
     }
     qsort(lk, nlk, sizeof *lk, cmp_lk);
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *ev = &tr->events[e];
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
-            !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) ||
-            ev_depth(m, e) != min_depth)
+            !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) || depth[e] != min_depth)
             continue;
         h->seq_roots++;
         /* the launches on its thread within [ts, ts + dur] */
-        size_t lo = 0, hi = nlk;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (lk[mid].track < ev->track || (lk[mid].track == ev->track && lk[mid].ts < ev->ts))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        size_t ng = 0;
         int64_t gpu_ns = 0;
-        for (size_t i = lo; i < nlk && lk[i].track == ev->track && lk[i].ts <= ev->ts + ev->dur;
-             i++) {
-            const trace_event *g = &tr->events[lk[i].gpu];
-            gk[ng++] = (struct gk){ g->ts, lk[i].gpu, g->name };
-            gpu_ns += g->dur;
+        size_t ng = add_launched(tr, lk, nlk, ev->track, ev->ts, ev->ts + ev->dur, gk, 0,
+                                 c->ndev, &gpu_ns);
+        /* and those of the backward calls tied under it */
+        if (ev->track == main_t) {
+            size_t lo = 0, hi = nbl;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (bl[mid].ats < ev->ts)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (size_t i = lo; i < nbl && bl[i].ats <= ev->ts + ev->dur; i++) {
+                const trace_event *t = &tr->events[bl[i].t];
+                if (bl[i].aend <= ev->ts + ev->dur)
+                    ng = add_launched(tr, lk, nlk, bwd, t->ts, t->ts + t->dur, gk, ng, c->ndev,
+                                      &gpu_ns);
+            }
         }
         if (ng < h->opts.seq_min_len)
             continue;
         qsort(gk, ng, sizeof *gk, cmp_gk);
+        if (npool + ng + 1 > cap_names) {
+            size_t ncap = (npool + ng + 1) * 2;
+            uint32_t *nv = realloc(h->seq_names, ncap * sizeof *nv);
+            if (!nv) {
+                free(depth);
+                goto out;
+            }
+            h->seq_names = nv;
+            cap_names = ncap;
+        }
         oc[noc] = (struct occ){ npool, ng + 1, gpu_ns, ev->dur };
         h->seq_names[npool++] = ev->name;
         for (size_t i = 0; i < ng; i++)
             h->seq_names[npool++] = gk[i].name;
         noc++;
     }
+    free(depth);
     h->nseq_names = npool;
     struct cmp_env env = { tr, h->seq_names };
     otmp = malloc((noc ? noc : 1) * sizeof *otmp);
@@ -251,6 +518,8 @@ int hta_sequences(hta_ctx *c)
         h->nseqs = h->opts.seq_top;
     rc = 0;
 out:
+    free(bl);
+    free(bt);
     free(lk);
     free(gk);
     free(oc);

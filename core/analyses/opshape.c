@@ -35,7 +35,9 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
     uint32_t empty = strtab_find(tr->strs, "[]", 2);
     for (size_t i = 0; i < t->n; i++) {
         const tbtree_node *n = &t->nodes[i];
-        if (!n->is_operator || (keep && !keep[n->event]))
+        /* copies: how many times the plugin's tree holds it (0: a backward
+           root it left out when regrouping by the flows) */
+        if (!n->is_operator || !n->copies || (keep && !keep[n->event]))
             continue;
         uint32_t name = tr->events[n->event].name;
         uint32_t shape = shape_of(tr, n->event, empty);
@@ -57,13 +59,14 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
                                                  .tc_eligible = n->tc_eligible, .first = n->post };
         }
         opshape_row *row = &s->rows[r];
-        row->calls++;
-        row->total_ns += n->total_ns;
-        row->self_ns += n->self_ns;
-        row->dev_total_ns += n->dev_total_ns;
-        row->dev_self_ns += n->dev_self_ns;
-        row->tc_total_ns += n->tc_total_ns;
-        row->tc_self_ns += n->tc_self_ns;
+        int64_t k = n->copies;
+        row->calls += n->copies;
+        row->total_ns += k * n->total_ns;
+        row->self_ns += k * n->self_ns;
+        row->dev_total_ns += k * n->dev_total_ns;
+        row->dev_self_ns += k * n->dev_self_ns;
+        row->tc_total_ns += k * n->tc_total_ns;
+        row->tc_self_ns += k * n->tc_self_ns;
         /* the plugin keeps the eligibility of the row's first call in its
            operator list (post-order), which calls of one row can differ in */
         if (n->post < row->first) {

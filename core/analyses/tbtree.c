@@ -8,6 +8,7 @@
 
 #include "core/analyses/tbtree.h"
 #include "core/analyses/tensorcore.h"
+#include "core/analyses/tbtree_bwd.h"
 #include "core/base/hmap.h"
 #include "core/model/catkind.h"
 
@@ -24,6 +25,7 @@ struct cand {
     int64_t child_dur, child_dev, child_tc, op_child_dev;
     bool child_elig;
     uint32_t post;
+    uint32_t copies; /* how many times the plugin's tree holds it (tbtree_bwd_regroup) */
     int64_t self_ns, dev_self, dev_total, tc_self, tc_total;
 };
 
@@ -355,19 +357,27 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
     }
 
     /* what the plugin regroups when modules and flows meet (see tbtree.h) */
-    bool any_module = false;
-    for (size_t i = 0; i < nc && !any_module; i++)
-        any_module = c[i].kind == TBTREE_MODULE && !c[i].dropped;
-    if (any_module && tr->skipped[TRACE_SKIP_FLOW])
-        for (size_t i = 0; i < nc; i++) {
-            const struct cand *x = &c[i];
-            uint32_t p = x->parent;
-            const char *nm = trace_str(tr, tr->events[x->event].name);
-            if (!x->dropped && !x->absorbed &&
-                (p == MODEL_NONE || (c[p].kind == TBTREE_STEP && c[p].parent == MODEL_NONE)) &&
-                starts(nm, strlen(nm), "autograd::engine::evaluate_function:"))
-                t->backward_roots++;
-        }
+    for (size_t i = 0; i < nc; i++)
+        c[i].copies = 1;
+    if (tr->nflows) {
+        tbtree_bwd_node *bn = malloc((nc ? nc : 1) * sizeof *bn);
+        uint32_t *copies = malloc((nc ? nc : 1) * sizeof *copies);
+        int rc = bn && copies ? 0 : -1;
+        for (size_t i = 0; i < nc && rc == 0; i++)
+            bn[i] = (tbtree_bwd_node){ c[i].event, c[i].group, c[i].parent, c[i].first_child,
+                                       c[i].next_sibling, c[i].kind == TBTREE_MODULE,
+                                       c[i].kind == TBTREE_STEP, c[i].is_operator,
+                                       !c[i].dropped && !c[i].absorbed };
+        if (rc == 0)
+            rc = tbtree_bwd_regroup(tr, bn, nc, ord, copies, &t->backward_roots,
+                                    &t->backward_dropped);
+        for (size_t i = 0; i < nc && rc == 0; i++)
+            c[i].copies = copies[i];
+        free(bn);
+        free(copies);
+        if (rc < 0)
+            goto nomem;
+    }
 
     /* the nodes left, in the sorted order */
     newidx = malloc((nc ? nc : 1) * sizeof *newidx);
@@ -392,7 +402,7 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
             .tc_eligible = x->tc_eligible, .operators = x->operators, .post = x->post,
             .self_ns = x->self_ns, .total_ns = ev->dur,
             .dev_self_ns = x->dev_self, .dev_total_ns = x->dev_total,
-            .tc_self_ns = x->tc_self, .tc_total_ns = x->tc_total,
+            .tc_self_ns = x->tc_self, .tc_total_ns = x->tc_total, .copies = x->copies,
         };
     }
     free(c);

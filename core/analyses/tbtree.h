@@ -16,7 +16,9 @@
      with their External id (an nn.Module call has none), not to the one
      that contains them; their GPU work follows by correlation (the
      model's links; a cuda_driver launch is not a runtime for it);
-   - self time is duration - the children's durations - its runtime calls'.
+   - self time is duration - the children's durations - its runtime calls';
+   - with nn.Module calls and fwdbwd flows, the backward roots regrouped under
+     the modules by the flows' timestamps (op_tree.py; see backward_roots).
    Built over every event; the scope (keep) only says which nodes count in
    the views. Plain data, read by core/analyses/opshape.c and modules.c. */
 #ifndef T2P_TBTREE_H
@@ -50,6 +52,11 @@ typedef struct tbtree_node {
     int64_t self_ns, total_ns;
     int64_t dev_self_ns, dev_total_ns;
     int64_t tc_self_ns, tc_total_ns;
+    /* how many times the plugin's tree holds it: 1, but a backward root and
+       its subtree regrouped by the flows (see backward_roots) 0 when left
+       out, 2 or more when placed under several module operators that start
+       at one forward end's time */
+    uint32_t copies;
 } tbtree_node;
 
 typedef struct tbtree {
@@ -60,11 +67,11 @@ typedef struct tbtree {
     uint64_t absorbed;  /* operators merged into their parent of the same name */
     /* backward roots ("autograd::engine::evaluate_function: ...", at the top
        of a thread or right under a step) in a trace with nn.Module calls and
-       flow events: the plugin then moved them under "<module>.backward" nodes
-       by the forward-backward flows and left out those it could not place.
-       Not replicated (the loader keeps no flows): these count as operators
-       where they are, so such a trace's backward rows can differ. */
-    uint64_t backward_roots;
+       fwdbwd flows: the plugin took them out and put each back under the
+       "<module>.backward" node of the module operators whose start is a
+       flow's forward end (a node's copies), leaving out those it could not
+       place (copies 0; backward_dropped of them). 0 otherwise. */
+    uint64_t backward_roots, backward_dropped;
 } tbtree;
 
 /* Builds the tree of m's trace (m supplies categories and GPU links).

@@ -62,6 +62,7 @@ void trace_free(trace *t)
     vec_free(t->kargs, t->cap_kargs, sizeof *t->kargs);
     vec_free(t->shapes, t->cap_shapes, sizeof *t->shapes);
     vec_free(t->pyids, t->cap_pyids, sizeof *t->pyids);
+    vec_free(t->flows, t->cap_flows, sizeof *t->flows);
     vec_free(t->colls, t->cap_colls, sizeof *t->colls);
     trace_mem_free(t);
     free(t);

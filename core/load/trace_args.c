@@ -16,6 +16,7 @@ enum trace_key trace_args_event_key(const unsigned char *k, size_t n)
         if (k[0] == 'p' && k[1] == 'h') return K_PH;
         if (k[0] == 't' && k[1] == 's') return K_TS;
         if (k[0] == 'i' && k[1] == 'd') return K_ID;
+        if (k[0] == 'b' && k[1] == 'p') return K_BP;
         break;
     case 3:
         if (!memcmp(k, "cat", 3)) return K_CAT;

@@ -320,13 +320,22 @@ static int finish_event(trace_parser *L)
     case 's':
     case 'f':
     case 't':
-        /* not kept: the GPU links come from args.correlation, which every
-           launch and its GPU work carry (trace-format.md); a flow with an
-           id and a time still names its track, as it always did */
+        /* counted as skipped (no time of their own); the GPU links come from
+           args.correlation, which every launch and its GPU work carry
+           (trace-format.md); a flow with an id and a time still names its
+           track, as it always did, and a fwdbwd end is kept (trace_flow) */
         skip(L, TRACE_SKIP_FLOW);
-        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts) &&
-            track_get(L, pid, tid) == UINT32_MAX)
-            return trace_pstate_nomem(L);
+        if (c->ph != 't' && c->has_id && c->has_ts && c->ts_ok && time_ok(c->ts)) {
+            uint32_t track = track_get(L, pid, tid);
+            if (track == UINT32_MAX)
+                return trace_pstate_nomem(L);
+            if (strtab_len(t->strs, cat) == 6 && !memcmp(trace_str(t, cat), "fwdbwd", 6)) {
+                if (vec_grow((void **)&t->flows, &t->cap_flows, t->nflows, sizeof *t->flows) < 0)
+                    return trace_pstate_nomem(L);
+                t->flows[t->nflows++] = (trace_flow){ c->ts, c->flow_id, track, c->ph, c->bp_e,
+                                                      c->id_str, 0 };
+            }
+        }
         return 1;
     case 'i':
     case 'I':
@@ -423,11 +432,22 @@ static int on_value(trace_parser *L, const char *s, size_t n, bool is_str)
             c->has_dur = true;
             c->dur_ok = num_parse_us_to_ns(s, n, &c->dur);
             break;
-        case K_ID: {
-            uint64_t id;
-            c->has_id = is_str || num_parse_id(s, n, &id);
+        case K_ID:
+            /* ids sit on flow and async events only: a string one is interned */
+            c->id_str = is_str;
+            if (is_str) {
+                uint32_t sid = trace_pstate_intern(L, s, n);
+                if (sid == STRTAB_NONE)
+                    return 0;
+                c->flow_id = sid;
+                c->has_id = true;
+            } else {
+                c->has_id = num_parse_id(s, n, &c->flow_id);
+            }
             break;
-        }
+        case K_BP:
+            c->bp_e = is_str && n == 1 && s[0] == 'e';
+            break;
         default:
             break;
         }
@@ -758,6 +778,8 @@ int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (*ids[i] != STRTAB_NONE)
             *ids[i] = map[*ids[i]];
+    if (c->has_id && c->id_str)
+        c->flow_id = map[c->flow_id];
     return finish_event(L) ? 0 : -1;
 }
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 enum trace_key {
-    K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_ARGS,
+    K_OTHER, K_PH, K_NAME, K_CAT, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_ARGS,
     /* inside args */
     K_CORRELATION, K_EXTERNAL_ID, K_LABELS, K_SORT_INDEX, K_CALL_STACK,
     K_BYTES, K_ADDR, K_DEV_TYPE, K_DEV_ID, K_TOTAL_ALLOC, K_TOTAL_RES,
@@ -48,6 +48,8 @@ struct trace_cur {
     char ph;
     bool has_ph, has_ts, ts_ok, has_dur, dur_ok, has_id, has_corr;
     bool has_sort;
+    bool id_str, bp_e; /* "id" was a string (flow_id: its strtab id); "bp": "e" */
+    uint64_t flow_id;  /* "id", when has_id */
     uint32_t name, cat, pid, tid;
     uint32_t arg_name, arg_labels;
     uint32_t stack; /* args["Call stack"], STRTAB_NONE */

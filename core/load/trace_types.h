@@ -116,6 +116,24 @@ typedef struct trace_coll {
     int64_t seq;         /* "Seq" (or "seq"), -1 when absent */
 } trace_coll;
 
+/* An end of a forward-to-backward flow: an "s" or "f" event of category
+   "fwdbwd" (PyTorch links each forward operator to the backward operator
+   autograd ran for it; trace-format.md). Kept as written, in file order:
+   which event an end belongs to is the reader's rule (TensorBoard's plugin
+   matched the ends by their timestamps alone, Chrome binds them to the
+   enclosing slice), and the events are not sorted while loading. A few per
+   operator of a training step. Other flows are not kept: "ac2g" repeats
+   args.correlation, which every launch and its GPU work carry. */
+typedef struct trace_flow {
+    int64_t ts;          /* ns, same base as events */
+    uint64_t id;         /* "id" as a number, or the strtab id of a string id (id_str) */
+    uint32_t track;      /* index into trace->tracks */
+    char ph;             /* 's' (the forward end) or 'f' (the backward end) */
+    bool bp_enclosing;   /* "bp": "e" (binds to the enclosing slice) */
+    bool id_str;         /* the id was a JSON string */
+    uint8_t pad;         /* 0: no padding byte left undefined (records compare by memcmp) */
+} trace_flow;
+
 /* The [memory] instants (profile_memory=True), one per allocation or free,
    in file order. Millions of them in a long run, so they are stored
    compactly (core/load/trace_mem.c: 12 bytes each, plus 2 when they come from
@@ -169,7 +187,7 @@ typedef struct trace_mem_total {
 enum trace_skip {
     TRACE_SKIP_METADATA,      /* M: used, not timed */
     TRACE_SKIP_INSTANT,       /* i / I / R, but the [memory] ones kept in mems */
-    TRACE_SKIP_FLOW,          /* s t f */
+    TRACE_SKIP_FLOW,          /* s t f (the fwdbwd ones are also kept in flows) */
     TRACE_SKIP_COUNTER,       /* C */
     TRACE_SKIP_OTHER_PHASE,   /* async, object and sample phases: legal, not timed */
     TRACE_SKIP_UNKNOWN_PHASE, /* no ph or one Chrome does not define */
@@ -213,6 +231,8 @@ typedef struct trace {
     size_t nshapes, cap_shapes;
     trace_pyid *pyids;   /* in event order; only X events carry them */
     size_t npyids, cap_pyids;
+    trace_flow *flows;   /* the fwdbwd flow ends, in file order */
+    size_t nflows, cap_flows;
     trace_mem_rec *mems;  /* [memory] instants, in file order: see trace_mem_rec */
     size_t nmems;
     uint16_t *mem_stream; /* per record: index into mem_streams; NULL while there is one */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Operators by input shape and modules against TensorBoard's own plugin: every
 # fixture of tests/fixtures/tb/ (recorded by record_shapes.py from the shared
-# traces with "Input Dims" and the hand-made nn.Module trace) must give the
+# traces with "Input Dims" and the hand-made nn.Module traces, one with fwdbwd
+# flows whose backward roots the plugin regroups) must give the
 # plugin's rows and module tree (tests/check_shapes.py: calls and booleans
 # exact, times within 1 us, percentages within 0.01 points, shapes identical).
 set -u
@@ -28,6 +29,10 @@ out=$("$tool" analyze --by-shape --modules -top 3 "$mt") || fail=1
 printf '%s\n' "$out" | grep -q '^Operators by input shape (TensorBoard.s tree; 3 of 25 rows)' ||
     { echo "FAIL: --by-shape header"; fail=1; }
 printf '%s\n' "$out" | grep -q '^  Linear  *5  *5 ' || { echo "FAIL: --modules tree"; fail=1; }
+# the backward roots regrouped by the flows: the text says so and how many are left out
+out=$("$tool" analyze --by-shape -top 3 "$top_srcdir/tests/fixtures/tb/modules_backward.json.gz") || fail=1
+printf '%s\n' "$out" | grep -q '^Note: 16 backward roots regrouped .*the 3 it could not place are left out' ||
+    { echo "FAIL: --by-shape note on the regrouped backward roots"; fail=1; }
 # -top 0: every row in --json; --step: only the step's calls
 rows=$("$tool" analyze --json -top 0 --step 2 "$mt" | "$py" -c \
     'import json,sys; d=json.load(sys.stdin); print(sum(r["calls"] for r in d["ops_by_shape"] if r["name"]=="aten::addmm"))')

@@ -392,6 +392,67 @@ static void test_sequences(void **state)
     done(&f);
 }
 
+#define EV(name, cat, tid, ts, dur, corr)                                                     \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid         \
+    ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}},"
+
+/* Three steps on thread 1 (the last left out by HTA's window), the autograd
+   thread 2: its top-level calls within a step (or, when the main thread has
+   one, within a "## backward ##" event) hang under it, so the step's
+   pattern holds their kernels; a call that straddles two steps stays out. */
+static const char *const bwd_trace =
+    "{\"traceEvents\":[" GPU_META
+    EV("ProfilerStep#1", "user_annotation", 1, 0, 100, 0)
+    EV("ProfilerStep#2", "user_annotation", 1, 100, 100, 0)
+    EV("ProfilerStep#3", "user_annotation", 1, 200, 100, 0)
+    EV("aten::mm", "cpu_op", 1, 10, 10, 0)
+    EV("cudaLaunchKernel", "cuda_runtime", 1, 12, 2, 1)
+    EV("aten::mm", "cpu_op", 1, 110, 10, 0)
+    EV("cudaLaunchKernel", "cuda_runtime", 1, 112, 2, 2)
+    EV("autograd::engine::evaluate_function: MmBackward0", "cpu_op", 2, 50, 30, 0)
+    EV("MmBackward0", "cpu_op", 2, 51, 28, 0)
+    EV("cudaLaunchKernel", "cuda_runtime", 2, 60, 2, 3)
+    EV("autograd::engine::evaluate_function: MmBackward0", "cpu_op", 2, 90, 20, 0)
+    EV("cudaLaunchKernel", "cuda_runtime", 2, 95, 2, 4)
+    KER("fk", "kernel", 7, 30, 5, 1)
+    KER("bk", "kernel", 7, 70, 7, 3)
+    KER("fk", "kernel", 7, 130, 5, 2)
+    KER("bk", "kernel", 7, 135, 3, 4)
+    END;
+
+static void test_sequences_backward(void **state)
+{
+    (void)state;
+    struct fx f;
+    hta_opts o;
+    hta_opts_default(&o);
+    o.seq_op = "ProfilerStep";
+    o.seq_min_len = 1;
+    load(&f, bwd_trace, &o);
+    assert_int_equal(f.h->seq_roots, 2);
+    assert_int_equal(f.h->nseqs, 2);
+    /* by count, then text: "ProfilerStep#1|fk|bk" before "ProfilerStep#2|fk" */
+    const hta_seq *q = &f.h->seqs[0];
+    assert_string_equal(trace_str(f.tr, q->op), "ProfilerStep#1");
+    assert_int_equal(q->len, 2);
+    assert_string_equal(trace_str(f.tr, f.h->seq_names[q->first]), "fk");
+    assert_string_equal(trace_str(f.tr, f.h->seq_names[q->first + 1]), "bk");
+    assert_int_equal(q->gpu_ns, 12 * US);
+    assert_int_equal(q->cpu_ns, 100 * US);
+    q = &f.h->seqs[1];
+    assert_string_equal(trace_str(f.tr, q->op), "ProfilerStep#2");
+    assert_int_equal(q->len, 1); /* not the straddling call's kernel */
+    assert_int_equal(q->gpu_ns, 5 * US);
+    /* a call of the autograd thread tied to a step stands below it */
+    o.seq_op = "MmBackward0";
+    hta_free(f.h);
+    t2p_error err;
+    f.h = hta_build(f.m, NULL, &o, &err);
+    assert_non_null(f.h);
+    assert_int_equal(f.h->seq_roots, 1); /* the straddling call alone: tied to no step, the shallowest */
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_queue_ties),   cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_kernel_types), cmocka_unit_test(test_window),
         cmocka_unit_test(test_bad_input),    cmocka_unit_test(test_sequences),
+        cmocka_unit_test(test_sequences_backward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

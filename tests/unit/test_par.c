@@ -52,6 +52,7 @@ static void same_trace(const trace *a, const trace *b)
     ARR_EQ(a, b, corrs, ncorrs);
     ARR_EQ(a, b, stacks, nstacks);
     ARR_EQ(a, b, kargs, nkargs); /* the kernels' launch figures (issue 26) */
+    ARR_EQ(a, b, flows, nflows); /* the fwdbwd flow ends */
     ARR_EQ(a, b, mems, nmems);
     if (a->mem_stream || b->mem_stream) {
         assert_non_null(a->mem_stream);
@@ -145,6 +146,18 @@ static void test_shared(void **state)
     check_dir(SHARED_DIR "/traces", ".json.gz", big_chunks);
 }
 
+#define FLOWS_TEXT                                                                             \
+    "{\"traceEvents\":["                                                                      \
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::t\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5}," \
+    "{\"ph\":\"s\",\"id\":4,\"pid\":1,\"tid\":1,\"ts\":10.5,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\"}," \
+    "{\"ph\":\"f\",\"id\":4,\"pid\":1,\"tid\":2,\"ts\":30,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\",\"bp\":\"e\"}," \
+    "{\"ph\":\"s\",\"id\":\"x7\",\"pid\":1,\"tid\":1,\"ts\":11,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\"}," \
+    "{\"ph\":\"f\",\"id\":9,\"pid\":1,\"tid\":1,\"ts\":12,\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}," \
+    "{\"ph\":\"f\",\"pid\":1,\"tid\":1,\"ts\":12,\"cat\":\"fwdbwd\",\"name\":\"no id\"}," \
+    "{\"ph\":\"t\",\"id\":4,\"pid\":1,\"tid\":1,\"ts\":13,\"cat\":\"fwdbwd\",\"name\":\"step\"}," \
+    "{\"ph\":\"f\",\"id\":5,\"pid\":1,\"tid\":1,\"ts\":\"x\",\"cat\":\"fwdbwd\",\"name\":\"bad ts\"}," \
+    "{\"ph\":\"f\",\"id\":5,\"pid\":1,\"tid\":1,\"ts\":14,\"cat\":\"fwdbwd\",\"bp\":\"n\"}]}"
+
 /* Hand-written inputs: the events array anywhere in the object, a '},{'
    inside a string and in nested args, B/E pairs and text after the array,
    and the inputs that only one thread may judge. */
@@ -173,6 +186,7 @@ static void test_cases(void **state)
         "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5}],"
         "\"traceEvents\":[{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5}]}",
         "{\"nodes\":[{\"a\":1},{\"b\":2}]}",
+        FLOWS_TEXT,
     };
     char path[] = "/tmp/t2p-par-XXXXXX";
     int fd = mkstemp(path);
@@ -188,10 +202,36 @@ static void test_cases(void **state)
     unlink(path);
 }
 
+/* The fwdbwd flow ends are kept as written (id, phase, time, track, bp):
+   not the other categories, not an end without an id or a time, not a step
+   ('t'); every flow still counts as skipped. */
+static void test_flows(void **state)
+{
+    (void)state;
+    char *path = unit_write_tmp(FLOWS_TEXT);
+    t2p_error err;
+    trace *t = trace_load(path, NULL, &err);
+    assert_non_null(t);
+    assert_int_equal(t->nflows, 4);
+    assert_int_equal(t->skipped[TRACE_SKIP_FLOW], 8);
+    const trace_flow *f = t->flows;
+    assert_true(f[0].ph == 's' && f[0].id == 4 && !f[0].id_str && f[0].ts == 10500 &&
+                !f[0].bp_enclosing && f[0].track == t->events[0].track);
+    assert_true(f[1].ph == 'f' && f[1].id == 4 && f[1].ts == 30000 && f[1].bp_enclosing &&
+                f[1].track != f[0].track);
+    assert_true(f[2].ph == 's' && f[2].id_str && strcmp(trace_str(t, (uint32_t)f[2].id), "x7") == 0);
+    /* no "bp" is no enclosing binding; "bp":"n" neither */
+    assert_true(f[3].ph == 'f' && f[3].id == 5 && f[3].ts == 14000 && !f[3].bp_enclosing);
+    trace_free(t);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_flows),
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_shared),
     };
