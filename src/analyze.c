@@ -738,9 +738,9 @@ int cli_analyze(int argc, char **argv)
     bool job = analyze_ranks_wanted((int)p.noperands, p.operands);
     if (cv.has_rank) {
         /* one rank of a job: its own report, the scope applied to it */
-        if (cv.base || cmp.per_step || cmp.base_step || spread) {
-            opts_usage_error(c, "--rank does not go with --base, --per-step, --base-step or "
-                                "--sort spread");
+        if (cv.base || cmp.per_step || cmp.base_step || spread || sort < 0) {
+            opts_usage_error(c, "--rank does not go with --base, --per-step, --base-step, "
+                                "--sort spread or a delta sort key");
             goto done;
         }
         analyze_ranks_opts ro = { .partial = cv.partial, .jobs = (unsigned)cv.jobs, .mo = mo };
