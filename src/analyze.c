@@ -448,6 +448,23 @@ static void *mem_main(void *arg)
     return NULL;
 }
 
+/* hta_build of the whole trace on a thread of its own, beside steps, memory
+   and kernels, when no --step or --range scopes it: it only reads the model,
+   and on one thread it was a third of the passes after the load. */
+struct hta_job {
+    const model *m;
+    const hta_opts *ho;
+    hta *h;
+    t2p_error err;
+};
+
+static void *hta_main(void *arg)
+{
+    struct hta_job *j = arg;
+    j->h = hta_build(j->m, NULL, j->ho, &j->err);
+    return NULL;
+}
+
 /* The single-trace report: text or JSON, whole trace or --step's scope. */
 static int analyze_one(const char *path, const model_opts *mo, bool partial, int sort,
                        enum memory_sort msort, size_t top, bool json, bool by_line,
@@ -472,6 +489,10 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     analyze_shapes shapes = { 0 };
     if (!whole)
         return EXIT_INPUT;
+    struct hta_job hj = { .m = whole, .ho = ho };
+    pthread_t hth;
+    bool hthread = cli_jobs() > 1 && !sel->only && !sel->spec && !range_text &&
+                   pthread_create(&hth, NULL, hta_main, &hj) == 0;
     struct mem_job mj = { .m = whole };
     pthread_t mth;
     bool mthread = cli_jobs() > 1 && tr->nmems && pthread_create(&mth, NULL, mem_main, &mj) == 0;
@@ -541,7 +562,14 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         fprintf(stderr, "torch2pprof: %s: out of memory\n", cli_shown(path, vis, sizeof vis));
         goto out;
     }
-    if (!sel->only && !(gpu = hta_build(whole, keep, ho, &err))) {
+    if (hthread) {
+        pthread_join(hth, NULL);
+        hthread = false;
+        if (!(gpu = hj.h)) {
+            rc = cli_fail(&hj.err);
+            goto out;
+        }
+    } else if (!sel->only && !(gpu = hta_build(whole, keep, ho, &err))) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -601,6 +629,10 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         goto out;
     rc = EXIT_OK;
 out:
+    if (hthread) {
+        pthread_join(hth, NULL);
+        hta_free(hj.h);
+    }
     analyze_scope_done(sc);
     hta_free(gpu);
     free(keep);

@@ -313,7 +313,7 @@ static void *read_main(void *arg)
     }
 }
 
-int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err)
+int trace_read_open(trace_reader *r, int fd, const char *path, t2p_error *err)
 {
     r->fd = fd;
     r->fd_open = true;
@@ -322,6 +322,32 @@ int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err)
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
     }
+    return 0;
+}
+
+size_t trace_read_sync(trace_reader *r, unsigned char *out, size_t cap, uint64_t *off)
+{
+    if (r->done)
+        return 0;
+    int zerr = Z_OK;
+    char msg[200] = "";
+    unsigned c = cap > (1u << 30) ? 1u << 30 : (unsigned)cap;
+    int n = source_read(r, out, c, &zerr, msg, sizeof msg);
+    *off = source_offset(r);
+    if (n == 0 || zerr != Z_OK) {
+        /* as read_main ends the stream: the bytes given (a bad trailer's
+           member) are the last */
+        r->done = true;
+        r->zerr = zerr;
+        snprintf(r->zmsg, sizeof r->zmsg, "%s", msg);
+    }
+    return n > 0 ? (size_t)n : 0;
+}
+
+int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err)
+{
+    if (trace_read_open(r, fd, path, err) < 0)
+        return -1;
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
     r->inited = true;

@@ -65,6 +65,18 @@ typedef struct trace_reader {
    way trace_read_stop(r) releases what was taken. */
 int trace_read_start(trace_reader *r, int fd, const char *path, t2p_error *err);
 
+/* Opens fd (which it owns from now on, even on failure) to be read by
+   trace_read_sync on the caller's thread: no reader thread, no ring, so the
+   JSON lands in the caller's buffers without a copy. r is zeroed caller
+   storage; trace_read_stop releases what was taken. 0, or -1 with err set. */
+int trace_read_open(trace_reader *r, int fd, const char *path, t2p_error *err);
+
+/* Inflates up to cap bytes of JSON into out on this thread (after
+   trace_read_open). Returns the bytes given; 0 at the end of the stream,
+   and then, or with the last bytes, r->zerr and r->zmsg say how it ended.
+   *off: the compressed bytes consumed so far. */
+size_t trace_read_sync(trace_reader *r, unsigned char *out, size_t cap, uint64_t *off);
+
 /* Waits for the next chunk. Returns false at the end of the stream (then
    r->zerr and r->zmsg tell how it ended). The chunk stays valid until
    trace_read_release. */
