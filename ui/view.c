@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/model/shortname.h"
 #include "ui/cmp.h"
 
@@ -344,6 +345,7 @@ void view_free(view *v)
     for (int k = 0; k < VIEW_NVIEWS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
+    derived_set_free(v->derived);
     free(v);
 }
 

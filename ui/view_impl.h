@@ -167,6 +167,7 @@ struct view {
     const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
     bool short_names;        /* s: op names as core/model/shortname.h cuts them */
     struct shortnames *sn;   /* built on first use, per model */
+    struct derived_set *derived; /* each trace's steps and memory (view_derived), freed by view_free */
 };
 
 const struct view_ops *view_ops_of(enum view_tab tab);
@@ -180,6 +181,10 @@ const char *view_op_name(view *v, uint32_t op, size_t *len);
    starts), any other by view_op_name (*split SIZE_MAX). */
 const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *len,
                           size_t *split);
+
+/* The analyses of m's trace, built once and shared by every view
+   (core/analyses/derived.h); NULL when out of memory. (ui/views/view_util.c) */
+struct derived *view_derived(view *v, const model *m);
 
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);

@@ -126,10 +126,10 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
     if (!(st = steps_build(whole, err)))
         goto out;
     const model *m = whole;
+    time_range rg;
     if (a->range) {
         /* the events of the window, each step's calls still apart */
         range_spec rs;
-        time_range rg;
         if (range_parse(a->range, &rs, err) < 0 || range_resolve(whole, &rs, &rg, err) < 0) {
             char why[sizeof err->reason];
             snprintf(why, sizeof why, "--range: %.480s", err->reason);
@@ -166,6 +166,11 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                                             : model_build(tr, &o, err);
         if (!grouped)
             goto out;
+        /* the memory figures cover the window's records (memory.h) */
+        if (a->range)
+            range_window(&rg, grouped);
+        else if (a->step)
+            steps_window(st, first, last, grouped);
         m = grouped;
     }
     if (export_select(m, a, &keep, &res->selecting, err) < 0)

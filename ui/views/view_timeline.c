@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
@@ -49,7 +50,7 @@ static const uint32_t ROW_RULER = UINT32_MAX - 1, ROW_STEPS = UINT32_MAX - 2;
 
 struct tl_state {
     const model *whole; /* the model the timeline is of */
-    steps *st;
+    const steps *st;    /* the trace's (core/analyses/derived.h), shared */
     timeline *tl;
     char err[200];
     model *scoped;      /* the range's model the view shows, or NULL */
@@ -86,7 +87,6 @@ static int tl_open(view *v)
 static void drop(struct tl_state *s)
 {
     timeline_free(s->tl);
-    steps_free(s->st);
     s->tl = NULL;
     s->st = NULL;
 }
@@ -118,7 +118,12 @@ static const timeline *tl_of(view *v)
     if (s->tl || s->err[0] || !s->whole)
         return s->tl;
     t2p_error err;
-    if (!(s->st = steps_build(s->whole, &err)) || !(s->tl = timeline_build(s->whole, s->st, &err))) {
+    struct derived *d = view_derived(v, s->whole);
+    if (!d) {
+        snprintf(s->err, sizeof s->err, "out of memory");
+        return NULL;
+    }
+    if (!(s->st = derived_steps(d, &err)) || !(s->tl = timeline_build(s->whole, s->st, &err))) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         drop(s);
         return NULL;
