@@ -19,6 +19,8 @@ void cmp_install(view *v)
     v->ops[VIEW_TREE] = &view_cmp_tree_ops;
     v->ops[VIEW_THREADS] = &view_cmp_threads_ops;
     v->ops[VIEW_CALLERS] = &view_cmp_callers_ops;
+    v->ops[VIEW_STEPS] = &view_cmp_steps_ops;
+    v->ops[VIEW_MEMORY] = &view_cmp_memory_ops;
 }
 
 compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)

@@ -11,7 +11,7 @@
 #include "ui/view_impl.h"
 
 extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
-    view_cmp_threads_ops, view_cmp_callers_ops;
+    view_cmp_threads_ops, view_cmp_callers_ops, view_cmp_steps_ops, view_cmp_memory_ops;
 
 /* What the compare tables and the compare tree cannot do (their
    view_ops.off_acts): no drill from a table, the tree is merged already
