@@ -136,19 +136,20 @@ void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size
     fputs(",\"memory\":{\"devices\":[", f);
     for (size_t i = 0; mem && i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];
-        fprintf(f, "%s{\"device\":\"%s\",\"records\":%llu,\"peak_bytes\":%lld,\"peak_ns\":%lld,"
+        fprintf(f, "%s{\"device\":\"%s\",\"peak_bytes\":%lld,\"peak_ns\":%lld,"
                    "\"reserved_at_peak_bytes\":%lld,\"allocs\":%llu,\"frees\":%llu,"
                    "\"live_bytes_at_end\":%lld,\"alloc_bytes\":%lld,\"free_bytes\":%lld,"
                    "\"live_allocs_at_end\":%llu,"
                    "\"matched_allocs\":%llu,\"lifetime_ns\":%lld,\"unmatched_frees\":%llu,"
-                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu}",
-                i ? "," : "", v->name, (unsigned long long)v->records, (long long)v->peak_bytes, (long long)v->peak_ns,
+                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu,\"records\":%llu}",
+                i ? "," : "", v->name, (long long)v->peak_bytes, (long long)v->peak_ns,
                 (long long)v->reserved_at_peak, (unsigned long long)v->allocs,
                 (unsigned long long)v->frees, (long long)v->live_bytes_at_end,
                 (long long)v->alloc_bytes, (long long)v->free_bytes,
                 (unsigned long long)v->live_allocs_at_end, (unsigned long long)v->matched,
                 (long long)v->lifetime_ns, (unsigned long long)v->unmatched_frees,
-                (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed);
+                (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed,
+                (unsigned long long)v->records);
     }
     fputs("],\"ops\":[", f);
     uint32_t *idx = mem ? malloc((mem->nops ? mem->nops : 1) * sizeof *idx) : NULL;

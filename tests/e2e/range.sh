@@ -202,19 +202,17 @@ if command -v go >/dev/null 2>&1; then
         rm -f "$work/m.pb.gz" "$work/e.pb.gz"
         "$tool" convert --range "$spec" "$mem" -o "$work/m.pb.gz" 2>/dev/null || bad "convert --range $spec"
         "$tool" analyze --json -top 0 --range "$spec" "$mem" >"$work/m.json"
-        go tool pprof -raw "$work/m.pb.gz" >"$work/m.raw" 2>/dev/null
-        "$py" - "$work/m.raw" "$work/m.json" "$spec" <<'PYEOF' || fail=1
-import json, sys
-raw = open(sys.argv[1]).read().split("Samples:", 1)[1].splitlines()
-types = [t.split("/")[0] for t in raw[1].split()]
-tot = dict.fromkeys(types, 0)
-for l in raw[2:]:
-    if l.startswith("Locations"):
-        break
-    f = l.split(":")[0].split()
-    if len(f) == len(types) and all(x.lstrip("-").isdigit() for x in f):
-        for t, x in zip(types, f):
-            tot[t] += int(x)
+        "$py" - "$work/m.pb.gz" "$work/m.json" "$spec" <<'PYEOF' || fail=1
+import json, re, subprocess, sys
+# each heap type's total as pprof sums it (-top's Total samples, in plain
+# units): a record at a thread's root is a sample with no frame, which
+# -raw does not list but every total counts
+tot = {}
+for t in ("alloc_objects", "alloc_space", "inuse_objects", "inuse_space"):
+    out = subprocess.run(["go", "tool", "pprof", "-sample_index=" + t, "-unit=B", "-top",
+                          sys.argv[1]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    m = re.search(r"Total samples = (-?\d+)B?", out.decode())
+    tot[t] = int(m.group(1)) if m else -1
 devs = json.load(open(sys.argv[2]))["memory"]["devices"]
 want = {"alloc_objects": sum(d["allocs"] for d in devs),
         "alloc_space": sum(d["alloc_bytes"] for d in devs),
