@@ -113,7 +113,8 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                  const char *out, export_result *res, t2p_error *err)
 {
     model *own = NULL, *grouped = NULL;
-    steps *st = NULL;
+    const steps *st = NULL;
+    steps *own_st = NULL; /* built here when the caller had none (a->steps) */
     const char **labels = NULL;
     unsigned char *mask = NULL;
     uint8_t *keep = NULL;
@@ -123,7 +124,7 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
     memset(res, 0, sizeof *res);
     if (!whole && !(whole = own = model_build(tr, mo, err)))
         return -1;
-    if (!(st = steps_build(whole, err)))
+    if (!(st = own ? NULL : a->steps) && !(st = own_st = steps_build(whole, err)))
         goto out;
     const model *m = whole;
     time_range rg;
@@ -208,7 +209,7 @@ out:
     free(mask);
     free(labels);
     model_free(grouped);
-    steps_free(st);
+    steps_free(own_st);
     model_free(own);
     return rc;
 }
