@@ -531,14 +531,10 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
             goto out;
         }
         range_label(&rg->r, m->scope_note, sizeof m->scope_note);
-        /* the Steps table: the steps whose host window starts in the range */
+        range_window(&rg->r, m); /* memory: the range's records */
+        /* the Steps table: the steps whose host window overlaps the range */
         sel->ranged = true;
-        for (sel->rlo = 0; sel->rlo < st->nsteps && st->steps[sel->rlo].host_start < rg->r.start;
-             sel->rlo++)
-            ;
-        for (sel->rhi = sel->rlo; sel->rhi < st->nsteps && st->steps[sel->rhi].host_start < rg->r.end;
-             sel->rhi++)
-            ;
+        steps_overlapping(st, rg->r.start, rg->r.end, &sel->rlo, &sel->rhi);
     }
     /* the kernels of --step's scope: the whole model read through its mask */
     if (sel->spec && !(kmask = steps_mask(st, sel->first, sel->last))) {
@@ -587,6 +583,18 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
                              (enum model_sort)sort, &err) < 0) {
         rc = cli_fail(&err);
         goto out;
+    }
+    /* under --step or --range the memory figures are those of the window's
+       records (core/analyses/memory.h); the recommendation above stays the
+       whole trace's */
+    if (m != whole && m->has_scope_window && tr->nmems) {
+        memory *sm = memory_build(m, &err);
+        if (!sm) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        memory_free(mem);
+        mem = sm;
     }
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);

@@ -68,13 +68,22 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
     if (!mem || !mem->ndevices)
         return;
     const model *m = mem->m;
+    /* times are offsets from the trace's start, under a scope too */
+    int64_t origin = st ? st->m->window_start : m->window_start;
     char a[64], b[64], c[64], d[64], e[64], g[64];
-    fprintf(f, "\nMemory\n");
+    if (mem->windowed)
+        fprintf(f, "\nMemory (the [memory] records in %s alone)\n", m->scope_note);
+    else
+        fprintf(f, "\nMemory\n");
     for (size_t i = 0; i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];
+        if (mem->windowed && !v->records) {
+            fprintf(f, "%-5s no record in this window\n", v->name);
+            continue;
+        }
         fprintf(f, "%-5s peak %s (%s) at %s ms", v->name, fmt_bytes(v->peak_bytes, a, sizeof a),
                 v->has_totals ? "Total Allocated" : "running sum of Bytes",
-                fmt_ms(v->peak_ns - m->window_start, b, sizeof b));
+                fmt_ms(v->peak_ns - origin, b, sizeof b));
         uint32_t step = v->peak_record != MEMORY_NONE ? memory_step_at(st, v->peak_ns) : STEPS_NONE;
         if (step != STEPS_NONE) {
             const char *label = steps_label(st, step);
@@ -132,14 +141,15 @@ void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size
                    "\"live_bytes_at_end\":%lld,\"alloc_bytes\":%lld,\"free_bytes\":%lld,"
                    "\"live_allocs_at_end\":%llu,"
                    "\"matched_allocs\":%llu,\"lifetime_ns\":%lld,\"unmatched_frees\":%llu,"
-                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu}",
+                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu,\"records\":%llu}",
                 i ? "," : "", v->name, (long long)v->peak_bytes, (long long)v->peak_ns,
                 (long long)v->reserved_at_peak, (unsigned long long)v->allocs,
                 (unsigned long long)v->frees, (long long)v->live_bytes_at_end,
                 (long long)v->alloc_bytes, (long long)v->free_bytes,
                 (unsigned long long)v->live_allocs_at_end, (unsigned long long)v->matched,
                 (long long)v->lifetime_ns, (unsigned long long)v->unmatched_frees,
-                (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed);
+                (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed,
+                (unsigned long long)v->records);
     }
     fputs("],\"ops\":[", f);
     uint32_t *idx = mem ? malloc((mem->nops ? mem->nops : 1) * sizeof *idx) : NULL;

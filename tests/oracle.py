@@ -6,6 +6,9 @@ Deliberately simple, stdlib only, Python >= 3.9, no torch.
     oracle.py TRACE                 print the figures as JSON (same shape as
                                     `torch2pprof analyze --json -top 0 TRACE`)
     oracle.py --slow TRACE          same, with the naive parent search (for checking)
+    oracle.py --memory-range START:END TRACE
+                                    the [memory] figures of that range (see
+                                    memory_in_range)
     oracle.py --vs-expected TRACE EXPECTED.json
                                     compare with a PyTorch key_averages() file
                                     (tests/fixtures/NAME.expected.json); exit 1 on mismatch
@@ -662,6 +665,115 @@ def compare_expected(fig, expected):
     return bad, notes
 
 
+def plain(v):
+    return str(v) if isinstance(v, (int, Decimal)) else v if isinstance(v, str) else json.dumps(v)
+
+
+def memory_in_range(path, spec):
+    """The [memory] figures of --range SPEC, computed here on their own: the
+    records whose ts lies in [START, END) (the range's absolute ns, as analyze
+    resolves it), per device: records, allocs and frees with their bytes, the
+    peak (the largest Total Allocated of a record in the range when the device
+    has totals, else the largest running sum of Bytes since the trace's start),
+    allocations matched to frees by (device, Addr) within the range, those left
+    live at its end, frees of blocks allocated before it. Per operator (name,
+    category; ProfilerStep#N as ProfilerStep*): the self allocation count and
+    bytes of the records whose innermost holding complete event on their
+    thread started in the range; an operator that may also get records whose
+    innermost event started before it is listed in "uncertain"."""
+    fig = analyze(path, scope={"range": spec})
+    start, end = fig["range_abs"]
+    events, base = load_events(path)
+    off = base or 0
+    recs, evs = [], {}
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            continue
+        args = e.get("args") or {}
+        # a record's thread by the text of its pid and tid: legacy traces write
+        # the tid of operators as a string and that of [memory] as a number
+        track = (plain(e.get("pid")), plain(e.get("tid")))
+        if e.get("name") == "[memory]" and e.get("ph") in ("i", "I"):
+            dtype = int(to_decimal(args.get("Device Type", 0)))
+            dev = "CPU" if dtype == 0 else "GPU%d" % int(to_decimal(args.get("Device Id", 0)))
+            tot = args.get("Total Allocated")
+            recs.append({"ts": us_to_ns(e["ts"]) + off, "order": i, "dev": dev,
+                         "bytes": int(to_decimal(args.get("Bytes", 0))),
+                         "total": int(to_decimal(tot)) if tot is not None else None,
+                         "addr": track_text(args["Addr"]) if "Addr" in args else None,
+                         "track": track})
+        elif e.get("ph") == "X" and e.get("dur") is not None and "ts" in e:
+            dur = us_to_ns(e["dur"])
+            if dur < 0 or e.get("cat") == "Trace":
+                continue
+            ts = us_to_ns(e["ts"]) + off
+            name = str(e.get("name", ""))
+            if name.startswith("ProfilerStep#"):
+                name = "ProfilerStep*"
+            cat = str(e.get("cat", ""))
+            evs.setdefault(track, []).append((ts, dur, i, name, MODERN.get(cat, cat)))
+    recs.sort(key=lambda r: (r["ts"], r["order"]))
+    has_totals = {r["dev"] for r in recs if r["total"] is not None}
+    devs, run, live = {}, {}, {}
+    ops, uncertain = {}, set()
+    for r in recs:
+        d = r["dev"]
+        run[d] = run.get(d, 0) + r["bytes"]
+        if not (start <= r["ts"] < end):
+            continue
+        v = devs.setdefault(d, {"records": 0, "allocs": 0, "frees": 0, "alloc_bytes": 0,
+                                "free_bytes": 0, "peak_bytes": None, "matched_allocs": 0,
+                                "lifetime_ns": 0, "unmatched_frees": 0,
+                                "unmatched_free_bytes": 0, "sum": 0, "addr": False})
+        v["records"] += 1
+        v["sum"] += r["bytes"]
+        if r["bytes"] > 0:
+            v["allocs"] += 1
+            v["alloc_bytes"] += r["bytes"]
+        elif r["bytes"] < 0:
+            v["frees"] += 1
+            v["free_bytes"] -= r["bytes"]
+        level = (r["total"] if r["total"] is not None else -1) if d in has_totals else run[d]
+        if level >= 0 and (v["peak_bytes"] is None or level > v["peak_bytes"]):
+            v["peak_bytes"] = level
+        if r["addr"] is not None:
+            v["addr"] = True
+            key = (d, r["addr"])
+            if r["bytes"] > 0:
+                live[key] = r
+            elif r["bytes"] < 0:
+                a = live.pop(key, None)
+                if a is not None:
+                    v["matched_allocs"] += 1
+                    v["lifetime_ns"] += r["ts"] - a["ts"]
+                else:
+                    v["unmatched_frees"] += 1
+                    v["unmatched_free_bytes"] -= r["bytes"]
+        # the innermost holding event: latest start, then shortest, then latest
+        hold = [x for x in evs.get(r["track"], []) if x[0] <= r["ts"] < x[0] + x[1]]
+        if not hold:
+            continue
+        inner = max(hold, key=lambda x: (x[0], -x[1], x[2]))
+        if inner[0] >= start:
+            o = ops.setdefault((inner[3], inner[4], d), [0, 0])
+            if r["bytes"] > 0:
+                o[0] += 1
+                o[1] += r["bytes"]
+        else:
+            uncertain.update((x[3], x[4], d) for x in hold)
+    for d, v in devs.items():
+        v["live_allocs_at_end"] = sum(1 for k in live if k[0] == d)
+        v["live_bytes_at_end"] = (sum(a["bytes"] for k, a in live.items() if k[0] == d)
+                                  if v["addr"] else v["sum"])
+        if v["peak_bytes"] is None:
+            v["peak_bytes"] = 0
+        del v["sum"], v["addr"]
+    return {"range_abs": [start, end], "devices": devs,
+            "ops": [{"name": k[0], "category": k[1], "device": k[2], "self_alloc_count": c,
+                     "self_alloc_bytes": b} for k, (c, b) in sorted(ops.items())],
+            "uncertain": sorted([list(k) for k in uncertain])}
+
+
 def main(argv):
     slow = False
     if argv and argv[0] == "--slow":
@@ -682,6 +794,10 @@ def main(argv):
                 return 1
             print("oracle vs key_averages: %s: %d names match (%d self diffs "
                   "explained)" % (argv[1], len(expected["ops"]), len(notes)))
+            return 0
+        if len(argv) == 3 and argv[0] == "--memory-range":
+            json.dump(memory_in_range(argv[2], argv[1]), sys.stdout, indent=1)
+            sys.stdout.write("\n")
             return 0
         if len(argv) != 1:
             print(__doc__, file=sys.stderr)

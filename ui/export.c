@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "ui/view_export.h"
+#include "ui/views/view_util.h"
 
 #include "ui/cmp.h"
 #include "ui/search.h"
@@ -26,6 +27,7 @@
 
 #include "core/base/fmt.h"
 #include "core/analyses/compare.h"
+#include "core/analyses/derived.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
 #include "core/pprof/export.h"
@@ -331,6 +333,7 @@ static int write_scope(view *v, const char *path, t2p_error *err)
         ea.has_rank = rank >= 0;
         ea.rank = rank;
         const model *whole = sa.step[0] || sa.range[0] ? sa.whole : v->m;
+        ea.steps = view_derived(v, whole) ? derived_steps(view_derived(v, whole), err) : NULL;
         if (export_trace(whole, v->m->tr, &mo, &ea, path, &res, err) < 0)
             goto out;
     }

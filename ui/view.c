@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/model/shortname.h"
 
 const struct view_ops *view_ops_of(const view *v, enum view_tab tab)
@@ -324,6 +325,7 @@ void view_free(view *v)
     for (int k = 0; k < VIEW_NVIEWS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
+    derived_set_free(v->derived);
     free(v);
 }
 

@@ -171,6 +171,7 @@ struct view {
     const struct ranks_job *ranks; /* view_attach_ranks: kept across view_set_model */
     bool short_names;        /* s: op names as core/model/shortname.h cuts them */
     struct shortnames *sn;   /* built on first use, per model */
+    struct derived_set *derived; /* each trace's steps and memory (view_derived), freed by view_free */
 };
 
 /* A view over m with the views' tables (made by ui/view_table.c, which
@@ -182,6 +183,7 @@ view *view_new_with(const model *m, const view_opts *o, const struct view_ops *c
 
 /* The standard table of view tab (its label, its key), whatever is shown. */
 const struct view_ops *view_ops_of(const view *v, enum view_tab tab);
+
 
 /* The current view's state, as its open() set it. */
 void *view_state(view *v, enum view_tab tab);

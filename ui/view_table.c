@@ -17,7 +17,7 @@ VIEW_LIST(VIEW_DECL)
 VIEW_PANES(VIEW_DECL)
 #undef VIEW_DECL
 extern const struct view_ops view_cmp_ops_ops, view_cmp_cats_ops, view_cmp_tree_ops,
-    view_cmp_threads_ops, view_cmp_callers_ops;
+    view_cmp_threads_ops, view_cmp_callers_ops, view_cmp_steps_ops, view_cmp_memory_ops;
 
 #define VIEW_ENTRY(E, n) [VIEW_##E] = &view_##n##_ops,
 static const struct view_ops *const views[VIEW_NVIEWS] = { VIEW_LIST(VIEW_ENTRY)
@@ -36,6 +36,8 @@ view *view_table_new(const model *m, const view_opts *o)
         shown[VIEW_TREE] = &view_cmp_tree_ops;
         shown[VIEW_THREADS] = &view_cmp_threads_ops;
         shown[VIEW_CALLERS] = &view_cmp_callers_ops;
+        shown[VIEW_STEPS] = &view_cmp_steps_ops;
+        shown[VIEW_MEMORY] = &view_cmp_memory_ops;
     }
     return view_new_with(m, o, views, shown);
 }

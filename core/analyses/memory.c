@@ -261,7 +261,9 @@ static int device_figures(memory *mem, unsigned char *live)
     struct levels lv;
     /* per address id: the live allocation there, MEMORY_NONE when none */
     uint32_t *at_addr = vec_alloc(tr->nmem_addrs, sizeof *at_addr);
-    if (levels_init(&lv, mem) < 0 || (tr->nmem_addrs && !at_addr))
+    /* per device: allocated - freed in the window */
+    int64_t *win_run = calloc(mem->ndevices ? mem->ndevices : 1, sizeof *win_run);
+    if (levels_init(&lv, mem) < 0 || (tr->nmem_addrs && !at_addr) || !win_run)
         goto out;
     for (size_t a = 0; a < tr->nmem_addrs; a++)
         at_addr[a] = MEMORY_NONE;
@@ -275,7 +277,15 @@ static int device_figures(memory *mem, unsigned char *live)
         int64_t ts = trace_mem_ts(tr, r), bytes = trace_mem_bytes(tr, r);
         uint32_t d = rec_dev(mem, r);
         memory_device *v = &mem->devices[d];
+        if (ts >= mem->t1)
+            break;
+        /* before the window: the level moves on (Total Allocated and the
+           running sum are levels since the trace's start), nothing counts */
+        int64_t level = levels_next(&lv, r, d, bytes);
+        if (ts < mem->t0)
+            continue;
         v->records++;
+        win_run[d] += bytes;
         if (bytes > 0) {
             v->allocs++;
             v->alloc_bytes += bytes;
@@ -283,7 +293,6 @@ static int device_figures(memory *mem, unsigned char *live)
             v->frees++;
             v->free_bytes -= bytes;
         }
-        int64_t level = levels_next(&lv, r, d, bytes);
         if (level >= 0 && (v->peak_record == MEMORY_NONE || level > v->peak_bytes)) {
             v->peak_bytes = level;
             v->peak_record = r;
@@ -315,7 +324,7 @@ static int device_figures(memory *mem, unsigned char *live)
     for (size_t d = 0; d < mem->ndevices; d++) {
         memory_device *v = &mem->devices[d];
         if (!v->has_addr)
-            v->live_bytes_at_end = lv.run[d];
+            v->live_bytes_at_end = win_run[d];
         int64_t a, res;
         if (v->peak_record != MEMORY_NONE) {
             if (trace_mem_totals_at(tr, v->peak_record, &a, &res) < 0)
@@ -337,6 +346,7 @@ static int device_figures(memory *mem, unsigned char *live)
 out:
     levels_done(&lv);
     vec_free(at_addr, tr->nmem_addrs, sizeof *at_addr);
+    free(win_run);
     return rc;
 }
 
@@ -432,6 +442,10 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
         uint32_t track = trace_mem_stream_of(tr, r)->track;
         struct sweep *w = &sw[sw_of[track]];
         int64_t ts = trace_mem_ts(tr, r);
+        if (ts >= mem->t1)
+            break;
+        if (ts < mem->t0)
+            continue; /* the sweep catches up at the next record in the window */
         for (; w->next < w->n && tr->events[w->ev[w->next]].ts <= ts; w->next++) {
             const trace_event *x = &tr->events[w->ev[w->next]];
             /* what ended before this event starts holds no later record */
@@ -451,10 +465,22 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
         while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
                                    tr->events[w->stack[w->depth - 1]].dur <= ts)
             w->depth--;
-        /* in a scoped model (model_opts.keep) records in or under events
-           out of the scope, or outside every event, count for no node */
-        uint32_t node = w->depth ? m->ev_node[w->stack[w->depth - 1]]
-                        : m->scoped ? MODEL_NONE : m->tracks[track].root;
+        /* the innermost event holding the record whose node holds calls
+           the model counts: with no_python a Python frame has no node (its
+           time is its caller's); in a model of a window (a range, a step)
+           an event begun before it counts for nothing (its node, if it
+           calls counted ones, has no calls: no profile's stack ends
+           there); no such event: the track's root. In a model scoped
+           otherwise (a keep mask and no window) a record outside the
+           scope's events counts for no node */
+        uint32_t node = MODEL_NONE;
+        for (size_t k = w->depth; k-- > 0 && node == MODEL_NONE;) {
+            node = m->ev_node[w->stack[k]];
+            if (node != MODEL_NONE && !m->nodes[node].calls)
+                node = MODEL_NONE;
+        }
+        if (node == MODEL_NONE && (!m->scoped || m->has_scope_window))
+            node = m->tracks[track].root;
         if (add_record(mem, t, live, r, node == MODEL_NONE ? MEMORY_NONE : node) < 0)
             goto out;
     }
@@ -583,6 +609,9 @@ memory *memory_build(const model *m, t2p_error *err)
         goto nomem;
     mem->m = m;
     mem->nrecords = tr->nmems;
+    mem->windowed = m->has_scope_window;
+    mem->t0 = m->has_scope_window ? m->scope_start : INT64_MIN;
+    mem->t1 = m->has_scope_window ? m->scope_end : INT64_MAX;
     if (!tr->nmems)
         return mem;
     if (tr->nmems >= MEMORY_NONE - 1) {

@@ -84,9 +84,21 @@ typedef struct memory {
                             had them in that order already */
     size_t nrecords;
     uint32_t *stream_dev; /* per tr->mem_streams: its index into devices */
+    /* The model's scope window (model.has_scope_window: a range, a step):
+       the figures count the records whose ts lies in [t0, t1) alone, as if
+       the trace held no other; else t0 INT64_MIN, t1 INT64_MAX. */
+    bool windowed;
+    int64_t t0, t1;
 } memory;
 
-/* Builds the memory figures of m's trace. Returns NULL with err set on failure;
+/* Builds the memory figures of m's trace; for a model of a time window
+   (model.has_scope_window: a range, a step) those of the records in it:
+   its allocations, frees and peak (the largest level reached in it: Total
+   Allocated, or the running sum of Bytes since the trace's start), its
+   allocations matched to its frees, those it left live, its frees of
+   blocks allocated before it; each record attributed by the rule above to
+   the innermost event holding it whose node in m holds counted calls
+   (else the track's root). Returns NULL with err set on failure;
    a trace without [memory] records gives an empty memory (ndevices 0). */
 memory *memory_build(const model *m, t2p_error *err);
 void memory_free(memory *mem);

@@ -165,9 +165,18 @@ model *range_scope(const model *whole, const time_range *r, const model_opts *ba
     mo.group = NULL;
     model *m = model_build(whole->tr, &mo, err);
     free(k);
-    if (m)
+    if (m) {
         range_label(r, m->scope_note, sizeof m->scope_note);
+        range_window(r, m);
+    }
     return m;
+}
+
+void range_window(const time_range *r, model *m)
+{
+    m->has_scope_window = true;
+    m->scope_start = r->start;
+    m->scope_end = r->end;
 }
 
 const char *range_label(const time_range *r, char *buf, size_t size)

@@ -63,6 +63,10 @@ unsigned char *range_mask(const model *whole, const time_range *r, size_t *kept)
 model *range_scope(const model *whole, const time_range *r, const model_opts *base,
                    t2p_error *err);
 
+/* Marks m (a model of r's events) with r's window (model.has_scope_window):
+   its memory figures then count the [memory] records in [start, end). */
+void range_window(const time_range *r, model *m);
+
 /* "range 1.204–1.517 s" (offsets from the trace's start, in s, ms or us by
    the size of END, three decimals) into buf. Returns buf. */
 const char *range_label(const time_range *r, char *buf, size_t size);

@@ -65,6 +65,19 @@ unsigned char *steps_mask(const steps *s, size_t first, size_t last);
 model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *base,
                    t2p_error *err);
 
+/* The steps a time window [start, end) (a range) shows: those whose host
+   window [ProfilerStep#N ts, ts + dur) overlaps it, steps[*lo .. *hi) (the
+   steps are in time order and do not overlap each other); none for a
+   whole-trace step. What analyze's Steps table and the explorer's Steps
+   view list under --range, each step with its whole figures, as a
+   timeline's area selection shows every slice it touches. */
+void steps_overlapping(const steps *s, int64_t start, int64_t end, size_t *lo, size_t *hi);
+
+/* Marks m (a model of steps first..last) with their time window,
+   [first's host start, last's host end): what its memory figures cover
+   (model.has_scope_window). Nothing for indices out of range. */
+void steps_window(const steps *s, size_t first, size_t last, model *m);
+
 /* The model of the whole trace with each step's calls in nodes of their
    own (model_opts.group = ev_step, base's other options), for a profile
    whose samples carry a step label; NULL with err set. */

@@ -111,8 +111,33 @@ model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *
         char l[40];
         snprintf(m->scope_note, sizeof m->scope_note, "Step%s %s", first == last ? "" : "s",
                  steps_range_label(s, first, last, l, sizeof l));
+        steps_window(s, first, last, m);
     }
     return m;
+}
+
+void steps_overlapping(const steps *s, int64_t start, int64_t end, size_t *lo, size_t *hi)
+{
+    size_t i = 0;
+    if (s->whole_trace) {
+        *lo = *hi = 0;
+        return;
+    }
+    while (i < s->nsteps && s->steps[i].host_end <= start)
+        i++;
+    *lo = i;
+    while (i < s->nsteps && s->steps[i].host_start < end)
+        i++;
+    *hi = i;
+}
+
+void steps_window(const steps *s, size_t first, size_t last, model *m)
+{
+    if (first >= s->nsteps || last >= s->nsteps || first > last)
+        return;
+    m->has_scope_window = true;
+    m->scope_start = s->steps[first].host_start;
+    m->scope_end = s->steps[last].host_end;
 }
 
 model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err)

@@ -119,6 +119,12 @@ typedef struct model {
     model_opts opts; /* opts.keep and opts.group are NULL once built */
     bool scoped;     /* built with a keep mask: counts only the scope's events */
     char scope_note[48]; /* what the scope is, for headers ("Step 1011"), or "" */
+    /* The time window a scoped model stands for, [scope_start, scope_end) on
+       the trace's clock, when has_scope_window: a range's, a step's host
+       window. Set by who scopes it (range_scope, steps_scope, the export);
+       memory_build then counts the [memory] records in that window alone. */
+    bool has_scope_window;
+    int64_t scope_start, scope_end;
 
     model_op *ops;
     size_t nops;

@@ -305,7 +305,8 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
 {
     model *own = NULL, *grouped = NULL, *nest_own = NULL;
     struct shape_groups sg = { 0 };
-    steps *st = NULL;
+    const steps *st = NULL;
+    steps *own_st = NULL; /* built here when the caller had none (a->steps) */
     const char **labels = NULL;
     unsigned char *mask = NULL;
     uint8_t *keep = NULL;
@@ -315,7 +316,7 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
     memset(res, 0, sizeof *res);
     if (!whole && !(whole = own = model_build(tr, mo, err)))
         return -1;
-    if (!(st = steps_build(whole, err)))
+    if (!(st = own ? NULL : a->steps) && !(st = own_st = steps_build(whole, err)))
         goto out;
     const model *m = whole;
     if (a->range && a->step) {
@@ -324,10 +325,10 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                   "--range and --step are two scopes: give one");
         goto out;
     }
+    time_range rg;
     if (a->range) {
         /* the events of the window, each step's calls still apart */
         range_spec rs;
-        time_range rg;
         if (range_parse(a->range, &rs, err) < 0 || range_resolve(whole, &rs, &rg, err) < 0) {
             char why[sizeof err->reason];
             snprintf(why, sizeof why, "--range: %.480s", err->reason);
@@ -382,6 +383,11 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
                                             : model_build(tr, &o, err);
         if (!grouped)
             goto out;
+        /* the memory figures cover the window's records (memory.h) */
+        if (a->range)
+            range_window(&rg, grouped);
+        else if (a->step)
+            steps_window(st, first, last, grouped);
         m = grouped;
     }
     if (export_select(m, a, &keep, &res->selecting, err) < 0)
@@ -425,7 +431,7 @@ out:
     model_free(grouped);
     model_free(nest_own);
     shape_groups_done(&sg);
-    steps_free(st);
+    steps_free(own_st);
     model_free(own);
     return rc;
 }

@@ -18,6 +18,8 @@
 #include "core/model/model.h"
 #include "core/pprof/pprof.h"
 
+struct steps;
+
 /* One scope entry as an option: opt "focus", "category" or "track". */
 typedef struct export_entry {
     const char *opt;
@@ -28,6 +30,9 @@ typedef struct export_args {
     const char *step;             /* "N" or "N-M": those steps alone; NULL: every step */
     const char *range;            /* "START:END" (core/analyses/range.h): that window alone;
                                      NULL: the whole trace (never with step) */
+    const struct steps *steps;    /* export_trace: the steps of its whole model when the
+                                     caller has them (core/analyses/derived.h), not built
+                                     again; NULL: built there */
     const export_entry *entries;  /* the focus stack, outermost first */
     size_t nentries;
     const char *filter;           /* name filter (smart case); NULL or "": none */

@@ -185,4 +185,51 @@ print(("FAIL: " + "; ".join(bad)) if bad else
       "ok: 3 steps' host windows as ranges count what --step counts")
 sys.exit(1 if bad else 0)
 PYEOF
+
+# 8. memory under a range: the [memory] records whose time lies in [START, END)
+#    (doc/ranges.md), against tests/oracle.py's own reading of them, in
+#    analyze --json, in convert's heap sample types (read back by go tool
+#    pprof) and in the explorer's export from the Memory view (= convert --range)
+mem="$top_srcdir/tests/fixtures/cnn_memory.json.gz"
+"$py" "$top_srcdir/tests/check_range_memory.py" "$tool" "$mem" \
+    0s:10ms 10ms: 15ms:23ms 21ms:21.5ms 1ms:3ms || fail=1
+if [ -e "$SHARED/traces/tb_resnet50_w0.json.gz" ]; then
+    "$py" "$top_srcdir/tests/check_range_memory.py" "$tool" "$SHARED/traces/tb_resnet50_w0.json.gz" \
+        1ms:7ms || fail=1
+fi
+if command -v go >/dev/null 2>&1; then
+    for spec in 15ms:23ms 21ms:21.5ms; do
+        rm -f "$work/m.pb.gz" "$work/e.pb.gz"
+        "$tool" convert --range "$spec" "$mem" -o "$work/m.pb.gz" 2>/dev/null || bad "convert --range $spec"
+        "$tool" analyze --json -top 0 --range "$spec" "$mem" >"$work/m.json"
+        "$py" - "$work/m.pb.gz" "$work/m.json" "$spec" <<'PYEOF' || fail=1
+import json, re, subprocess, sys
+# each heap type's total as pprof sums it (-top's Total samples, in plain
+# units): a record at a thread's root is a sample with no frame, which
+# -raw does not list but every total counts
+tot = {}
+for t in ("alloc_objects", "alloc_space", "inuse_objects", "inuse_space"):
+    out = subprocess.run(["go", "tool", "pprof", "-sample_index=" + t, "-unit=B", "-top",
+                          sys.argv[1]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    m = re.search(r"Total samples = (-?\d+)B?", out.decode())
+    tot[t] = int(m.group(1)) if m else -1
+devs = json.load(open(sys.argv[2]))["memory"]["devices"]
+want = {"alloc_objects": sum(d["allocs"] for d in devs),
+        "alloc_space": sum(d["alloc_bytes"] for d in devs),
+        "inuse_objects": sum(d["live_allocs_at_end"] for d in devs),
+        "inuse_space": sum(d["live_bytes_at_end"] for d in devs)}
+bad = ["%s: pprof %d, analyze %d" % (k, tot.get(k, 0), v) for k, v in want.items() if tot.get(k, 0) != v]
+print(("FAIL: convert --range %s heap types: " % sys.argv[3] + "; ".join(bad)) if bad else
+      "ok: convert --range %s: heap sample types = analyze --range's memory (%d B in %d allocs)"
+      % (sys.argv[3], want["alloc_space"], want["alloc_objects"]))
+sys.exit(1 if bad else 0)
+PYEOF
+        "$tui" --range "$spec" --view memory --replay "e <CtrlU> $work/e.pb.gz <Enter>" "$mem" >/dev/null 2>&1
+        if [ -s "$work/e.pb.gz" ] && sh "$top_srcdir/tests/same_profile.sh" "$work/e.pb.gz" "$work/m.pb.gz"; then
+            ok "the Memory view's export under --range $spec = convert --range (heap types too)"
+        else
+            bad "the Memory view's export under --range $spec differs from convert --range"
+        fi
+    done
+fi
 exit $fail

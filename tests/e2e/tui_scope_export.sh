@@ -100,6 +100,8 @@ case_ "--category at open" "$alex" "2" --category cuda_runtime
 # memory
 case_ "the Memory view" "$mem" "8"
 case_ "Memory with a step" "$mem" "5 <Down> <Enter> 8"
+case_ "Memory with --range (the range's records)" "$mem" "8" --range 15ms:23ms
+case_ "Steps with --range (the steps overlapping it)" "$mem" "5" --range 15ms:23ms
 
 # the views that export what they show (#26, #27): the profile holds the
 # figures analyze gives for that view (tests/view_export_check.py)
@@ -160,6 +162,8 @@ msg=$("$tui" --replay "q" --print --rank 9 "$ranks" 2>&1 >/dev/null); st=$?
 case_ "compare" "$res" "1" --base "$alex"
 case_ "compare with a filter" "$res" "1 \\ c o n v <Enter>" --base "$alex"
 case_ "compare, a focus in the Tree" "$res" "3 <Down> <Right> <Down> f" --base "$alex"
+case_ "compare, the Steps view" "$res" "5" --base "$alex"
+case_ "compare, the Memory view" "$res" "8" --base "$mem"
 
 echo "$n cases"
 [ "$fail" = 0 ] && [ "$n" -gt 20 ]

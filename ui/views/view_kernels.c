@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/kernels.h"
 #include "core/analyses/steps.h"
 #include "core/base/fmt.h"
@@ -73,8 +74,9 @@ static const char *const key_names[KERNELS_SORT_N] = {
 
 struct kstate {
     const model *m;   /* the model the figures are of */
-    steps *st;        /* its steps (the GPU summary's span), or NULL */
-    kernels *k;
+    const kernels *k; /* the whole trace's is core's (derived_kernels), shared */
+    kernels *own;     /* a scoped model's, built here: k then points at it */
+    uint32_t *kop;    /* per kernels row: its model op (the kernel as an op), MODEL_NONE */
     enum model_sort sort; /* OWN(enum kernels_sort) */
     bool reverse;
     bool launchers;   /* showing the launchers of kernel row `kernel` */
@@ -104,10 +106,11 @@ static int key_of(const struct kstate *s)
 
 static void drop(struct kstate *s)
 {
-    kernels_free(s->k);
-    steps_free(s->st);
+    kernels_free(s->own);
+    free(s->kop);
     s->k = NULL;
-    s->st = NULL;
+    s->own = NULL;
+    s->kop = NULL;
 }
 
 static void kview_close(view *v)
@@ -131,10 +134,12 @@ static const kernels *kernels_of(view *v)
     s->err[0] = '\0';
     s->launchers = false;
     t2p_error err;
-    /* the whole trace's steps give the span; a scoped model has none */
-    if (!v->m->scoped)
-        s->st = steps_build(v->m, &err); /* NULL: no span, the rest stands */
-    if (!(s->k = kernels_build(v->m, s->st, NULL, &err))) {
+    /* the whole trace's, over its steps' span, is the trace's shared one
+       (the Steps view's header shows it too); a scoped model has no steps */
+    struct derived *d = v->m->scoped ? NULL : view_derived(v, v->m);
+    if (!(s->k = d ? derived_kernels(d, &err) : NULL))
+        s->k = s->own = kernels_build(v->m, NULL, NULL, &err);
+    if (!s->k) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         return NULL;
     }

@@ -6,7 +6,12 @@
    with TensorBoard's memory figures (core/analyses/memory.h). Enter on an operator
    shows the Tree of every stack through it, as in the Ops view, with that
    row's device's memory figures per node (ui/tree_mem.h) while the focus
-   holds. */
+   holds.
+
+   Under a scope of time (a step, a range) the figures are the records in
+   its window (core/analyses/memory.h) and the chart spans that window. The
+   figures are core's, built once per model and shared
+   (core/analyses/derived.h): the view builds none. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,6 +19,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/derived.h"
 #include "core/analyses/memory.h"
 #include "core/analyses/steps.h"
 #include "ui/tree_mem.h"
@@ -47,9 +53,11 @@ enum { CHART_H = 6, LINE_HEAD = 0, LINE_AXIS = CHART_H + 1, LINE_TIME = CHART_H 
        CHART_LINES = CHART_H + 3, LABEL_W = 10 };
 
 struct mem_state {
-    const model *m;  /* what mem and st are of */
-    memory *mem;
-    steps *st;       /* for the step marks and the peak's step; NULL when none */
+    const model *m;  /* what mem is of */
+    const memory *mem; /* core's (derived_memory), not owned */
+    const steps *st; /* the trace's, for the step marks and the peak's step; NULL when none */
+    int64_t origin;  /* the whole trace's window start: times are offsets from it */
+    int64_t c0, c1;  /* what the chart spans: the scope's window, else the model's */
     char err[200];
     enum memory_sort sort;
     bool reverse;
@@ -79,6 +87,10 @@ static int mview_open(view *v)
     struct mem_state *s = view_state_new(v, VIEW_MEMORY, sizeof *s);
     if (!s)
         return -1;
+    /* the whole trace's analyses are known by its model before a step or
+       a range scopes every view (core/analyses/derived.h) */
+    if (!v->m->scoped)
+        view_derived(v, v->m);
     return 0;
 }
 
@@ -87,8 +99,6 @@ static void mview_close(view *v)
     struct mem_state *s = state(v);
     if (!s)
         return;
-    memory_free(s->mem);
-    steps_free(s->st);
     free(s->vals);
     free(s->tree_figs);
     free(s);
@@ -99,8 +109,6 @@ static const memory *mem_of(view *v)
 {
     struct mem_state *s = state(v);
     if (s->m != v->m) {
-        memory_free(s->mem);
-        steps_free(s->st);
         s->mem = NULL;
         s->st = NULL;
         s->m = v->m;
@@ -110,10 +118,15 @@ static const memory *mem_of(view *v)
         free(s->tree_figs);
         s->tree_figs = NULL;
         t2p_error err;
-        if (!(s->mem = memory_build(v->m, &err)))
+        struct derived *d = view_derived(v, v->m);
+        if (!d)
+            snprintf(s->err, sizeof s->err, "no memory figures: out of memory");
+        else if (!(s->mem = derived_memory(d, v->m, &err)))
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
-        if (!v->m->scoped)
-            s->st = steps_build(v->m, &err); /* NULL: no step marks */
+        s->st = d ? derived_steps(d, &err) : NULL; /* NULL: no step marks */
+        s->origin = d ? derived_whole(d)->window_start : v->m->window_start;
+        s->c0 = v->m->has_scope_window ? v->m->scope_start : v->m->window_start;
+        s->c1 = v->m->has_scope_window ? v->m->scope_end : v->m->window_end;
     }
     return s->mem;
 }
@@ -171,11 +184,11 @@ static int chart_w(view *v)
 
 static size_t col_of(view *v, int64_t ts, int w)
 {
-    const model *m = v->m;
-    int64_t span = m->window_end - m->window_start;
-    if (span <= 0 || ts < m->window_start)
+    const struct mem_state *s = state(v);
+    int64_t span = s->c1 - s->c0;
+    if (span <= 0 || ts < s->c0)
         return 0;
-    size_t c = (size_t)((__int128)(ts - m->window_start) * w / span);
+    size_t c = (size_t)((__int128)(ts - s->c0) * w / span);
     return c >= (size_t)w ? (size_t)w - 1 : c;
 }
 
@@ -185,16 +198,20 @@ static void chart_line(view *v, uint32_t dev, uint32_t line, char *buf, size_t s
     struct mem_state *s = state(v);
     const memory *mem = s->mem;
     const memory_device *d = &mem->devices[dev];
-    const model *m = v->m;
     char a[32], b[32], c[32], e[32];
     size_t o = 0;
     int w = chart_w(v);
     bool utf8 = MB_CUR_MAX > 1;
     buf[0] = '\0';
+    if (line == LINE_HEAD && mem->windowed && !d->records) {
+        snprintf(buf, size, "%s: no record in this window", d->name);
+        return;
+    }
     if (line == LINE_HEAD) {
+        /* times are offsets from the trace's start, in a step or a range too */
         o += (size_t)snprintf(buf, size, "%s: peak %s at %s ms", d->name,
                               fmt_bytes(d->peak_bytes, a, sizeof a),
-                              fmt_ms(d->peak_ns - m->window_start, b, sizeof b));
+                              fmt_ms(d->peak_ns - s->origin, b, sizeof b));
         uint32_t step = d->peak_record != MEMORY_NONE ? memory_step_at(s->st, d->peak_ns) : STEPS_NONE;
         if (step != STEPS_NONE && o < size)
             o += (size_t)snprintf(buf + o, size - o, " (step %s)", steps_label(s->st, step));
@@ -210,9 +227,14 @@ static void chart_line(view *v, uint32_t dev, uint32_t line, char *buf, size_t s
     }
     if (line == LINE_AXIS || line == LINE_TIME) {
         if (line == LINE_TIME) {
-            fmt_ms(m->window_end - m->window_start, a, sizeof a);
-            snprintf(buf, size, "%*s0 ms%*s%s ms", LABEL_W + 1, "",
-                     w - 4 - (int)strlen(a) - 3 > 0 ? w - 4 - (int)strlen(a) - 3 : 1, "", a);
+            if (s->c0 == s->origin)
+                snprintf(c, sizeof c, "0"); /* the trace's start */
+            else
+                fmt_ms(s->c0 - s->origin, c, sizeof c);
+            fmt_ms(s->c1 - s->origin, a, sizeof a);
+            int l0 = (int)strlen(c) + 3;
+            snprintf(buf, size, "%*s%s ms%*s%s ms", LABEL_W + 1, "", c,
+                     w - l0 - (int)strlen(a) - 3 > 0 ? w - l0 - (int)strlen(a) - 3 : 1, "", a);
             return;
         }
         char axis[1001];
@@ -220,7 +242,8 @@ static void chart_line(view *v, uint32_t dev, uint32_t line, char *buf, size_t s
         axis[w] = '\0';
         if (s->st && !s->st->whole_trace)
             for (size_t i = 0; i < s->st->nsteps; i++)
-                axis[col_of(v, s->st->steps[i].host_start, w)] = '|';
+                if (s->st->steps[i].host_start >= s->c0 && s->st->steps[i].host_start < s->c1)
+                    axis[col_of(v, s->st->steps[i].host_start, w)] = '|';
         if (d->peak_record != MEMORY_NONE)
             axis[col_of(v, d->peak_ns, w)] = '^';
         snprintf(buf, size, "%*s %s", LABEL_W, "", axis);
@@ -236,7 +259,7 @@ static void chart_line(view *v, uint32_t dev, uint32_t line, char *buf, size_t s
             return;
         }
         for (size_t k = 0; k < mem->ndevices; k++)
-            memory_curve(mem, (uint32_t)k, m->window_start, m->window_end, s->vals + k * (size_t)w,
+            memory_curve(mem, (uint32_t)k, s->c0, s->c1, s->vals + k * (size_t)w,
                          (size_t)w);
         s->vals_w = w;
     }
@@ -390,8 +413,12 @@ static void mview_tabinfo(view *v, char *buf, size_t size)
     } else if (!mem->ndevices) {
         snprintf(buf, size, "  no [memory] events (record with profile_memory=True)");
     } else {
-        snprintf(buf, size, "  operators by %s%s | %zu memory records on %zu device%s",
-                 memory_sort_name(s->sort), s->reverse ? " (rev)" : "", mem->nrecords,
+        uint64_t n = 0;
+        for (size_t d = 0; d < mem->ndevices; d++)
+            n += mem->devices[d].records;
+        snprintf(buf, size, "  operators by %s%s | %llu memory records%s%s on %zu device%s",
+                 memory_sort_name(s->sort), s->reverse ? " (rev)" : "", (unsigned long long)n,
+                 mem->windowed ? " in " : "", mem->windowed ? v->m->scope_note : "",
                  mem->ndevices, mem->ndevices == 1 ? "" : "s");
     }
 }

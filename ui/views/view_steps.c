@@ -8,8 +8,10 @@
    trace; e then exports the step. Sorted by step order, duration or any
    role (< > r).
 
-   The view owns the steps (of the whole trace) and the step's model it
-   points the view at, so its state outlives view_set_model. */
+   The steps and the GPU summary are the trace's, built once by core
+   (core/analyses/derived.h) and shared with every view; the view owns the
+   step's model it points the view at, so its state outlives
+   view_set_model. */
 #include "config.h"
 
 #include <stdio.h>
@@ -17,8 +19,8 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/analyses/derived.h"
 #include "core/analyses/kernels.h"
-#include "core/analyses/memory.h"
 #include "core/analyses/steps.h"
 #include "ui/view.h"
 #include "ui/view_impl.h"
@@ -62,8 +64,8 @@ static const uint32_t ROW_AVG = UINT32_MAX - 1, ROW_LEGEND = UINT32_MAX - 2,
 
 struct steps_state {
     const model *whole; /* the model the steps are of */
-    steps *st;
-    kernels *k;         /* the GPU summary over the kept steps, or NULL */
+    const steps *st;    /* whole's (derived_steps_advised), not owned */
+    const kernels *k;   /* the GPU summary over the kept steps (derived), or NULL */
     bool placed;        /* the cursor was put on the first step, under the header */
     model *scoped;      /* the step's model the view shows, or NULL */
     size_t step;        /* which step it is */
@@ -86,6 +88,10 @@ static int sview_open(view *v)
     struct steps_state *s = view_state_new(v, VIEW_STEPS, sizeof *s);
     if (!s)
         return -1;
+    /* the whole trace's analyses are known by its model before another
+       view scopes every view to a range (core/analyses/derived.h) */
+    if (!v->m->scoped)
+        view_derived(v, v->m);
     return 0;
 }
 
@@ -95,44 +101,42 @@ static void sview_close(view *v)
     if (!s)
         return;
     free(s->top);
-    kernels_free(s->k);
-    steps_free(s->st);
     model_free(s->scoped);
     free(s);
 }
 
-/* The steps of the whole trace: built on first use, again when another
-   model (a rank) is shown. NULL when there are none to show. */
+/* The steps of the whole trace (core's, shared), looked up on first use,
+   again when another model (a rank) is shown. NULL when there are none to
+   show. */
 static const steps *steps_of(view *v)
 {
     struct steps_state *s = state(v);
-    if (v->m != s->whole && v->m != s->scoped) {
-        steps_free(s->st);
+    /* a model another view scoped from the same trace (a range): its
+       steps are the whole trace's, those in the range listed */
+    bool same_trace = v->m->scoped && s->whole && v->m->tr == s->whole->tr;
+    if (v->m != s->whole && v->m != s->scoped && !same_trace) {
         s->st = NULL;
-        kernels_free(s->k);
         s->k = NULL;
         s->placed = false;
         free(s->top);
         s->top = NULL;
-        s->whole = v->m;
         s->err[0] = '\0';
-        if (v->m->scoped) /* a model scoped elsewhere: no steps of its own */
-            return NULL;
         t2p_error err;
-        if (!(s->st = steps_build(v->m, &err))) {
-            snprintf(s->err, sizeof s->err, "%.180s", err.reason);
+        /* a model scoped elsewhere: the steps of the trace it is scoped
+           from, when its whole model was shown before */
+        struct derived *d = view_derived(v, v->m);
+        s->whole = d ? derived_whole(d) : v->m;
+        if (v->m->scoped && !d)
+            return NULL;
+        /* with the GPU and memory recommendations, as analyze gives them */
+        if (!d || !(s->st = derived_steps_advised(d, &err))) {
+            snprintf(s->err, sizeof s->err, "%.180s", d ? err.reason : "out of memory");
             return NULL;
         }
         s->top = calloc(s->st->nsteps, sizeof *s->top); /* NULL: no top operators */
-        /* the GPU summary over the kept steps for the header rows, and its
-           recommendations, as analyze gives them (NULL: none shown) */
-        if ((s->k = kernels_build(v->m, s->st, NULL, &err)))
-            kernels_recommend(s->k, s->st);
-        if (v->m->tr->nmems) { /* the peak-memory recommendation, as analyze gives it */
-            memory *mem = memory_build(v->m, &err); /* NULL: that one is not shown */
-            memory_recommend(mem, s->st);
-            memory_free(mem);
-        }
+        /* the GPU summary over the kept steps for the header rows (NULL:
+           none shown) */
+        s->k = derived_kernels(d, &err);
     }
     return s->st;
 }
@@ -171,6 +175,18 @@ static int64_t key_of(const steps_step *x, int key)
     return 0;
 }
 
+/* Whether every view shows a range (a model another view scoped to a time
+   window): then the steps it shows are steps[*lo .. *hi), those whose host
+   window overlaps it (steps_overlapping). */
+static bool in_range(view *v, size_t *lo, size_t *hi)
+{
+    struct steps_state *s = state(v);
+    if (!s->st || v->m == s->whole || v->m == s->scoped || !v->m->has_scope_window)
+        return false;
+    steps_overlapping(s->st, v->m->scope_start, v->m->scope_end, lo, hi);
+    return true;
+}
+
 static int sview_rebuild(view *v, view_rows *r)
 {
     struct steps_state *s = state(v);
@@ -202,17 +218,21 @@ static int sview_rebuild(view *v, view_rows *r)
         v->cur[VIEW_STEPS] = s->k->ngpus;
         s->placed = true;
     }
+    size_t lo = 0, hi = n;
+    bool ranged = in_range(v, &lo, &hi);
     for (size_t i = 0; i < n && rc == 0; i++)
-        if (scope_name_passes(v->scope, steps_label(st, kb[i].id)))
+        if (kb[i].id >= lo && kb[i].id < hi && scope_name_passes(v->scope, steps_label(st, kb[i].id)))
             rc = view_rows_push(r, kb[i].id);
     free(names);
-    if (rc == 0 && st->nkept)
+    /* under a range, as analyze --range: the steps, without the average
+       and the recommendations of the whole trace */
+    if (rc == 0 && st->nkept && !ranged)
         rc = view_rows_push(r, ROW_AVG);
     if (rc == 0)
         rc = view_rows_push(r, ROW_LEGEND);
-    if (rc == 0 && st->nrecs && (rc = view_rows_push(r, ROW_BLANK)) == 0)
+    if (rc == 0 && st->nrecs && !ranged && (rc = view_rows_push(r, ROW_BLANK)) == 0)
         rc = view_rows_push(r, ROW_RECS);
-    for (size_t i = 0; i < st->nrecs && rc == 0; i++)
+    for (size_t i = 0; i < st->nrecs && rc == 0 && !ranged; i++)
         rc = view_rows_push(r, ROW_REC0 + (uint32_t)i);
     return rc;
 }
@@ -520,6 +540,12 @@ static void sview_tabinfo(view *v, char *buf, size_t size)
                                                                 : steps_role_key(s->key - K_ROLE0);
     if (!st || st->whole_trace) {
         snprintf(buf, size, "  no steps%s%s", s->err[0] ? ": " : "", s->err);
+        return;
+    }
+    size_t lo, hi;
+    if (in_range(v, &lo, &hi)) {
+        snprintf(buf, size, "  steps by %s%s | %zu of %zu steps overlap the %s, whole figures",
+                 k, s->reverse ? " (rev)" : "", hi - lo, st->nsteps, v->m->scope_note);
         return;
     }
     snprintf(buf, size, "  steps by %s%s | %zu steps, %zu kept", k, s->reverse ? " (rev)" : "",

@@ -13,6 +13,7 @@
 #include "core/base/fmt.h"
 #include "core/load/pyframe.h"
 #include "core/model/shortname.h"
+#include "core/analyses/derived.h"
 
 const char *view_op_name(view *v, uint32_t op, size_t *len)
 {
@@ -127,4 +128,9 @@ void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width)
     char t[64];
     fmt_pct(part, whole, t, sizeof t);
     cols_cell(l, t, strlen(t), width, true);
+}
+
+struct derived *view_derived(view *v, const model *m)
+{
+    return derived_set_of(&v->derived, m);
 }

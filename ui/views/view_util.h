@@ -44,4 +44,9 @@ int64_t view_track_idle(const model *m, uint32_t k);
 void view_cell_ms(cols_line *l, int64_t ns, int width);
 void view_cell_count(cols_line *l, uint64_t n, int width);
 void view_cell_pct(cols_line *l, int64_t part, int64_t whole, int width);
+struct derived;
+/* The analyses of m's trace, built once and shared by every view
+   (core/analyses/derived.h); NULL when out of memory. */
+struct derived *view_derived(view *v, const model *m);
+
 #endif

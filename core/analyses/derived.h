@@ -1,0 +1,82 @@
+/* The analyses derived from one loaded trace, built once, on first use, and
+   shared: every view of the explorer, analyze and the export read the same
+   steps, memory and GPU summary of a trace instead of each building its own
+   (a Steps view, a Memory view, a Timeline and an export used to build the
+   steps four times over one model).
+
+   One derived per model of a whole trace (unscoped); it owns what it built
+   and hands out the same pointers until derived_free. The memory figures of
+   a model scoped from that trace (a step's, a range's: model.h
+   has_scope_window) are built here too, once per such model, so that every
+   view showing that scope reads the same ones.
+
+   Not thread-safe, but for one case: derived_steps and derived_memory(d,
+   whole) may run at once on two threads (they fill different fields and
+   only read the model), as analyze does. */
+#ifndef T2P_DERIVED_H
+#define T2P_DERIVED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/base/error.h"
+#include "core/model/model.h"
+#include "core/analyses/compare_derived.h"
+#include "core/analyses/kernels.h"
+#include "core/analyses/memory.h"
+#include "core/analyses/steps.h"
+
+typedef struct derived derived;
+
+/* The analyses of whole (a model of a whole trace, which must outlive the
+   result): none built yet. NULL when out of memory. */
+derived *derived_new(const model *whole);
+/* (whole may also be a scoped model standing for itself: derived_set_of) */
+void derived_free(derived *d);
+
+const model *derived_whole(const derived *d);
+
+/* Whether m is whole or a model scoped from whole's trace (a step, a
+   range): what derived_memory takes. */
+bool derived_covers(const derived *d, const model *m);
+
+/* The steps of whole (steps_build), built on the first call. NULL with err
+   set when that failed (the same error on every later call). */
+const steps *derived_steps(derived *d, t2p_error *err);
+
+/* The same steps with the recommendations that need more than the steps
+   (memory_recommend over whole's memory, kernels_recommend over the kept
+   steps' GPU summary), added once: what the Steps view and analyze's
+   whole-trace report list. NULL with err set. */
+const steps *derived_steps_advised(derived *d, t2p_error *err);
+
+/* TensorBoard's GPU summary over the kept steps of whole (kernels_build
+   with whole's steps, no mask), built on the first call. NULL with err set. */
+const kernels *derived_kernels(derived *d, t2p_error *err);
+
+/* The memory figures of m (memory_build): whole's, or those of a model
+   scoped from its trace, which cover its window's records. Built once per
+   model; the last scoped model's are kept (a view shows one scope at a
+   time), so m must still be alive when it is asked again, and a model
+   freed and another built in its place at the same address is told apart
+   by its window and size. NULL with err set. */
+const memory *derived_memory(derived *d, const model *m, t2p_error *err);
+
+/* The memory figures of base's whole trace and d's side by side (the
+   compare mode's Memory view), built once per base. NULL with err set. */
+const compare_mem *derived_memory_vs(derived *d, derived *base, t2p_error *err);
+
+/* The derived of every whole model a front shows (the explorer's ranks, a
+   comparison's two traces), for a front that moves between them. */
+typedef struct derived_set derived_set;
+
+/* The derived of m's trace from *set (the set made on first use): m's own
+   when m is a whole model (made on first use), else, m being scoped from a
+   trace, that of the whole model of its trace asked for before, or, when
+   none was, m's own (a model of two steps compared, whose whole model the
+   front never had: its memory is its window's, it has no steps). NULL when
+   out of memory. Each stays until derived_set_free. */
+derived *derived_set_of(derived_set **set, const model *m);
+void derived_set_free(derived_set *set);
+
+#endif
