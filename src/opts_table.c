@@ -48,7 +48,7 @@ const opt_def opts_table[] = {
     { OPT_THREAD, "thread", 0, "RE", C, NULL,
       "keep only stacks of threads or streams whose label matches RE" },
     { OPT_NO_PYTHON, "no-python", 0, NULL, A | C | T, NULL,
-      "no Python frames: Call stacks ignored, python_function events named as operators (convert and the explorer's export: left out of the stacks, their time going to their caller, as go tool pprof -hide; the explorer: p toggles)" },
+      "no Python frames: Call stacks ignored and python_function events left out, their time going to their caller, as go tool pprof -hide (the explorer: p toggles)" },
     { OPT_SHORT_NAMES, "short-names", 0, NULL, A | C | T, NULL,
       "C++ names without return type, template arguments and parameters, as HTA's use_short_name (analyze --json: full_name too; convert: the full name stays as the system name; the explorer: s toggles)" },
     { OPT_KEEP_STEPS, "keep-steps", 0, NULL, A | C | T, NULL,

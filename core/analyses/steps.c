@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "core/analyses/steps.h"
+#include "core/analyses/steps_roles.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -32,39 +33,6 @@ const char *steps_role_title(enum steps_role r)
 char steps_role_letter(enum steps_role r)
 {
     return (unsigned)r < STEPS_NROLES ? role_letters[r] : '?';
-}
-
-/* What a name says, per strtab id. */
-enum {
-    NAME_STEP = 1,       /* ProfilerStep#N */
-    NAME_DATALOADER = 2, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
-    NAME_COMM = 4,       /* nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter */
-    NAME_DP = 8          /* DataParallel.forward */
-};
-
-static bool starts(const char *s, size_t n, const char *p)
-{
-    size_t k = strlen(p);
-    return n >= k && memcmp(s, p, k) == 0;
-}
-
-static unsigned name_class(const char *s, size_t n)
-{
-    static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
-                                        "reduce_scatter" };
-    unsigned c = 0;
-    if (starts(s, n, "ProfilerStep#"))
-        c |= NAME_STEP;
-    if ((starts(s, n, "enumerate(DataLoader)#") && n >= 9 && !memcmp(s + n - 9, ".__next__", 9)) ||
-        starts(s, n, "enumerate(DataPipe)#"))
-        c |= NAME_DATALOADER;
-    if (starts(s, n, "nccl:") || starts(s, n, "gloo:"))
-        for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++)
-            if (n - 5 == strlen(comm[i]) && !memcmp(s + 5, comm[i], n - 5))
-                c |= NAME_COMM;
-    if (n == 20 && !memcmp(s, "DataParallel.forward", 20))
-        c |= NAME_DP;
-    return c;
 }
 
 /* Interval lists: one per role, the union of all GPU work, and the windows. */
@@ -146,36 +114,6 @@ static size_t merge_spans(span *l, size_t n)
     return k + 1;
 }
 
-/* The role of an event by TensorBoard's rules, or -1 for none. ProfilerStep
-   events are steps, not roles. */
-static int event_role(enum catkind k, unsigned nc)
-{
-    switch (k) {
-    case CATKIND_KERNEL: return STEPS_KERNEL; /* or communication: see comm_kernels */
-    case CATKIND_MEMCPY: return STEPS_MEMCPY;
-    case CATKIND_MEMSET: return STEPS_MEMSET;
-    case CATKIND_RUNTIME: return STEPS_RUNTIME;
-    case CATKIND_CPU_OP:
-    case CATKIND_USER_ANNOTATION:
-    case CATKIND_GPU_ANNOTATION:
-        if (nc & NAME_DATALOADER)
-            return STEPS_DATALOADER;
-        if (nc & NAME_STEP)
-            return -1;
-        /* fallthrough */
-    case CATKIND_PYTHON:
-        return nc & NAME_COMM ? STEPS_COMMUNICATION : STEPS_CPU_OP;
-    default:
-        return -1;
-    }
-}
-
-static bool is_step_event(enum catkind k, unsigned nc)
-{
-    return (nc & NAME_STEP) &&
-           (k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION || k == CATKIND_GPU_ANNOTATION);
-}
-
 /* GPU work as TensorBoard's plugin saw it: kernel, memcpy, memset (not other
    accelerators' events) */
 static bool tb_device(enum catkind k)
@@ -186,7 +124,8 @@ static bool tb_device(enum catkind k)
 struct ctx {
     const model *m;
     const trace *tr;
-    unsigned char *nclass; /* per strtab id */
+    steps_roles roles;     /* names' classes, communication operators' ids */
+    unsigned char *nclass; /* per strtab id: roles.nclass */
     uint32_t nstr;
     int *oprole;           /* per op: the role of its calls, -1 none */
     unsigned char *evr;    /* per event: EV_* bits and its role (EV_ROLE) */
@@ -213,60 +152,24 @@ static unsigned ev_class(const struct ctx *c, uint32_t e)
     return name < c->nstr ? c->nclass[name] : 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Kernels that ran for a communication operator: their External id is one
-   of a communication operator's (TensorBoard's rule). On the shared traces
-   none is: their NCCL kernels carry the id of the operator around the
-   collective, not the collective's own. Returns 0 or -1 (no memory). */
-static int comm_kernels(struct ctx *c)
+   of a communication operator's (TensorBoard's rule; the ids are
+   steps_roles'). On the shared traces none is: their NCCL kernels carry the
+   id of the operator around the collective, not the collective's own. */
+static void comm_kernels(struct ctx *c)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
-    size_t n = 0, cap = 0;
-    uint32_t *ids = NULL;
-    bool any = false;
-    for (uint32_t i = 0; i < c->nstr && !any; i++)
-        any = c->nclass[i] & NAME_COMM;
-    if (!any)
-        return 0; /* no collective in the trace: no event to look at */
+    if (!c->roles.ncomm)
+        return; /* no communication operator with an id: no event to look at */
     for (size_t e = 0; e < tr->nevents; e++) {
-        const trace_event *x = &tr->events[e];
-        enum catkind k = ev_kind(c, (uint32_t)e);
-        if (!x->ext || !(ev_class(c, (uint32_t)e) & NAME_COMM) ||
-            (k != CATKIND_CPU_OP && k != CATKIND_USER_ANNOTATION &&
-             k != CATKIND_GPU_ANNOTATION && k != CATKIND_PYTHON))
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            uint32_t *ni = realloc(ids, nc * sizeof *ni);
-            if (!ni) {
-                free(ids);
-                return -1;
-            }
-            ids = ni;
-            cap = nc;
-        }
-        ids[n++] = x->ext;
-    }
-    if (n == 0)
-        return 0;
-    qsort(ids, n, sizeof *ids, cmp_u32);
-    for (size_t e = 0; e < tr->nevents; e++) {
-        const trace_event *x = &tr->events[e];
-        if ((c->evr[e] & EV_ROLE) != STEPS_KERNEL || !x->ext ||
-            !bsearch(&x->ext, ids, n, sizeof *ids, cmp_u32))
+        if ((c->evr[e] & EV_ROLE) != STEPS_KERNEL ||
+            !steps_roles_comm_id(&c->roles, tr->events[e].ext))
             continue;
         c->evr[e] = (unsigned char)((c->evr[e] & ~EV_ROLE) | STEPS_COMMUNICATION);
         if (m->ev_node[e] != MODEL_NONE) /* none: a Python frame left out (--no-python) */
             c->oprole[m->nodes[m->ev_node[e]].op] = -1; /* its op's calls now differ */
     }
-    free(ids);
-    return 0;
 }
 
 struct dev_entry {
@@ -599,12 +502,12 @@ static void assign_events(struct ctx *c, steps *s)
     }
 }
 
-/* whether m calls DataParallel (name class NAME_DP) */
+/* whether m calls DataParallel (name class STEPS_NAME_DP) */
 static bool uses_dataparallel(const struct ctx *c)
 {
     for (size_t i = 0; i < c->m->nops; i++) {
         const model_op *o = &c->m->ops[i];
-        if (o->calls && o->name < c->nstr && (c->nclass[o->name] & NAME_DP))
+        if (o->calls && o->name < c->nstr && (c->nclass[o->name] & STEPS_NAME_DP))
             return true;
     }
     return false;
@@ -693,14 +596,14 @@ steps *steps_build(const model *m, t2p_error *err)
     s->m = m;
     s->nevents = tr->nevents;
     s->ev_step = vec_alloc(tr->nevents, sizeof *s->ev_step);
-    c.nstr = strtab_count(tr->strs);
-    c.nclass = malloc(c.nstr ? c.nstr : 1);
+    if (steps_roles_init(&c.roles, m, err) < 0)
+        goto nomem;
+    c.nstr = c.roles.nstr;
+    c.nclass = c.roles.nclass;
     c.oprole = malloc((m->nops ? m->nops : 1) * sizeof *c.oprole);
     c.evr = vec_alloc(tr->nevents, 1);
-    if (!s->ev_step || !c.nclass || !c.oprole || !c.evr)
+    if (!s->ev_step || !c.oprole || !c.evr)
         goto nomem;
-    for (uint32_t i = 0; i < c.nstr; i++)
-        c.nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
 
     /* one pass: each event's role and kind, the steps, the CPU extent, and
        per op the role all its calls share (-1 when none or they differ): a
@@ -713,7 +616,7 @@ steps *steps_build(const model *m, t2p_error *err)
         const trace_event *x = &tr->events[e];
         enum catkind k = ev_kind(&c, (uint32_t)e);
         unsigned nc = ev_class(&c, (uint32_t)e);
-        int r = event_role(k, nc);
+        int r = steps_roles_role(k, nc);
         /* no node: a Python frame left out (--no-python) */
         int *o = m->ev_node[e] == MODEL_NONE ? NULL : &c.oprole[m->nodes[m->ev_node[e]].op];
         if (o)
@@ -732,7 +635,7 @@ steps *steps_build(const model *m, t2p_error *err)
             if (x->ts + x->dur > hi)
                 hi = x->ts + x->dur;
         }
-        if (!is_step_event(k, nc))
+        if (!steps_roles_is_step(k, nc))
             continue;
         if (s->nsteps == stepcap) {
             size_t nc2 = stepcap ? stepcap * 2 : 64;
@@ -746,8 +649,7 @@ steps *steps_build(const model *m, t2p_error *err)
                                               .host_start = x->ts, .host_end = x->ts + x->dur,
                                               .kept = true };
     }
-    if (comm_kernels(&c) < 0)
-        goto nomem;
+    comm_kernels(&c);
     /* in time order (no steps: s->steps is NULL, which qsort must not get) */
     if (s->nsteps > 1)
         qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
@@ -801,7 +703,7 @@ nomem:
 done:
     for (int i = 0; i < NLISTS; i++)
         vec_free(L.l[i], L.cap[i], sizeof(span));
-    free(c.nclass);
+    steps_roles_done(&c.roles);
     free(c.oprole);
     vec_free(c.evr, tr->nevents, 1);
     return s;

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analyses/steps.h"
+#include "core/analyses/steps_types.h"
 #include "core/model/catkind.h"
 
-/* What a name says (steps.c's name classes, the same bits). */
 enum {
-    NAME_STEP = 1,       /* ProfilerStep#N */
-    NAME_DATALOADER = 2, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
-    NAME_COMM = 4        /* nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter */
+    NAME_STEP = STEPS_NAME_STEP,
+    NAME_DATALOADER = STEPS_NAME_DATALOADER,
+    NAME_COMM = STEPS_NAME_COMM,
+    NAME_DP = STEPS_NAME_DP
 };
 
 static bool starts(const char *s, size_t n, const char *p)
@@ -23,7 +23,7 @@ static bool starts(const char *s, size_t n, const char *p)
     return n >= k && memcmp(s, p, k) == 0;
 }
 
-static unsigned name_class(const char *s, size_t n)
+unsigned steps_roles_name_class(const char *s, size_t n)
 {
     static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
                                         "reduce_scatter" };
@@ -37,6 +37,8 @@ static unsigned name_class(const char *s, size_t n)
         for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++)
             if (n - 5 == strlen(comm[i]) && !memcmp(s + 5, comm[i], n - 5))
                 c |= NAME_COMM;
+    if (n == 20 && !memcmp(s, "DataParallel.forward", 20))
+        c |= NAME_DP;
     return c;
 }
 
@@ -52,8 +54,7 @@ static unsigned class_of(const steps_roles *r, uint32_t e)
     return name < r->nstr ? r->nclass[name] : 0;
 }
 
-/* the role by category and name alone (a kernel: see steps_roles_of) */
-static int role_of(enum catkind k, unsigned nc)
+int steps_roles_role(enum catkind k, unsigned nc)
 {
     switch (k) {
     case CATKIND_KERNEL: return STEPS_KERNEL;
@@ -125,7 +126,7 @@ int steps_roles_init(steps_roles *r, const model *m, t2p_error *err)
         goto nomem;
     unsigned any = 0;
     for (uint32_t i = 0; i < r->nstr; i++) {
-        r->nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        r->nclass[i] = (unsigned char)steps_roles_name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
         any |= r->nclass[i];
     }
     if (!(any & (NAME_STEP | NAME_COMM)))
@@ -177,11 +178,18 @@ void steps_roles_done(steps_roles *r)
 int steps_roles_of(const steps_roles *r, uint32_t e)
 {
     enum catkind k = kind_of(r, e);
-    int role = role_of(k, class_of(r, e));
-    if (role == STEPS_KERNEL && r->ncomm) {
-        uint32_t x = r->m->tr->events[e].ext;
-        if (x && bsearch(&x, r->comm, r->ncomm, sizeof *r->comm, cmp_u32))
-            return STEPS_COMMUNICATION;
-    }
+    int role = steps_roles_role(k, class_of(r, e));
+    if (role == STEPS_KERNEL && steps_roles_comm_id(r, r->m->tr->events[e].ext))
+        return STEPS_COMMUNICATION;
     return role;
+}
+
+bool steps_roles_comm_id(const steps_roles *r, uint32_t ext)
+{
+    return ext && r->ncomm && bsearch(&ext, r->comm, r->ncomm, sizeof *r->comm, cmp_u32);
+}
+
+bool steps_roles_is_step(enum catkind k, unsigned nc)
+{
+    return (nc & NAME_STEP) && is_call(k);
 }

@@ -4,11 +4,12 @@
    needs these alone, and steps_build's windows, lists and split cost
    several times more on a large trace.
 
-   The rules are steps_build's (TensorBoard's): the role from the event's
-   category (core/model/catkind.h) and what its name says (ProfilerStep#,
-   DataLoader, nccl:/gloo: collectives); a kernel whose External id is a
-   communication operator's is Communication. tests/unit/test_steps_roles
-   checks steps_ev_role equal on every event of the fixtures.
+   The rules (TensorBoard's) live here and steps_build reads them from
+   here: the role from the event's category (core/model/catkind.h) and what
+   its name says (ProfilerStep#, DataLoader, nccl:/gloo: collectives); a
+   kernel whose External id is a communication operator's is Communication.
+   tests/unit/test_timeline checks steps_ev_role equal on every event of
+   the fixtures.
 
    Costs one pass over the trace's strings and, only when some name is a
    ProfilerStep# or a collective, one pass over the events. */
@@ -20,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/base/error.h"
+#include "core/model/catkind.h"
 #include "core/model/model.h"
 
 typedef struct steps_roles {
@@ -33,6 +35,31 @@ typedef struct steps_roles {
     uint32_t *step_ev;
     size_t nsteps;
 } steps_roles;
+
+/* What a name says (steps_roles.nclass bits). */
+enum {
+    STEPS_NAME_STEP = 1,       /* ProfilerStep#N */
+    STEPS_NAME_DATALOADER = 2, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+    STEPS_NAME_COMM = 4,       /* nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter */
+    STEPS_NAME_DP = 8          /* DataParallel.forward */
+};
+
+/* The STEPS_NAME_* bits of the name s (n bytes). */
+unsigned steps_roles_name_class(const char *s, size_t n);
+
+/* The role of an event of kind k whose name has bits nc, by category and
+   name alone (a kernel of a communication operator: see steps_roles_of),
+   or -1 for none (a ProfilerStep# is a step, not a role). */
+int steps_roles_role(enum catkind k, unsigned nc);
+
+/* Whether an event of kind k whose name has bits nc is a step's
+   ProfilerStep#N call. */
+bool steps_roles_is_step(enum catkind k, unsigned nc);
+
+/* Whether ext is the External id of a communication operator (its kernels
+   are Communication). */
+bool steps_roles_comm_id(const steps_roles *r, uint32_t ext);
+
 
 /* Fills r for m (a model of the whole trace; it must outlive r). 0, or -1
    with err set when out of memory; r is then empty (steps_roles_done is
