@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/gpu.h"
 #include "core/analyses/hta.h"
 #include "core/base/fmt.h"
 #include "ui/view.h"
@@ -233,14 +234,14 @@ static int gview_rebuild(view *v, view_rows *r)
 
 /* The operator that launched a launch call: the call's parent on its
    thread (aten::conv2d above cudaLaunchKernel), else the call itself. */
+/* the op of the node that launched it (core's one rule), MODEL_NONE when
+   the launch has no node in m (a scoped model's, outside its steps) */
 static uint32_t launcher_op(const model *m, uint32_t launch)
 {
     if (!m->ev_node)
         return MODEL_NONE;
-    const model_node *n = &m->nodes[m->ev_node[launch]];
-    if (n->parent != MODEL_NONE && m->nodes[n->parent].op != MODEL_NONE)
-        return m->nodes[n->parent].op;
-    return n->op;
+    uint32_t n = gpu_launcher_node(m, launch);
+    return n == MODEL_NONE ? MODEL_NONE : m->nodes[n].op;
 }
 
 static const char *gview_name(view *v, uint32_t id, char *buf, size_t size, size_t *len)
