@@ -600,4 +600,29 @@ void kernels_recommend(const kernels *k, steps *s)
                  nlow > 1 ? "them" : "it");
         steps_add_rec(s, "gpu_low_util", text);
     }
+    /* ours (TensorBoard's plugin had no such rule in any revision: it shows
+       SM efficiency and occupancy without advice): kernels that run yet
+       leave SMs without work, or SMs with few warps to hide latency */
+    for (size_t i = 0; i < k->ngpus; i++) {
+        const kernels_gpu *g = &k->gpus[i];
+        if (g->has_sm_efficiency && g->has_utilization && g->utilization_pct > 0 &&
+            g->sm_efficiency_pct < KERNELS_REC_SM_EFF * g->utilization_pct) {
+            snprintf(text, sizeof text,
+                     "GPU %d: while its kernels run, %.0f%% of its SMs have work on average "
+                     "(estimated SM efficiency %.1f%% against %.1f%% utilization, under %.0f%%): "
+                     "kernels with few blocks leave SMs idle; a larger batch, fused kernels "
+                     "(torch.compile) or CUDA graphs give them work.",
+                     g->device, g->sm_efficiency_pct / g->utilization_pct * 100,
+                     g->sm_efficiency_pct, g->utilization_pct, KERNELS_REC_SM_EFF * 100);
+            steps_add_rec(s, "gpu_low_sm_efficiency", text);
+        }
+        if (g->has_occupancy && g->occupancy_pct < KERNELS_REC_LOW_OCC) {
+            snprintf(text, sizeof text,
+                     "GPU %d: its kernels' estimated achieved occupancy is %.1f%% (under %.0f%%): "
+                     "few warps per SM hide memory latency poorly; larger inputs, or for "
+                     "custom kernels larger blocks and fewer registers per thread, raise it.",
+                     g->device, g->occupancy_pct, KERNELS_REC_LOW_OCC);
+            steps_add_rec(s, "gpu_low_occupancy", text);
+        }
+    }
 }

@@ -97,8 +97,14 @@ void kernels_free(kernels *k);
 /* TensorBoard's GPU recommendations, added to s's list: "amp" (compute
    capability >= 7, no tensor-core kernel, and eligible operators' share of
    kernel time > 0) and "gpu_low_util" (a device under
-   KERNELS_REC_LOW_UTIL utilization). */
+   KERNELS_REC_LOW_UTIL utilization); and ours, which the plugin never had:
+   "gpu_low_sm_efficiency" (estimated SM efficiency under KERNELS_REC_SM_EFF
+   of the utilization: while kernels run, most SMs have none) and
+   "gpu_low_occupancy" (estimated achieved occupancy under
+   KERNELS_REC_LOW_OCC %). */
 #define KERNELS_REC_LOW_UTIL 0.50
+#define KERNELS_REC_SM_EFF 0.50
+#define KERNELS_REC_LOW_OCC 25.0
 void kernels_recommend(const kernels *k, steps *s);
 
 /* The launching operators of kernel name (a by-name row's name): the by_op

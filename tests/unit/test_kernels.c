@@ -286,6 +286,51 @@ static void test_recommend(void **state)
     close_fx(&f);
 }
 
+/* Our SM efficiency and occupancy advice (the plugin had none): one kernel
+   of 30 us in a 1 ms step with 0.2 blocks per SM and 10 % occupancy:
+   utilization 3 %, SM efficiency 0.6 % (a fifth of it: under half), and
+   occupancy under 25 %; a full kernel (2 blocks per SM, 60 %) gets neither. */
+static void test_recommend_sm(void **state)
+{
+    (void)state;
+    for (int full = 0; full < 2; full++) {
+        struct fx f;
+        open_fx(&f,
+                full ? "{\"traceEvents\":["
+                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+                       "\"tid\":1,\"ts\":0,\"dur\":1000},"
+                       OP("aten::mm", 10, 90) LAUNCH(20, 1)
+                       K("gemm", 30, 30, "\"correlation\":1,\"device\":0,\"blocks per SM\":2,"
+                         "\"est. achieved occupancy %\":60")
+                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::x\",\"pid\":1,\"tid\":1,"
+                       "\"ts\":900,\"dur\":1}]}"
+                     : "{\"traceEvents\":["
+                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+                       "\"tid\":1,\"ts\":0,\"dur\":1000},"
+                       OP("aten::mm", 10, 90) LAUNCH(20, 1)
+                       K("gemm", 30, 30, "\"correlation\":1,\"device\":0,\"blocks per SM\":0.2,"
+                         "\"est. achieved occupancy %\":10")
+                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::x\",\"pid\":1,\"tid\":1,"
+                       "\"ts\":900,\"dur\":1}]}",
+                NULL);
+        kernels_recommend(f.k, f.st);
+        bool sm = false, occ = false;
+        for (size_t i = 0; i < f.st->nrecs; i++) {
+            if (!strcmp(f.st->recs[i].id, "gpu_low_sm_efficiency")) {
+                sm = true;
+                assert_non_null(strstr(f.st->recs[i].text, "20% of its SMs"));
+            }
+            if (!strcmp(f.st->recs[i].id, "gpu_low_occupancy")) {
+                occ = true;
+                assert_non_null(strstr(f.st->recs[i].text, "10.0%"));
+            }
+        }
+        assert_true(sm == !full);
+        assert_true(occ == !full);
+        close_fx(&f);
+    }
+}
+
 static void test_allowlists(void **state)
 {
     (void)state;
@@ -304,7 +349,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows),     cmocka_unit_test(test_by_op),
         cmocka_unit_test(test_gpus),     cmocka_unit_test(test_keep),
-        cmocka_unit_test(test_recommend), cmocka_unit_test(test_allowlists),
+        cmocka_unit_test(test_recommend), cmocka_unit_test(test_recommend_sm),
+        cmocka_unit_test(test_allowlists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
