@@ -63,7 +63,8 @@ static struct side_row *side_rows(const memory *m, size_t *n)
         v[i] = (struct side_row){ model_op_name(m->m, o->op), model_op_cat(m->m, o->op),
                                   m->devices[o->device].name, o->op, &o->st };
     }
-    qsort(v, *n, sizeof *v, cmp_side);
+    if (*n > 1)
+        qsort(v, *n, sizeof *v, cmp_side);
     return v;
 }
 
@@ -151,7 +152,8 @@ compare_mem *compare_mem_build(const memory *b, const memory *n, t2p_error *err)
             r->n_op = rn[j++].op;
         }
     }
-    qsort(c->rows, c->nrows, sizeof *c->rows, cmp_row);
+    if (c->nrows > 1)
+        qsort(c->rows, c->nrows, sizeof *c->rows, cmp_row);
     free(rb);
     free(rn);
     return c;

@@ -160,8 +160,10 @@ static int find_devices(memory *mem, const trace *tr)
         free(sorted);
         return -1;
     }
-    memcpy(sorted, tr->mem_devices, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_i16);
+    if (n) {
+        memcpy(sorted, tr->mem_devices, n * sizeof *sorted);
+        qsort(sorted, n, sizeof *sorted, cmp_i16);
+    }
     for (size_t d = 0; d < n; d++) {
         memory_device *v = &mem->devices[mem->ndevices++];
         v->device = sorted[d];
@@ -540,7 +542,8 @@ static int node_figures(memory *mem, struct table *t)
         }
         memory_add_incl(&t->v[i].st, &self);
     }
-    qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
+    if (t->n > 1) /* none in an empty range: t->v may be NULL, which qsort must not get */
+        qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
     mem->nodes = t->v;
     mem->nnodes = t->n;
     t->v = NULL;
@@ -587,8 +590,9 @@ static int node_figures(memory *mem, struct table *t)
             }
         }
     }
-    qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
-    if (mem->nops)
+    if (t->n > 1)
+        qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
+    if (mem->nops > 1)
         qsort(mem->ops, mem->nops, sizeof *mem->ops, memory_cmp_op);
     mem->mnodes = t->v;
     mem->nmnodes = t->n;

@@ -164,7 +164,8 @@ size_t memory_sort_ops(const memory *mem, enum memory_sort s, uint32_t device, u
     sctx.mem = mem;
     sctx.s = s;
     sctx.device = device;
-    qsort(idx, mem->nops, sizeof *idx, cmp_sort);
+    if (mem->nops > 1)
+        qsort(idx, mem->nops, sizeof *idx, cmp_sort);
     return device == MEMORY_NONE ? mem->nops : n;
 }
 
