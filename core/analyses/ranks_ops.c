@@ -20,14 +20,7 @@ static int64_t sort_figure(const struct sort_ctx *c, const ranks_op *o)
 {
     if (c->spread)
         return o->max_ns - o->min_ns;
-    switch (c->s) {
-    case MODEL_SORT_TOTAL: return o->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)o->calls;
-    case MODEL_SORT_AVG: return o->calls ? o->total_ns / (int64_t)o->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return o->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return o->dev_total_ns;
-    default: return o->self_ns;
-    }
+    return model_sort_key(c->s, o->calls, o->self_ns, o->total_ns, o->dev_self_ns, o->dev_total_ns);
 }
 
 static int cmp_str(const strtab *t, uint32_t a, uint32_t b)

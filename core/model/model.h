@@ -45,6 +45,12 @@ enum model_sort {
 const char *model_sort_name(enum model_sort s);
 int model_sort_parse(const char *s);
 
+/* The figure sort s ranks a row by, from the row's figures: the one rule
+   of every table sorted by these keys (ops, categories, scoped figures,
+   shapes, ranks, the Tree). Average is total / calls (0 without calls). */
+int64_t model_sort_key(enum model_sort s, uint64_t calls, int64_t self_ns, int64_t total_ns,
+                       int64_t dev_self_ns, int64_t dev_total_ns);
+
 /* Fills idx[0..nops) with op indices in sort order (descending for figures,
    ascending for names; reversed when reverse). Ties break by name. */
 void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx);

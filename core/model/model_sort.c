@@ -41,31 +41,31 @@ static int cmp_i64(int64_t a, int64_t b)
     return a < b ? -1 : (a > b);
 }
 
+int64_t model_sort_key(enum model_sort s, uint64_t calls, int64_t self_ns, int64_t total_ns,
+                       int64_t dev_self_ns, int64_t dev_total_ns)
+{
+    switch (s) {
+    case MODEL_SORT_TOTAL: return total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)calls;
+    case MODEL_SORT_AVG: return calls ? total_ns / (int64_t)calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return dev_total_ns;
+    default: return self_ns;
+    }
+}
+
 static void figures(const struct sort_ctx *c, uint32_t i, int64_t *v, uint32_t *name)
 {
     if (c->cats) {
         const model_cat *k = &c->m->cats[i];
         *name = k->name;
-        switch (c->s) {
-        case MODEL_SORT_TOTAL: *v = k->total_ns; break;
-        case MODEL_SORT_CALLS: *v = (int64_t)k->calls; break;
-        case MODEL_SORT_AVG: *v = k->calls ? k->total_ns / (int64_t)k->calls : 0; break;
-        case MODEL_SORT_DEVICE_SELF:
-        case MODEL_SORT_DEVICE_TOTAL: *v = k->dev_self_ns; break;
-        default: *v = k->self_ns; break;
-        }
+        /* a category has device self time only: it stands for device total too */
+        *v = model_sort_key(c->s, k->calls, k->self_ns, k->total_ns, k->dev_self_ns, k->dev_self_ns);
         return;
     }
     const model_op *o = &c->m->ops[i];
     *name = o->name;
-    switch (c->s) {
-    case MODEL_SORT_TOTAL: *v = o->total_ns; break;
-    case MODEL_SORT_CALLS: *v = (int64_t)o->calls; break;
-    case MODEL_SORT_AVG: *v = o->calls ? o->total_ns / (int64_t)o->calls : 0; break;
-    case MODEL_SORT_DEVICE_SELF: *v = o->dev_self_ns; break;
-    case MODEL_SORT_DEVICE_TOTAL: *v = o->dev_total_ns; break;
-    default: *v = o->self_ns; break;
-    }
+    *v = model_sort_key(c->s, o->calls, o->self_ns, o->total_ns, o->dev_self_ns, o->dev_total_ns);
 }
 
 static int cmp_sort(const void *pa, const void *pb)

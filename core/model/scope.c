@@ -497,14 +497,7 @@ static _Thread_local struct fig_sort fsort;
 
 static int64_t fig_key(const scope_fig *f, enum model_sort key)
 {
-    switch (key) {
-    case MODEL_SORT_TOTAL: return f->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)f->calls;
-    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
-    default: return f->self_ns;
-    }
+    return model_sort_key(key, f->calls, f->self_ns, f->total_ns, f->dev_self_ns, f->dev_total_ns);
 }
 
 static int fig_cmp(const void *pa, const void *pb)

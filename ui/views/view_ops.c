@@ -102,14 +102,7 @@ static const col *ops_cols_of(view *v)
 
 static int64_t shape_key(const opshape_row *r, enum model_sort s)
 {
-    switch (s) {
-    case MODEL_SORT_TOTAL: return r->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)r->calls;
-    case MODEL_SORT_AVG: return r->calls ? r->total_ns / (int64_t)r->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return r->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return r->dev_total_ns;
-    default: return r->self_ns;
-    }
+    return model_sort_key(s, r->calls, r->self_ns, r->total_ns, r->dev_self_ns, r->dev_total_ns);
 }
 
 /* The rows by input shape: TensorBoard's, by the current sort, through the filter. */
@@ -188,14 +181,7 @@ static void op_fig(view *v, uint32_t op, scope_fig *f)
 
 static int64_t fig_key(const scope_fig *f, enum model_sort s)
 {
-    switch (s) {
-    case MODEL_SORT_TOTAL: return f->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)f->calls;
-    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
-    default: return f->self_ns;
-    }
+    return model_sort_key(s, f->calls, f->self_ns, f->total_ns, f->dev_self_ns, f->dev_total_ns);
 }
 
 /* Under a scope: the ops on its stacks, by their figures in it. */

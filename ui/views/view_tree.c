@@ -146,14 +146,7 @@ static void fig_of(const struct one *o, const scope_mask *k, uint32_t u, fig *f)
 
 static int64_t fig_key(const fig *f, enum model_sort s)
 {
-    switch (s) {
-    case MODEL_SORT_TOTAL: return f->total_ns;
-    case MODEL_SORT_CALLS: return (int64_t)f->calls;
-    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
-    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
-    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
-    default: return f->self_ns;
-    }
+    return model_sort_key(s, f->calls, f->self_ns, f->total_ns, f->dev_self_ns, f->dev_total_ns);
 }
 
 /* A node's name; *split (when not NULL) gets where its secondary text
