@@ -346,6 +346,21 @@ static bool check_failures(const ranks_job *j, bool partial)
     return true;
 }
 
+/* Loads j's ranks (notes printed before and after: the load may take
+   long) and refuses failed files; false when it said why. */
+static bool load_job(ranks_job *j, const ranks_load_opts *lo, bool partial)
+{
+    t2p_error err;
+    size_t noted = cli_print_notes(j, 0);
+    int lrc = ranks_load(j, lo, &err);
+    cli_print_notes(j, noted);
+    if (lrc < 0) {
+        cli_fail(&err);
+        return false;
+    }
+    return check_failures(j, partial);
+}
+
 int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
 {
     t2p_error err;
@@ -356,14 +371,7 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args)
     analyze_ranks_opts so = *o;
     int rc = EXIT_INPUT;
     uint32_t *order = NULL;
-    size_t noted = cli_print_notes(j, 0); /* before a load that may take long */
-    int lrc = ranks_load(j, &lo, &err);
-    cli_print_notes(j, noted);
-    if (lrc < 0) {
-        cli_fail(&err);
-        goto out;
-    }
-    if (!check_failures(j, o->partial))
+    if (!load_job(j, &lo, o->partial))
         goto out;
     order = malloc((j->nops ? j->nops : 1) * sizeof *order);
     if (!order) {
@@ -400,14 +408,7 @@ int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int6
     /* every file is read for its rank (distributedInfo.rank first, as
        convert --rank finds it); the step is the report's, not the lookup's */
     ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo };
-    size_t noted = cli_print_notes(j, 0);
-    int lrc = ranks_load(j, &lo, &err);
-    cli_print_notes(j, noted);
-    if (lrc < 0) {
-        cli_fail(&err);
-        goto out;
-    }
-    if (!check_failures(j, o->partial))
+    if (!load_job(j, &lo, o->partial))
         goto out;
     for (size_t i = 0; i < j->nloaded; i++)
         if (j->files[i].rank == rank) {
