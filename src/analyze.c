@@ -587,7 +587,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     /* under --step or --range the memory figures are those of the window's
        records (core/analyses/memory.h); the recommendation above stays the
        whole trace's */
-    if (m != whole && m->has_scope_window && tr->nmems) {
+    if (m != whole && m->scope.kind != MODEL_SCOPE_NONE && tr->nmems) {
         memory *sm = memory_build(m, &err);
         if (!sm) {
             rc = cli_fail(&err);

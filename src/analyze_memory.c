@@ -84,7 +84,7 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
         fprintf(f, "%-5s peak %s (%s) at %s ms", v->name, fmt_bytes(v->peak_bytes, a, sizeof a),
                 v->has_totals ? "Total Allocated" : "running sum of Bytes",
                 fmt_ms(v->peak_ns - origin, b, sizeof b));
-        uint32_t step = v->peak_record != MEMORY_NONE ? memory_step_at(st, v->peak_ns) : STEPS_NONE;
+        uint32_t step = v->peak_record != MEMORY_NONE ? steps_at(st, v->peak_ns, true) : STEPS_NONE;
         if (step != STEPS_NONE) {
             const char *label = steps_label(st, step);
             fputs(" in step ", f);

@@ -151,14 +151,33 @@ static char *default_path(view *v, const char *dir)
     return pprof_free_path(dir, v->m->tr->path);
 }
 
-/* The scope's parts that views own (the step, the rank), asked of every
-   view that has one. */
+/* The scope's parts that views own (the rank, what the view shown
+   exports), asked of every view that has one; then the steps or the range
+   the model shown is scoped to, as the model says it (model.scope), with
+   the whole trace's model it was scoped from. */
 static void scope_args_of(view *v, struct view_scope_args *sa)
 {
     memset(sa, 0, sizeof *sa);
     for (int k = 0; k < VIEW_NVIEWS; k++)
         if (v->ops[k] && v->ops[k]->scope_args)
             v->ops[k]->scope_args(v, sa);
+    const model_scope *sc = &v->m->scope;
+    if (sc->kind == MODEL_SCOPE_NONE || v->cmp)
+        return;
+    struct derived *d = view_derived(v, v->m);
+    const model *whole = d ? derived_whole(d) : NULL;
+    if (!whole || whole == v->m || whole->scoped)
+        return; /* no whole model to scope again: the profile of what the model holds */
+    t2p_error err;
+    const steps *st = sc->kind == MODEL_SCOPE_STEPS ? derived_steps(d, &err) : NULL;
+    if (sc->kind == MODEL_SCOPE_STEPS && st && sc->last < st->nsteps)
+        steps_range_label(st, sc->first, sc->last, sa->step, sizeof sa->step);
+    else if (sc->kind == MODEL_SCOPE_RANGE)
+        snprintf(sa->range, sizeof sa->range, "%lldns:%lldns", (long long)sc->off_start,
+                 (long long)sc->off_end);
+    else
+        return;
+    sa->whole = whole;
 }
 
 /* The scope's entries as options: entries[] points into vals (2 per

@@ -107,7 +107,7 @@ const steps *derived_steps_advised(derived *d, t2p_error *err)
 
 static struct scoped_key key_of(const model *m)
 {
-    return (struct scoped_key){ .m = m, .start = m->scope_start, .end = m->scope_end,
+    return (struct scoped_key){ .m = m, .start = m->scope.start, .end = m->scope.end,
                                 .nnodes = m->nnodes, .nops = m->nops,
                                 .no_python = m->opts.no_python };
 }

@@ -7,7 +7,7 @@
    One derived per model of a whole trace (unscoped); it owns what it built
    and hands out the same pointers until derived_free. The memory figures of
    a model scoped from that trace (a step's, a range's: model.h
-   has_scope_window) are built here too, once per such model, so that every
+   scope) are built here too, once per such model, so that every
    view showing that scope reads the same ones.
 
    Not thread-safe, but for one case: derived_steps and derived_memory(d,

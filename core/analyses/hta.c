@@ -66,21 +66,13 @@ static int window(hta_ctx *c, const unsigned char *keep)
     c->in = malloc(tr->nevents ? tr->nevents : 1);
     if (!c->in)
         return -1;
+    /* a scoped model (a step's, a range's) counts its own scope: the mask
+       it was built with, the rule analyze's mask follows */
+    if (!keep)
+        keep = c->m->keep;
     if (keep) {
         h->window = HTA_WINDOW_SCOPE;
         memcpy(c->in, keep, tr->nevents);
-    } else if (c->m->scoped) {
-        /* a scoped model without its mask (the explorer's step scope): its
-           window holds the scope's CPU events, those the model has a node
-           for (its window also spans events of other threads it never
-           kept), and it links only the scope's GPU work to launches */
-        h->window = HTA_WINDOW_SCOPE;
-        for (size_t e = 0; e < tr->nevents; e++)
-            c->in[e] = c->role[e] == HTA_EV_CPU
-                           ? c->m->ev_node[e] != MODEL_NONE &&
-                                 tr->events[e].ts >= c->m->window_start &&
-                                 tr->events[e].ts < c->m->window_end
-                           : c->launch[e] != MODEL_NONE;
     } else {
         uint32_t nsteps = 0;
         int64_t cut = INT64_MIN;

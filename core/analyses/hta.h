@@ -32,8 +32,8 @@
 void hta_opts_default(hta_opts *o);
 
 /* Builds the analyses of m (a model of the whole trace, which must outlive
-   them) over keep's events (NULL: HTA's window; for a scoped model, the
-   CPU events in its window and the GPU work it links). opts NULL: defaults.
+   them) over keep's events (NULL: a scoped model's own mask, model.keep;
+   for an unscoped one, HTA's window). opts NULL: defaults.
    NULL with err set when out of memory. */
 hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts,
                t2p_error *err);

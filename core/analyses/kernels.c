@@ -429,11 +429,11 @@ static int eligible_share(kernels *k, const int64_t *node_k, const int64_t *node
     return 0;
 }
 
-/* Whether kernel event e counts: in keep, and in m's scope when m is a
-   scoped model (a GPU event outside its scope has no node there). */
+/* Whether kernel event e counts: in keep, and in m's scope (model.keep)
+   when m is a scoped model. */
 static bool in_scope(const model *m, const unsigned char *keep, size_t e)
 {
-    return (!keep || keep[e]) && (!m->scoped || m->ev_node[e] != MODEL_NONE);
+    return (!keep || keep[e]) && (!m->keep || m->keep[e]);
 }
 
 kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep,

@@ -481,7 +481,7 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
             if (node != MODEL_NONE && !m->nodes[node].calls)
                 node = MODEL_NONE;
         }
-        if (node == MODEL_NONE && (!m->scoped || m->has_scope_window))
+        if (node == MODEL_NONE && (!m->scoped || m->scope.kind != MODEL_SCOPE_NONE))
             node = m->tracks[track].root;
         if (add_record(mem, t, live, r, node == MODEL_NONE ? MEMORY_NONE : node) < 0)
             goto out;
@@ -613,9 +613,9 @@ memory *memory_build(const model *m, t2p_error *err)
         goto nomem;
     mem->m = m;
     mem->nrecords = tr->nmems;
-    mem->windowed = m->has_scope_window;
-    mem->t0 = m->has_scope_window ? m->scope_start : INT64_MIN;
-    mem->t1 = m->has_scope_window ? m->scope_end : INT64_MAX;
+    mem->windowed = m->scope.kind != MODEL_SCOPE_NONE;
+    mem->t0 = m->scope.kind != MODEL_SCOPE_NONE ? m->scope.start : INT64_MIN;
+    mem->t1 = m->scope.kind != MODEL_SCOPE_NONE ? m->scope.end : INT64_MAX;
     if (!tr->nmems)
         return mem;
     if (tr->nmems >= MEMORY_NONE - 1) {

@@ -84,7 +84,7 @@ typedef struct memory {
                             had them in that order already */
     size_t nrecords;
     uint32_t *stream_dev; /* per tr->mem_streams: its index into devices */
-    /* The model's scope window (model.has_scope_window: a range, a step):
+    /* The model's scope window (model.scope: a range, a step):
        the figures count the records whose ts lies in [t0, t1) alone, as if
        the trace held no other; else t0 INT64_MIN, t1 INT64_MAX. */
     bool windowed;
@@ -92,7 +92,7 @@ typedef struct memory {
 } memory;
 
 /* Builds the memory figures of m's trace; for a model of a time window
-   (model.has_scope_window: a range, a step) those of the records in it:
+   (model.scope: a range, a step) those of the records in it:
    its allocations, frees and peak (the largest level reached in it: Total
    Allocated, or the running sum of Bytes since the trace's start), its
    allocations matched to its frees, those it left live, its frees of
@@ -128,10 +128,6 @@ const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t devic
    file out of time order reads the totals into a scratch array). */
 size_t memory_curve(const memory *mem, uint32_t device, int64_t t0, int64_t t1, int64_t *out,
                     size_t ncols);
-
-/* The index in s->steps of the step whose host window [ProfilerStep#N ts,
-   ts + dur) holds ts, or STEPS_NONE (no such step, or a whole-trace step). */
-uint32_t memory_step_at(const steps *s, int64_t ts);
 
 /* TensorBoard's peak-memory recommendation: adds it to st when a device's
    peak is above STEPS_REC_MEMORY of its deviceProperties totalGlobalMem (once,

@@ -83,16 +83,6 @@ const memory_stat *memory_op_stat(const memory *mem, uint32_t op, uint32_t devic
     return NULL;
 }
 
-uint32_t memory_step_at(const steps *s, int64_t ts)
-{
-    if (!s || s->whole_trace)
-        return STEPS_NONE;
-    for (size_t i = 0; i < s->nsteps; i++)
-        if (s->steps[i].host_start <= ts && ts < s->steps[i].host_end)
-            return (uint32_t)i;
-    return STEPS_NONE;
-}
-
 /* ---- sorting ---- */
 
 static const char *const sort_names[MEMORY_SORT_N] = { "alloc_size", "alloc_count",

@@ -174,9 +174,8 @@ model *range_scope(const model *whole, const time_range *r, const model_opts *ba
 
 void range_window(const time_range *r, model *m)
 {
-    m->has_scope_window = true;
-    m->scope_start = r->start;
-    m->scope_end = r->end;
+    m->scope = (model_scope){ .kind = MODEL_SCOPE_RANGE, .start = r->start, .end = r->end,
+                              .off_start = r->off_start, .off_end = r->off_end };
 }
 
 const char *range_label(const time_range *r, char *buf, size_t size)

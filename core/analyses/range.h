@@ -63,7 +63,7 @@ unsigned char *range_mask(const model *whole, const time_range *r, size_t *kept)
 model *range_scope(const model *whole, const time_range *r, const model_opts *base,
                    t2p_error *err);
 
-/* Marks m (a model of r's events) with r's window (model.has_scope_window):
+/* Marks m (a model of r's events) with r's window (model.scope):
    its memory figures then count the [memory] records in [start, end). */
 void range_window(const time_range *r, model *m);
 

@@ -442,8 +442,7 @@ static size_t steps_starting_by(const steps *s, int64_t t, bool host)
     return lo;
 }
 
-/* The step whose window (host: host window) holds t, or STEPS_NONE. Windows
-   rarely overlap (a GPU-row ProfilerStep): look back a little. */
+/* Windows rarely overlap (a GPU-row ProfilerStep): look back a little. */
 static uint32_t step_at(const steps *s, int64_t t, bool host)
 {
     size_t lo = steps_starting_by(s, t, host);
@@ -451,6 +450,11 @@ static uint32_t step_at(const steps *s, int64_t t, bool host)
         if (t < (host ? s->steps[i - 1].host_end : s->steps[i - 1].end))
             return (uint32_t)(i - 1);
     return STEPS_NONE;
+}
+
+uint32_t steps_at(const steps *s, int64_t t, bool host)
+{
+    return !s || s->whole_trace ? STEPS_NONE : step_at(s, t, host);
 }
 
 /* a step index from which on the windows that may hold t begin */

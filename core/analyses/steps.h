@@ -73,9 +73,16 @@ model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *
    timeline's area selection shows every slice it touches. */
 void steps_overlapping(const steps *s, int64_t start, int64_t end, size_t *lo, size_t *hi);
 
+/* The index of the step whose window holds time t (host: its host window
+   [ProfilerStep#N ts, ts + dur); else its window, moved to the device side
+   when the GPU is used), or STEPS_NONE (no such step, a whole-trace step,
+   s NULL): the one rule of "which step is this time in", which ev_step
+   follows. O(log steps). */
+uint32_t steps_at(const steps *s, int64_t t, bool host);
+
 /* Marks m (a model of steps first..last) with their time window,
    [first's host start, last's host end): what its memory figures cover
-   (model.has_scope_window). Nothing for indices out of range. */
+   (model.scope). Nothing for indices out of range. */
 void steps_window(const steps *s, size_t first, size_t last, model *m);
 
 /* The model of the whole trace with each step's calls in nodes of their

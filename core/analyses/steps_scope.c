@@ -135,9 +135,11 @@ void steps_window(const steps *s, size_t first, size_t last, model *m)
 {
     if (first >= s->nsteps || last >= s->nsteps || first > last)
         return;
-    m->has_scope_window = true;
-    m->scope_start = s->steps[first].host_start;
-    m->scope_end = s->steps[last].host_end;
+    m->scope = (model_scope){ .kind = MODEL_SCOPE_STEPS, .first = first, .last = last,
+                              .start = s->steps[first].host_start,
+                              .end = s->steps[last].host_end };
+    m->scope.off_start = m->scope.start - s->m->window_start;
+    m->scope.off_end = m->scope.end - s->m->window_start;
 }
 
 model *steps_grouped(const steps *s, const model_opts *base, t2p_error *err)

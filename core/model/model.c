@@ -484,7 +484,13 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         order = NULL;
         start = NULL;
     }
-    m->scoped = m->opts.keep != NULL;
+    if (m->opts.keep) {
+        /* the scope as data (model.keep): the caller's mask is its own */
+        if (!(m->keep = malloc(tr->nevents ? tr->nevents : 1)))
+            goto nomem;
+        memcpy(m->keep, m->opts.keep, tr->nevents);
+    }
+    m->scoped = m->keep != NULL;
     m->opts.keep = NULL; /* the caller's, read only while building */
     m->opts.group = NULL;
     goto done;
@@ -526,5 +532,6 @@ void model_free(model *m)
     vec_free(m->corr_launch, m->tr->ncorrs, sizeof *m->corr_launch);
     free(m->streams);
     free(m->catkind);
+    free(m->keep);
     free(m);
 }

@@ -53,6 +53,7 @@ model *model_regroup(const model *w, const uint32_t *group, t2p_error *err)
     m->streams = NULL;
     m->corr_launch = NULL;
     m->catkind = NULL;
+    m->keep = NULL; /* w is unscoped: no mask to share */
     if (!dup_array(&m->ops, w->ops, w->nops, sizeof *w->ops) ||
         !dup_array(&m->tracks, w->tracks, w->ntracks, sizeof *w->tracks) ||
         !dup_array(&m->streams, w->streams, w->nstreams, sizeof *w->streams) ||

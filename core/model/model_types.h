@@ -40,6 +40,22 @@ typedef struct model_opts {
     unsigned jobs;
 } model_opts;
 
+/* What a scoped model stands for (model.scope). STEPS: steps first..last
+   (indices into the steps of the whole trace, core/analyses/steps.h) and
+   their host window [start, end); RANGE: the time range [start, end) on the
+   trace's clock (core/analyses/range.h), off_start/off_end the same as
+   offsets from the trace's start. NONE: the whole trace, or a mask that
+   stands for no window (a focus); no field is meaningful then. memory_build
+   counts the [memory] records of [start, end) alone when kind != NONE. */
+enum model_scope_kind { MODEL_SCOPE_NONE, MODEL_SCOPE_STEPS, MODEL_SCOPE_RANGE };
+
+typedef struct model_scope {
+    enum model_scope_kind kind;
+    size_t first, last;
+    int64_t start, end;
+    int64_t off_start, off_end;
+} model_scope;
+
 /* An operator: every call with the same (name, category). */
 typedef struct model_op {
     uint32_t name; /* strtab id; "ProfilerStep*" for merged steps */
@@ -117,14 +133,15 @@ typedef struct model_stream {
 typedef struct model {
     const trace *tr; /* not owned */
     model_opts opts; /* opts.keep and opts.group are NULL once built */
-    bool scoped;     /* built with a keep mask: counts only the scope's events */
+    /* The scope as data, for every reader that asks "which events, which
+       steps, which time": keep is an owned copy of model_opts.keep (per
+       trace event, non-zero when counted; NULL when unscoped), scope says
+       what it stands for (set by steps_scope, range_scope or who else scopes
+       a model: steps_window, range_window). */
+    bool scoped;         /* built with a keep mask: keep != NULL */
+    unsigned char *keep; /* owned; tr->nevents bytes, or NULL */
+    model_scope scope;
     char scope_note[48]; /* what the scope is, for headers ("Step 1011"), or "" */
-    /* The time window a scoped model stands for, [scope_start, scope_end) on
-       the trace's clock, when has_scope_window: a range's, a step's host
-       window. Set by who scopes it (range_scope, steps_scope, the export);
-       memory_build then counts the [memory] records in that window alone. */
-    bool has_scope_window;
-    int64_t scope_start, scope_end;
 
     model_op *ops;
     size_t nops;

@@ -301,7 +301,7 @@ static void test_memory_device_properties(void **state)
     t2p_error err;
     steps *st = steps_build(f.m, &err);
     assert_non_null(st);
-    assert_int_equal(memory_step_at(st, v->peak_ns), 0);
+    assert_int_equal(steps_at(st, v->peak_ns, true), 0);
     assert_true(steps_recommend_memory(st, v->device, v->peak_bytes, f.tr->gpu_total_mem[0]));
     assert_string_equal(st->recs[st->nrecs - 1].id, "memory");
     steps_free(st);

@@ -379,6 +379,25 @@ static void test_steps_scope(void **state)
     model *m = steps_scope(s, 1, 1, NULL, &err);
     assert_non_null(m);
     assert_true(m->scoped);
+    /* the scope as data: the step, its host window, the mask it was built with */
+    assert_int_equal(m->scope.kind, MODEL_SCOPE_STEPS);
+    assert_int_equal(m->scope.first, 1);
+    assert_int_equal(m->scope.last, 1);
+    assert_int_equal(m->scope.start, f.tr->events[event_named(f.tr, "ProfilerStep#2")].ts);
+    assert_int_equal(m->scope.end - m->scope.start, 140 * US);
+    assert_non_null(m->keep);
+    for (size_t e = 0; e < f.tr->nevents; e++)
+        assert_int_equal(m->keep[e], s->ev_step[e] == 1);
+    assert_false(m->keep[event_named(f.tr, "aten::zero_")]);
+    assert_true(m->keep[event_named(f.tr, "gemm")]);
+    /* which step holds a time: host windows; between them, none */
+    assert_int_equal(steps_at(s, m->scope.start, true), 1);
+    assert_int_equal(steps_at(s, m->scope.end, true), STEPS_NONE);
+    assert_int_equal(steps_at(s, f.tr->events[event_named(f.tr, "aten::zero_")].ts, true),
+                     STEPS_NONE);
+    assert_int_equal(steps_at(s, f.tr->events[event_named(f.tr, "ProfilerStep#1")].ts + 1, true),
+                     0);
+    assert_int_equal(steps_at(NULL, 0, true), STEPS_NONE);
     /* counted: ProfilerStep#2, aten::mm (once), the launch, the kernel */
     assert_int_equal(m->complete_events, 4);
     const model_op *mm = unit_find_op(m, "aten::mm");

@@ -204,6 +204,17 @@ static void test_range_mask(void **state)
     assert_int_equal(m->gpu_ns, 10 * US);
     assert_int_equal(m->gpu_unattributed_events, 0);
     assert_string_equal(m->scope_note, "range 22.000\xe2\x80\x93" "75.000 us");
+    /* the scope as data: the range and the mask that range_mask gives */
+    assert_int_equal(m->scope.kind, MODEL_SCOPE_RANGE);
+    assert_int_equal(m->scope.start, r.start);
+    assert_int_equal(m->scope.end, r.end);
+    assert_int_equal(m->scope.off_start, 22 * US);
+    assert_int_equal(m->scope.off_end, 75 * US);
+    assert_non_null(m->keep);
+    assert_true(m->keep[ev(f.tr, "Memcpy HtoD")]);
+    assert_false(m->keep[ev(f.tr, "gemm")]);
+    assert_null(f.m->keep);
+    assert_int_equal(f.m->scope.kind, MODEL_SCOPE_NONE);
     model_free(m);
     /* past the end: refused; an END past it stops there */
     assert_int_equal(range_parse("1s:", &rs, &err), 0);

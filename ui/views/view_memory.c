@@ -125,8 +125,8 @@ static const memory *mem_of(view *v)
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         s->st = d ? derived_steps(d, &err) : NULL; /* NULL: no step marks */
         s->origin = d ? derived_whole(d)->window_start : v->m->window_start;
-        s->c0 = v->m->has_scope_window ? v->m->scope_start : v->m->window_start;
-        s->c1 = v->m->has_scope_window ? v->m->scope_end : v->m->window_end;
+        s->c0 = v->m->scope.kind != MODEL_SCOPE_NONE ? v->m->scope.start : v->m->window_start;
+        s->c1 = v->m->scope.kind != MODEL_SCOPE_NONE ? v->m->scope.end : v->m->window_end;
     }
     return s->mem;
 }
@@ -212,7 +212,7 @@ static void chart_line(view *v, uint32_t dev, uint32_t line, char *buf, size_t s
         o += (size_t)snprintf(buf, size, "%s: peak %s at %s ms", d->name,
                               fmt_bytes(d->peak_bytes, a, sizeof a),
                               fmt_ms(d->peak_ns - s->origin, b, sizeof b));
-        uint32_t step = d->peak_record != MEMORY_NONE ? memory_step_at(s->st, d->peak_ns) : STEPS_NONE;
+        uint32_t step = d->peak_record != MEMORY_NONE ? steps_at(s->st, d->peak_ns, true) : STEPS_NONE;
         if (step != STEPS_NONE && o < size)
             o += (size_t)snprintf(buf + o, size - o, " (step %s)", steps_label(s->st, step));
         if (d->reserved_at_peak >= 0 && o < size)

@@ -181,9 +181,9 @@ static int64_t key_of(const steps_step *x, int key)
 static bool in_range(view *v, size_t *lo, size_t *hi)
 {
     struct steps_state *s = state(v);
-    if (!s->st || v->m == s->whole || v->m == s->scoped || !v->m->has_scope_window)
+    if (!s->st || v->m == s->whole || v->m == s->scoped || v->m->scope.kind == MODEL_SCOPE_NONE)
         return false;
-    steps_overlapping(s->st, v->m->scope_start, v->m->scope_end, lo, hi);
+    steps_overlapping(s->st, v->m->scope.start, v->m->scope.end, lo, hi);
     return true;
 }
 
@@ -477,23 +477,37 @@ static int sview_global(view *v, enum key_act act, int arg)
         return -1;
     const steps *st = steps_of(v);
     if (!st || st->whole_trace) {
-        view_status_set(v, "no ProfilerStep# in this trace: no steps to go through");
+        if (st || !s->err[0])
+            view_status_set(v, st ? "no ProfilerStep# in this trace: no steps to go through"
+                                  : "the steps of this trace are not known here");
+        else
+            view_status_set(v, "%s", s->err);
         return VIEW_DRAW_FOOTER;
     }
-    bool on_step = s->scoped && v->m == s->scoped;
-    size_t i;
+    /* from the scope every view shows, as the model says it: steps (go
+       on from them), a range (its first or last step), the whole trace */
+    const model_scope *sc = &v->m->scope;
+    bool on_step = sc->kind == MODEL_SCOPE_STEPS && sc->last < st->nsteps;
+    size_t i, lo = 0, hi = st->nsteps;
+    if (sc->kind == MODEL_SCOPE_RANGE) {
+        steps_overlapping(st, sc->start, sc->end, &lo, &hi);
+        if (lo >= hi) {
+            view_status_set(v, "no step overlaps %s: Esc the whole trace", v->m->scope_note);
+            return VIEW_DRAW_FOOTER;
+        }
+    }
     if (act == ACT_STEP_NEXT) {
-        if (on_step && s->step + 1 >= st->nsteps) {
-            view_status_set(v, "step %s is the last one", steps_label(st, s->step));
+        if (on_step && sc->last + 1 >= st->nsteps) {
+            view_status_set(v, "step %s is the last one", steps_label(st, sc->last));
             return VIEW_DRAW_FOOTER;
         }
-        i = on_step ? s->step + 1 : 0;
+        i = on_step ? sc->last + 1 : lo;
     } else {
-        if (on_step && s->step == 0) {
-            view_status_set(v, "step %s is the first one", steps_label(st, s->step));
+        if (on_step && sc->first == 0) {
+            view_status_set(v, "step %s is the first one", steps_label(st, sc->first));
             return VIEW_DRAW_FOOTER;
         }
-        i = on_step ? s->step - 1 : st->nsteps - 1;
+        i = on_step ? sc->first - 1 : hi - 1;
     }
     enum view_tab tab = v->tab;
     int r = show_step(v, i, true);
@@ -561,15 +575,6 @@ static void sview_scope_part(view *v, char *buf, size_t size)
         snprintf(buf, size, "step %s", steps_label(s->st, s->step));
 }
 
-static void sview_scope_args(view *v, struct view_scope_args *a)
-{
-    struct steps_state *s = state(v);
-    if (s && s->scoped && v->m == s->scoped && s->st) {
-        snprintf(a->step, sizeof a->step, "%s", steps_label(s->st, s->step));
-        a->whole = s->whole;
-    }
-}
-
 static int sview_set_scope_args(view *v, const struct view_scope_args *a, char *why, size_t size)
 {
     if (!a->step[0])
@@ -614,7 +619,6 @@ const struct view_ops view_steps_ops = {
     .global = sview_global,
     .tabinfo = sview_tabinfo,
     .scope_part = sview_scope_part,
-    .scope_args = sview_scope_args,
     .set_scope_args = sview_set_scope_args,
     .keeps_state = true,
     .bar_col = C_BAR + 1,

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
@@ -245,31 +246,25 @@ static void ruler(view *v, char *b, int w)
     }
 }
 
-/* the range shown: ours, or the step another view scoped every view to */
-static bool shown_range(view *v, int64_t *a, int64_t *e)
+/* The steps of the trace shown (core's, shared: derived_steps), for
+   "which step is the cursor in"; NULL when they cannot be had. */
+static const steps *cursor_steps(view *v)
 {
     struct tl_state *s = state(v);
-    if (s->scoped && v->m == s->scoped) {
-        *a = s->rg.start;
-        *e = s->rg.end;
-        return true;
-    }
-    const char *n = v->m->scope_note;
-    if (v->m->scoped && s->tl && !strncmp(n, "Step", 4)) {
-        const char *l = strchr(n, ' ');
-        char first[40], last[40];
-        if (!l || sscanf(l + 1, "%39[^-]-%39s", first, last) < 1)
-            return false;
-        if (!strchr(l + 1, '-'))
-            snprintf(last, sizeof last, "%s", first);
-        long i = timeline_mark_find(s->tl, first), j = timeline_mark_find(s->tl, last);
-        if (i < 0 || j < 0)
-            return false;
-        *a = s->tl->marks[i].start;
-        *e = s->tl->marks[j].end;
-        return true;
-    }
-    return false;
+    struct derived *d = s->whole ? view_derived(v, s->whole) : NULL;
+    t2p_error err;
+    return d ? derived_steps(d, &err) : NULL;
+}
+
+/* the range shown: the scope of the model shown (ours, a range; or the
+   steps another view scoped every view to), as the model says it */
+static bool shown_range(view *v, int64_t *a, int64_t *e)
+{
+    if (v->m->scope.kind == MODEL_SCOPE_NONE)
+        return false;
+    *a = v->m->scope.start;
+    *e = v->m->scope.end;
+    return true;
 }
 
 /* the steps row: | at each step's start with its number, the range, the cursor */
@@ -421,15 +416,13 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
                  at_text(s, s->cursor, a, sizeof a), at_text(s, s->t0, b, sizeof b),
                  at_text(s, s->t0 + s->span, c, sizeof c));
     } else if (id == ROW_STEPS) {
-        const timeline *t = s->tl;
-        size_t i = 0;
-        while (i < t->nmarks && !(s->cursor >= t->marks[i].start && s->cursor < t->marks[i].end))
-            i++;
-        if (i < t->nmarks)
+        const steps *st = cursor_steps(v);
+        uint32_t i = steps_at(st, s->cursor, true);
+        if (i != STEPS_NONE)
             snprintf(buf, size, "step %s: %s to %s (%s); Enter: every view covers it",
-                     timeline_mark_label(t, i), at_text(s, t->marks[i].start, a, sizeof a),
-                     at_text(s, t->marks[i].end, b, sizeof b),
-                     fmt_dur(t->marks[i].end - t->marks[i].start, c, sizeof c));
+                     steps_label(st, i), at_text(s, st->steps[i].host_start, a, sizeof a),
+                     at_text(s, st->steps[i].host_end, b, sizeof b),
+                     fmt_dur(st->steps[i].host_end - st->steps[i].host_start, c, sizeof c));
         else
             snprintf(buf, size, "cursor at %s: in no step", at_text(s, s->cursor, a, sizeof a));
     } else {
@@ -656,10 +649,11 @@ static int tl_action(view *v, enum key_act act, int arg)
     }
     case ACT_DRILL: {
         if (id == ROW_STEPS) {
-            for (size_t i = 0; i < t->nmarks; i++)
-                /* its host window: the events a step scope counts, by the same rule */
-                if (s->cursor >= t->marks[i].start && s->cursor < t->marks[i].end)
-                    return apply_range(v, t->marks[i].start, t->marks[i].end);
+            /* its host window: the events a step scope counts, by the same rule */
+            const steps *st = cursor_steps(v);
+            uint32_t i = steps_at(st, s->cursor, true);
+            if (i != STEPS_NONE)
+                return apply_range(v, st->steps[i].host_start, st->steps[i].host_end);
             view_status_set(v, "the cursor is in no step");
             return VIEW_DRAW_FOOTER;
         }
@@ -723,17 +717,6 @@ static void tl_tabinfo(view *v, char *buf, size_t size)
              at_text(s, s->t0 + s->span, b, sizeof b));
 }
 
-/* The range every view shows, as --range says it (exact: offsets in ns). */
-static void tl_scope_args(view *v, struct view_scope_args *a)
-{
-    struct tl_state *s = state(v);
-    if (s && s->scoped && v->m == s->scoped) {
-        snprintf(a->range, sizeof a->range, "%lldns:%lldns", (long long)s->rg.off_start,
-                 (long long)s->rg.off_end);
-        a->whole = s->whole;
-    }
-}
-
 const struct view_ops view_timeline_ops = {
     .name = "timeline",
     .label = "Timeline",
@@ -752,5 +735,4 @@ const struct view_ops view_timeline_ops = {
     .keeps_state = true,
     .bar_col = C_BAR + 1,
     .scope_part = tl_scope_part,
-    .scope_args = tl_scope_args,
 };
