@@ -71,7 +71,7 @@ struct side {
     trace *tr;        /* owned unless shared (both steps from one trace) */
     bool shared;
     model *whole, *m; /* m == whole unless scoped; m owned apart then */
-    steps *st;        /* of the whole model */
+    steps *st;        /* of the whole model; the other side's when both share it */
     const char *step; /* the step text (N or N-M), NULL for the whole trace */
     size_t first, last;
 };
@@ -422,15 +422,7 @@ static int scope_side(struct side *sd, const model_opts *mo, int *rc)
         *rc = err.kind == T2P_ERR_MISSING ? EXIT_INPUT : EXIT_USAGE;
         return -1;
     }
-    unsigned char *mask = steps_mask(sd->st, sd->first, sd->last);
-    if (!mask) {
-        fprintf(stderr, "torch2pprof: out of memory\n");
-        return -1;
-    }
-    model_opts so = *mo;
-    so.keep = mask;
-    sd->m = model_build(sd->tr, &so, &err);
-    free(mask);
+    sd->m = steps_scope(sd->st, sd->first, sd->last, mo, &err);
     if (!sd->m) {
         cli_fail(&err);
         return -1;
@@ -468,7 +460,8 @@ static int load_sides(const analyze_compare_opts *o, struct side sd[2])
 static void free_sides(struct side sd[2])
 {
     for (int s = 0; s < 2; s++) {
-        steps_free(sd[s].st);
+        if (s == 0 || sd[1].st != sd[0].st)
+            steps_free(sd[s].st);
         if (sd[s].m != sd[s].whole)
             model_free(sd[s].m);
     }
@@ -508,9 +501,13 @@ int analyze_compare(const analyze_compare_opts *o)
     uint32_t *order = NULL, *corder = NULL;
     compare *c = NULL;
     t2p_error err;
-    /* each side its own steps (of one model twice when both are from one
-       trace; two traces' were built by their loading threads) */
+    /* each side its steps (two traces' were built by their loading
+       threads; one trace for both sides: one set, shared) */
     for (int s = 0; s < 2; s++) {
+        if (s == 1 && !sd[1].st && sd[1].whole == sd[0].whole) {
+            sd[1].st = sd[0].st;
+            continue;
+        }
         if (!sd[s].st && !(sd[s].st = steps_build(sd[s].whole, &err))) {
             cli_fail(&err);
             goto out;

@@ -397,17 +397,19 @@ out:
 }
 
 int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int64_t rank,
-                       char **path)
+                       char **path, trace **tr)
 {
     t2p_error err;
     int rc = EXIT_INPUT;
     *path = NULL;
+    *tr = NULL;
     ranks_job *j = ranks_open((const char *const *)args, (size_t)nargs, &err);
     if (!j)
         return cli_fail(&err);
     /* every file is read for its rank (distributedInfo.rank first, as
        convert --rank finds it); the step is the report's, not the lookup's */
-    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo };
+    ranks_load_opts lo = { .jobs = o->jobs, .partial = o->partial, .mo = o->mo,
+                           .rank_only = true, .pick_rank = rank };
     if (!load_job(j, &lo, o->partial))
         goto out;
     for (size_t i = 0; i < j->nloaded; i++)
@@ -416,6 +418,8 @@ int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int6
                 fprintf(stderr, "torch2pprof analyze: out of memory\n");
                 goto out;
             }
+            *tr = j->files[i].tr; /* the report's: not loaded again */
+            j->files[i].tr = NULL;
             rc = EXIT_OK;
             goto out;
         }

@@ -32,11 +32,13 @@ int analyze_ranks(const analyze_ranks_opts *o, int nargs, char **args);
 /* --rank N of the job args[0..nargs) (a directory, several traces, or one
    trace: a job of one): loads them for their ranks and sets *path (a new
    string, the caller frees it) to the trace of rank N, whose report is
-   the single-trace one. Returns EXIT_OK, or the exit code after printing
+   the single-trace one, and *tr to that trace, loaded (the caller owns
+   it), or NULL when the file is an analysis file. Each file is read for
+   its rank alone (no model), the chosen one once. Returns EXIT_OK, or the exit code after printing
    why: 2 for a rank the job lacks, naming the ranks it has, as convert
    --rank does. */
 int analyze_ranks_pick(const analyze_ranks_opts *o, int nargs, char **args, int64_t rank,
-                       char **path);
+                       char **path, trace **tr);
 
 /* A rank's figures as JSON members (no braces): "events", ..., "roles".
    The job report's ranks and an analysis file's "rank_figures" both. */

@@ -54,6 +54,12 @@ model *cli_open(const char *path, bool partial, const model_opts *mo, trace **ou
         cli_fail(&err);
         return NULL;
     }
+    return cli_model(tr, mo, out_trace);
+}
+
+model *cli_model(trace *tr, const model_opts *mo, trace **out_trace)
+{
+    t2p_error err;
     model_opts o = { 0 };
     if (mo)
         o = *mo;

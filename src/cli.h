@@ -30,6 +30,10 @@ size_t cli_print_notes(const struct ranks_job *j, size_t n);
 /* Loads TRACE and builds the model; on failure prints and returns NULL. */
 model *cli_open(const char *path, bool partial, const model_opts *mo, trace **out_trace);
 
+/* cli_open's model of a trace already loaded (tr: owned from here on, freed
+   on failure; *out_trace = tr on success). NULL after printing why. */
+model *cli_model(trace *tr, const model_opts *mo, trace **out_trace);
+
 /* --jobs for cli_open's loads: N threads tokenise one trace (0: one per
    core; 1: the single-thread path). */
 void cli_set_jobs(long jobs);

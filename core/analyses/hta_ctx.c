@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/analyses/hta_ctx.h"
+#include "core/model/catkind.h"
 
 static const char *const launch_names[] = {
     "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync",
@@ -17,7 +18,8 @@ static const char *const qlaunch_names[] = {
 
 static bool is_step_name(const char *s, size_t len)
 {
-    return len > 13 && !memcmp(s, "ProfilerStep#", 13) && s[13] >= '0' && s[13] <= '9';
+    /* a step by the one rule, whose number HTA's pattern also wants */
+    return catkind_step_name(s, len) && len > 13 && s[13] >= '0' && s[13] <= '9';
 }
 
 unsigned hta_name_bits(hta_ctx *c, uint32_t name)

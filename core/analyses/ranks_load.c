@@ -201,26 +201,18 @@ static int on_trace_progress(const trace_progress *p, void *ctx)
     return c->cancel && *c->cancel != 0;
 }
 
-/* f's figures and ops from its whole model m, over opts->step's steps when
-   set, and its collectives (in the same steps); then opts->on_model.
-   Returns 0, or -1 with f->err set. */
-static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
+/* f's figures and ops from its whole model m and its steps st, over the
+   steps sm (a model of m's trace scoped to steps, model.scope) holds when
+   sm is not NULL, and its collectives (in the same steps); then
+   opts->on_model. Returns 0, or -1 with f->err set. */
+static int figures_of(ranks_file *f, const model *m, const steps *st, const model *sm,
+                      const ranks_load_opts *o)
 {
-    steps *st = steps_build(m, &f->err);
-    if (!st)
-        return -1;
     size_t first = 0, last = st->nsteps ? st->nsteps - 1 : 0;
     int64_t from = INT64_MIN, to = INT64_MAX;
-    model *sm = NULL;
-    int rc = -1;
-    if (o->step) {
-        t2p_error e;
-        if (steps_parse_range(st, o->step, &first, &last, &e) < 0) {
-            error_set(&f->err, e.kind, f->path, -1, "--step: %s", e.reason);
-            goto out;
-        }
-        if (!(sm = steps_scope(st, first, last, &o->mo, &f->err)))
-            goto out;
+    if (sm) {
+        first = sm->scope.first;
+        last = sm->scope.last;
         f->scoped = true;
         f->step_first = first;
         f->step_last = last;
@@ -231,27 +223,65 @@ static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
     if (file_ops(f, sm ? sm : m) < 0 ||
         collectives_of_trace(m->tr, from, to, f->names, &f->colls, &f->ncolls) < 0) {
         error_set(&f->err, T2P_ERR_NOMEM, f->path, -1, "out of memory computing its figures");
-        goto out;
+        return -1;
     }
     if (o->on_model && o->on_model(f, m, st, o->ctx, &f->err) < 0)
-        goto out;
-    rc = 0;
+        return -1;
+    return 0;
+}
+
+/* The same from m alone: its steps, and the model of o->step's steps when
+   set, built here. */
+static int file_figures(ranks_file *f, const model *m, const ranks_load_opts *o)
+{
+    steps *st = steps_build(m, &f->err);
+    if (!st)
+        return -1;
+    model *sm = NULL;
+    int rc = -1;
+    if (o->step) {
+        t2p_error e;
+        size_t first, last;
+        if (steps_parse_range(st, o->step, &first, &last, &e) < 0) {
+            error_set(&f->err, e.kind, f->path, -1, "--step: %s", e.reason);
+            goto out;
+        }
+        if (!(sm = steps_scope(st, first, last, &o->mo, &f->err)))
+            goto out;
+    }
+    rc = figures_of(f, m, st, sm, o);
 out:
     model_free(sm);
     steps_free(st);
     return rc;
 }
 
-int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o)
+static void file_of_trace(ranks_file *f, const trace *tr)
 {
-    ranks_load_opts none = { 0 };
-    const trace *tr = whole->tr;
     f->trace_rank = tr->has_rank ? tr->rank : -1;
     f->world_size = tr->world_size;
     ranks_set_rank(f);
     f->truncated = tr->truncated;
     snprintf(f->truncated_reason, sizeof f->truncated_reason, "%s", tr->truncated_reason);
+}
+
+int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o)
+{
+    ranks_load_opts none = { 0 };
+    file_of_trace(f, whole->tr);
     return file_figures(f, whole, o ? o : &none);
+}
+
+int ranks_file_from_built(ranks_file *f, const model *whole, const steps *st,
+                          const model *scoped, const ranks_load_opts *o)
+{
+    ranks_load_opts none = { 0 };
+    if (scoped && (scoped->scope.kind != MODEL_SCOPE_STEPS || scoped->scope.last >= st->nsteps)) {
+        error_set(&f->err, T2P_ERR_ARG, f->path, -1, "a rank's figures scope to steps alone");
+        return -1;
+    }
+    file_of_trace(f, whole->tr);
+    return figures_of(f, whole, st, scoped, o ? o : &none);
 }
 
 const char *ranks_file_shown(const ranks_file *f)
@@ -327,6 +357,14 @@ static void load_one(ranks_file *f, const ranks_load_opts *o, struct live *live)
     atomic_store(&live->stage, RANKS_BUILDING);
     f->trace_rank = tr->has_rank ? tr->rank : -1;
     ranks_set_rank(f);
+    if (o->rank_only) {
+        f->loaded = true;
+        if (f->rank == o->pick_rank)
+            f->tr = tr; /* the caller's report reads it: not loaded twice */
+        else
+            trace_free(tr);
+        return;
+    }
     model *m = model_build(tr, &o->mo, &f->err);
     if (!m) {
         trace_free(tr);

@@ -42,6 +42,15 @@ const char *ranks_file_shown(const ranks_file *f);
    f->err set. */
 int ranks_file_from_model(ranks_file *f, const model *whole, const ranks_load_opts *o);
 
+/* The same from what the caller built: whole's steps st, and scoped, the
+   model of the steps it holds (steps_scope: model.scope says which) or
+   NULL for every step; o->step and o->mo are not read. What analyze --json
+   does with the models its report shows, instead of building them again.
+   Returns 0, or -1 with f->err set (T2P_ERR_ARG: scoped is no model of
+   steps of st). */
+int ranks_file_from_built(ranks_file *f, const model *whole, const steps *st,
+                          const model *scoped, const ranks_load_opts *o);
+
 /* Frees what f owns but its path; leaves f zeroed but its path. */
 void ranks_file_clear(ranks_file *f);
 

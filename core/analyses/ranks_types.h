@@ -160,6 +160,12 @@ typedef struct ranks_load_opts {
        steps alone (steps_scope), as analyze --step of its file; a rank
        without them fails. NULL: the whole trace. */
     const char *step;
+    /* The lookup of one rank (analyze --rank N): each trace is read for its
+       rank alone (no model, no figures, on_model not called); the trace of
+       the file whose rank is pick_rank stays in its f->tr for the caller,
+       the others are freed as soon as their rank is known. */
+    bool rank_only;
+    int64_t pick_rank;
     ranks_model_fn on_model; /* may be NULL */
     void *ctx;
     /* may be NULL; when it becomes non-zero the loads stop (files not done

@@ -38,8 +38,9 @@ int steps_ev_role(const steps *s, size_t e);
 steps *steps_build(const model *m, t2p_error *err);
 void steps_free(steps *s);
 
-/* How many ProfilerStep# calls m holds on CPU threads, from its operators
-   alone (no steps_build): for a front deciding what to show first. */
+/* How many ProfilerStep# calls m holds, by steps_build's rule
+   (catkind_is_step), from its operators alone (no steps_build): for a
+   front deciding what to show first. */
 uint64_t steps_count(const model *m);
 
 /* The step number text of step i: "1011" for ProfilerStep#1011, "" for the

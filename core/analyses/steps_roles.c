@@ -28,7 +28,7 @@ unsigned steps_roles_name_class(const char *s, size_t n)
     static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
                                         "reduce_scatter" };
     unsigned c = 0;
-    if (starts(s, n, "ProfilerStep#"))
+    if (catkind_step_name(s, n))
         c |= NAME_STEP;
     if ((starts(s, n, "enumerate(DataLoader)#") && n >= 9 && !memcmp(s + n - 9, ".__next__", 9)) ||
         starts(s, n, "enumerate(DataPipe)#"))
@@ -76,9 +76,10 @@ int steps_roles_role(enum catkind k, unsigned nc)
     }
 }
 
+/* a call: what a step can be (catkind_is_step) */
 static bool is_call(enum catkind k)
 {
-    return k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION || k == CATKIND_GPU_ANNOTATION;
+    return catkind_is_step_kind(k);
 }
 
 static int cmp_u32(const void *a, const void *b)

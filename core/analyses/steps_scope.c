@@ -14,12 +14,15 @@
 
 uint64_t steps_count(const model *m)
 {
+    /* the calls of the step operators (ProfilerStep#N, or ProfilerStep*
+       when the model merged them) by steps_build's rule, catkind_is_step */
     uint64_t n = 0;
     for (size_t i = 0; i < m->nops; i++) {
         const model_op *o = &m->ops[i];
         enum catkind k = o->cat < m->ncatkind ? (enum catkind)m->catkind[o->cat] : CATKIND_NONE;
-        if ((k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION) &&
-            strncmp(model_op_name(m, (uint32_t)i), "ProfilerStep", 12) == 0)
+        const char *name = model_op_name(m, (uint32_t)i);
+        if (catkind_is_step_kind(k) &&
+            (catkind_step_name(name, strlen(name)) || strcmp(name, "ProfilerStep*") == 0))
             n += o->calls;
     }
     return n;

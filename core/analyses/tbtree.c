@@ -81,7 +81,7 @@ static bool classify(const model *m, uint32_t e, bool module, struct cand *c)
     }
     if (!op && !ann && k != CATKIND_PYTHON)
         return false;
-    if ((op || ann) && starts(name, n, "ProfilerStep#")) {
+    if ((op || ann) && catkind_step_name(name, n)) {
         c->kind = TBTREE_STEP;
         return true;
     }

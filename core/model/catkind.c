@@ -91,3 +91,13 @@ const char *catkind_modern(const char *cat, size_t len)
             return modern[i].modern;
     return NULL;
 }
+
+bool catkind_step_name(const char *s, size_t n)
+{
+    return n >= 13 && memcmp(s, "ProfilerStep#", 13) == 0;
+}
+
+bool catkind_is_step_kind(enum catkind k)
+{
+    return k == CATKIND_CPU_OP || k == CATKIND_USER_ANNOTATION || k == CATKIND_GPU_ANNOTATION;
+}

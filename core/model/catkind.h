@@ -36,6 +36,19 @@ bool catkind_is_gpu_work(enum catkind k);
    kinds (cuda_runtime, mtia_runtime, ...) and cuda_driver. */
 bool catkind_is_launch(enum catkind k);
 
+/* Training steps: the one rule of "is this a ProfilerStep" (steps_build,
+   steps_count, the model's merged ProfilerStep*, HTA, TensorBoard's tree).
+   catkind_step_name: the name starts with "ProfilerStep#" (n bytes, no
+   NUL needed). catkind_is_step: such a name on a call (cpu_op, no
+   category, user_annotation, gpu_user_annotation) is a step; the same
+   name in any other category is not. */
+bool catkind_step_name(const char *s, size_t n);
+bool catkind_is_step_kind(enum catkind k);
+static inline bool catkind_is_step(enum catkind k, const char *s, size_t n)
+{
+    return catkind_is_step_kind(k) && catkind_step_name(s, n);
+}
+
 /* The modern spelling of an early Kineto category ("cpu_op" for
    "Operator"), or NULL when cat is already spelled the modern way or is
    not one of them. Static storage. */

@@ -256,7 +256,7 @@ static int build_name_map(struct builder *b)
         if (b->m->opts.keep_steps)
             continue;
         const char *s = strtab_str(tr->strs, i);
-        if (strncmp(s, "ProfilerStep#", 13) == 0) {
+        if (catkind_step_name(s, strtab_len(tr->strs, i))) {
             if (star == STRTAB_NONE) {
                 star = strtab_intern(tr->strs, "ProfilerStep*", 13);
                 if (star == STRTAB_NONE)

@@ -15,6 +15,7 @@
 
 #include "core/model/model.h"
 #include "core/analyses/steps.h"
+#include "core/model/catkind.h"
 #include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
@@ -516,6 +517,29 @@ static void test_steps_memory_recommendation(void **state)
     done(&f);
 }
 
+/* "Is this a step": one rule (catkind_is_step) for steps_build and
+   steps_count. A ProfilerStep# on a gpu_user_annotation is a step for both;
+   one in another category (a kernel) or a name without the # is none. */
+static void test_steps_count_rule(void **state)
+{
+    (void)state;
+    assert_true(catkind_step_name("ProfilerStep#3", 14));
+    assert_false(catkind_step_name("ProfilerStep*", 13));
+    assert_false(catkind_step_name("ProfilerStep#3", 12)); /* the length counts */
+    assert_true(catkind_is_step(CATKIND_GPU_ANNOTATION, "ProfilerStep#3", 14));
+    assert_false(catkind_is_step(CATKIND_KERNEL, "ProfilerStep#3", 14));
+    struct fx f;
+    load(&f, "{\"traceEvents\":["
+             "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+             "{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ProfilerStep#9\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":5},"
+             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"ProfilerStepX\",\"pid\":1,\"tid\":1,\"ts\":210,\"dur\":5}"
+             "]}");
+    assert_int_equal(f.s->nsteps, 2);
+    assert_int_equal(steps_count(f.m), f.s->nsteps);
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_steps_dropped_tail),
         cmocka_unit_test(test_steps_communication_kernel),
         cmocka_unit_test(test_steps_no_steps),
+        cmocka_unit_test(test_steps_count_rule),
         cmocka_unit_test(test_steps_cpu_only),
         cmocka_unit_test(test_steps_scope),
         cmocka_unit_test(test_steps_regroup),
