@@ -2,7 +2,6 @@
    which order; src/analyze_report.c prints it) and the options. */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,7 +10,6 @@
 
 #include "core/analyses/compare.h"
 #include "core/analyses/hta.h"
-#include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
 #include "core/analyses/range.h"
@@ -23,15 +21,12 @@
 #include "src/analyze_kernels.h"
 #include "src/analyze_lines.h"
 #include "src/analyze_memory.h"
-#include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
 #include "src/analyze_scope.h"
 #include "src/analyze_shapes.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
-#include "src/cli_table.h"
 #include "src/opts.h"
-
 
 /* memory_build on a thread of its own while steps_build runs (--jobs 2 and
    up): both only read the model. */
