@@ -218,8 +218,10 @@ int cli_convert(int argc, char **argv)
         opts_usage_error(c, "--by-shape takes one TRACE, without --base or --rank");
         goto done;
     }
-    if (cv.range && (step || base || many)) {
-        opts_usage_error(c, "--range takes one TRACE, without --step or --base");
+    /* a job: each rank's window, from its own start (export_rank_pack) */
+    if (cv.range && (step || base)) {
+        opts_usage_error(c, "--range goes without --step or --base (a range is a scope of its "
+                            "own; two traces have two clocks)");
         goto done;
     }
     for (size_t i = 0; i < nins; i++)

@@ -33,7 +33,7 @@ const opt_def opts_table[] = {
     { OPT_STEP, "step", 0, "N|N-M", A | C | T, "Scope",
       "only steps N to M: CPU events that start in them, the GPU work they launched (several traces: each rank's steps N to M)" },
     { OPT_RANGE, "range", 0, "START:END", A | C | T, NULL,
-      "only the time window [START, END), offsets from the trace's start (analyze --json: window_start_ns) with a unit: ns, us, ms, s (1.2s:1.5s; 120ms: runs to the end). An event counts when its start lies in the window, with all of its duration and self time; GPU work counts with the operator that launched it (by correlation), wherever it ran, GPU work with no launch by its own start; memory figures count the [memory] records whose time lies in the window; the Steps table lists the steps that overlap it" },
+      "only the time window [START, END), offsets from the trace's start (analyze --json: window_start_ns) with a unit: ns, us, ms, s (1.2s:1.5s; 120ms: runs to the end). An event counts when its start lies in the window, with all of its duration and self time; GPU work counts with the operator that launched it (by correlation), wherever it ran, GPU work with no launch by its own start; memory figures count the [memory] records whose time lies in the window; the Steps table lists the steps that overlap it; convert of several traces: each rank's window, from that rank's own start" },
     { OPT_RANK, "rank", 0, "N", A | C | T, NULL,
       "one rank of a job (several traces or a directory): analyze reports on it alone, convert writes its profile alone (labelled rank=N); the explorer opens on it" },
     { OPT_FOCUS, "focus", 0, "OP[>CHILD...]", A | C | T, NULL,

@@ -78,6 +78,10 @@ int export_job_write(ranks_job *j, const export_args *a, const char *out, pprof_
         snprintf(scope, sizeof scope, "scope: step %s of each rank (CPU events that start in "
                  "it, the GPU work they launched)", a->step);
         comments[nc++] = scope;
+    } else if (a->range) {
+        snprintf(scope, sizeof scope, "scope: range %s of each rank, from the rank's own start "
+                 "(CPU events that start in it, the GPU work they launched)", a->range);
+        comments[nc++] = scope;
     }
     for (size_t i = 1; i < a->ncomments && nc < 24; i++)
         comments[nc++] = a->comments[i];
