@@ -7,9 +7,8 @@
 #include "core/analyses/opshape.h"
 #include "core/base/hmap.h"
 
-/* The shape of each event that has one, by binary search in trace->shapes
-   (event order). */
-static uint32_t shape_of(const trace *tr, uint32_t e, uint32_t empty)
+/* By binary search in trace->shapes (event order). */
+uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty)
 {
     size_t lo = 0, hi = tr->nshapes;
     while (lo < hi) {
@@ -40,7 +39,7 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         if (!n->is_operator || !n->copies || (keep && !keep[n->event]))
             continue;
         uint32_t name = tr->events[n->event].name;
-        uint32_t shape = shape_of(tr, n->event, empty);
+        uint32_t shape = opshape_event_shape(tr, n->event, empty);
         uint64_t key = (uint64_t)name << 32 | shape;
         uint32_t r = hmap_get(&idx, key);
         if (r == UINT32_MAX) {

@@ -33,6 +33,11 @@ typedef struct opshape {
 opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *err);
 void opshape_free(opshape *s);
 
+/* The shape id of trace event e as rows have it (opshape_row.shape):
+   args "Input Dims" (else "Input dims"), STRTAB_NONE for none or "[]".
+   empty: strtab_find(tr->strs, "[]", 2), looked up once by the caller. */
+uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty);
+
 /* The shape text of a row: "[]" for STRTAB_NONE. */
 const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len);
 

@@ -11,7 +11,6 @@
 #include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
-#include "core/base/hmap.h"
 #include "core/model/catkind.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
@@ -210,96 +209,6 @@ int export_check_entries(const model *m, const export_args *a, t2p_error *err)
     return 0;
 }
 
-/* The groups of --by-shape: per event, the pair (its step, its input
-   shape) as a group id (MODEL_NONE: neither), and per group its step label
-   and its shape label (either NULL). An operator's shape is its own (args
-   "Input Dims" as TensorBoard showed it, "[]" without one); any other event
-   takes the shape of the event it nests in (a runtime call its operator's,
-   and through its launch the GPU work; a Python frame its caller's), so
-   that every sample is labelled with the shape of the innermost operator
-   on its stack. nested: a model of tr with its nesting (keep_nesting). */
-struct shape_groups {
-    uint32_t *group;
-    const char **steps, **shapes;
-    size_t n;
-};
-
-static void shape_groups_done(struct shape_groups *g)
-{
-    free(g->group);
-    free(g->steps);
-    free(g->shapes);
-}
-
-static int shape_groups_build(const model *nested, const steps *st, const char *const *step_labels,
-                              struct shape_groups *g)
-{
-    const trace *tr = nested->tr;
-    size_t n = tr->nevents, cap = 0;
-    uint32_t *shape = malloc((n ? n : 1) * sizeof *shape);
-    hmap pairs = { 0 };
-    int rc = -1;
-    memset(g, 0, sizeof *g);
-    g->group = malloc((n ? n : 1) * sizeof *g->group);
-    if (!shape || !g->group || hmap_init(&pairs, 256) < 0)
-        goto out;
-    uint32_t empty = strtab_find(tr->strs, "[]", 2);
-    /* the operators' shapes (trace->shapes is in event order) */
-    for (size_t e = 0; e < n; e++) {
-        uint32_t cat = tr->events[e].cat;
-        bool op = cat < nested->ncatkind && nested->catkind[cat] == CATKIND_CPU_OP;
-        shape[e] = op ? (empty != STRTAB_NONE ? empty : STRTAB_NONE - 1) : STRTAB_NONE;
-    }
-    for (size_t i = 0; i < tr->nshapes; i++) {
-        uint32_t e = tr->shapes[i].event;
-        if (shape[e] != STRTAB_NONE)
-            shape[e] = tr->shapes[i].shape;
-    }
-    /* the others inherit, parents before children on each track */
-    for (size_t k = 0; k < nested->ntracks; k++)
-        for (size_t i = nested->track_start[k]; i < nested->track_start[k + 1]; i++) {
-            uint32_t e = nested->nest_order[i], p = nested->ev_parent[e];
-            if (shape[e] == STRTAB_NONE && p != MODEL_NONE)
-                shape[e] = shape[p];
-        }
-    for (size_t e = 0; e < n; e++) {
-        uint32_t step = st && !st->whole_trace ? st->ev_step[e] : STEPS_NONE;
-        if (step == STEPS_NONE && shape[e] == STRTAB_NONE) {
-            g->group[e] = MODEL_NONE;
-            continue;
-        }
-        uint64_t key = (uint64_t)step << 32 | shape[e];
-        uint32_t id = hmap_get(&pairs, key);
-        if (id == UINT32_MAX) {
-            if (g->n == cap) {
-                size_t nc = cap ? 2 * cap : 64;
-                const char **a = realloc(g->steps, nc * sizeof *a);
-                if (!a)
-                    goto out;
-                g->steps = a;
-                const char **b = realloc(g->shapes, nc * sizeof *b);
-                if (!b)
-                    goto out;
-                g->shapes = b;
-                cap = nc;
-            }
-            id = (uint32_t)g->n++;
-            g->steps[id] = step != STEPS_NONE ? step_labels[step] : NULL;
-            g->shapes[id] = shape[e] == STRTAB_NONE     ? NULL
-                            : shape[e] == STRTAB_NONE - 1 ? "[]"
-                                                          : trace_str(tr, shape[e]);
-            if (hmap_put(&pairs, key, id) < 0)
-                goto out;
-        }
-        g->group[e] = id;
-    }
-    rc = 0;
-out:
-    hmap_done(&pairs);
-    free(shape);
-    return rc;
-}
-
 void export_piece_done(export_piece *p)
 {
     memory_free(p->mem);
@@ -309,12 +218,82 @@ void export_piece_done(export_piece *p)
     free(p->labels);
     free(p->comments);
     model_free(p->grouped);
-    model_free(p->nest_own);
-    struct shape_groups sg = { p->shape_group, p->shape_steps, p->shape_shapes,
-                               p->nshape_groups };
-    shape_groups_done(&sg);
+    export_shape_done(&p->shape);
     steps_free(p->own_st);
     memset(p, 0, sizeof *p);
+}
+
+/* export_prepare's by-shape piece (export_args.by_shape): the operator calls
+   of p->mask (a step's, a range's) that a's scope keeps, on whole's stacks
+   (the filter tests the operator's name, as the Ops view's filter tests its
+   rows), written as export_shape builds them. */
+static int shape_prepare(const model *whole, const export_args *a, export_piece *p,
+                         t2p_error *err)
+{
+    const trace *tr = whole->tr;
+    export_args sa = *a;
+    sa.filter = NULL;
+    uint8_t *nk = NULL, *opk = NULL;
+    unsigned char *ev = NULL;
+    scope *s = NULL;
+    int rc = -1;
+    if (export_select(whole, &sa, &nk, &p->selecting, err) < 0)
+        return -1;
+    if (a->filter && a->filter[0]) {
+        /* per operator, decided once */
+        if (!(s = scope_new(whole)) || !(opk = calloc(whole->nops ? whole->nops : 1, 1)))
+            goto nomem;
+        scope_set_filter(s, a->filter);
+        for (size_t o = 0; o < whole->nops; o++)
+            opk[o] = scope_name_passes(s, model_op_name(whole, (uint32_t)o));
+        p->selecting = true;
+    }
+    if (p->mask || nk || opk) {
+        if (!(ev = malloc(tr->nevents ? tr->nevents : 1)))
+            goto nomem;
+        for (size_t e = 0; e < tr->nevents; e++) {
+            uint32_t n = whole->ev_node[e];
+            ev[e] = (!p->mask || p->mask[e]) && (!nk || (n != MODEL_NONE && nk[n])) &&
+                    (!opk || (n != MODEL_NONE && whole->nodes[n].op != MODEL_NONE &&
+                              opk[whole->nodes[n].op]));
+        }
+    }
+    if (export_shape_build(&p->shape, whole, p->st, ev, err) < 0)
+        goto out;
+    const model *m = p->m = p->shape.m;
+    if (a->short_names && !(p->sn = shortname_new(m)))
+        goto nomem;
+    size_t nc = 0;
+    if (!(p->comments = malloc((a->ncomments + 2) * sizeof *p->comments)))
+        goto nomem;
+    for (size_t i = 0; i < a->ncomments; i++)
+        p->comments[nc++] = a->comments[i];
+    if (p->step_note[0])
+        p->comments[nc++] = p->step_note;
+    p->comments[nc++] = "by input shape: the operator calls of TensorBoard's tree (its Operator "
+                        "view), each at the stack of its ancestors in that tree, labelled "
+                        "input_shape; time = its self time (less its children and runtime "
+                        "calls), device_time = the GPU time of its own launches, samples = "
+                        "its calls";
+    /* no heap types: the samples are the tree's operators, not the model's
+       stacks the memory records are attributed to */
+    p->po = (pprof_opts){ .tool_version = a->tool_version, .comments = p->comments,
+                          .ncomments = nc, .short_names = p->sn, .has_rank = a->has_rank,
+                          .rank = a->rank, .step_labels = p->shape.steps,
+                          .shape_labels = p->shape.shapes, .nsteps = p->shape.ngroups,
+                          .hide_python = a->hide_python, .modules_only = a->modules,
+                          .no_overwrite = a->no_overwrite, .progress = a->progress,
+                          .progress_ctx = a->progress_ctx };
+    rc = 0;
+    goto out;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
+out:
+    scope_free(s);
+    free(opk);
+    free(nk);
+    free(ev);
+    return rc;
 }
 
 int export_prepare(const model *whole, const steps *st, const model_opts *mo,
@@ -345,49 +324,28 @@ int export_prepare(const model *whole, const steps *st, const model_opts *mo,
         if (!(p->mask = range_mask(whole, &rg, NULL)))
             goto nomem;
     }
-    struct shape_groups sg = { 0 };
-    if (a->by_shape) {
-        /* the input shapes need the nesting: the model's, else one built
-           with it */
-        const model *nested = whole;
-        if (!whole->ev_parent) {
-            model_opts o = *mo;
-            o.keep = NULL;
-            o.group = NULL;
-            o.keep_nesting = true;
-            if (!(p->nest_own = model_build(tr, &o, err)))
-                return -1;
-            nested = p->nest_own;
-        }
-        if (!st->whole_trace && !(p->labels = steps_labels(st)))
-            goto nomem;
-        int r = shape_groups_build(nested, st, p->labels, &sg);
-        p->shape_group = sg.group;
-        p->shape_steps = sg.steps;
-        p->shape_shapes = sg.shapes;
-        p->nshape_groups = sg.n;
-        if (r < 0)
+    size_t first = 0, last = 0;
+    if (a->step) {
+        /* with --step, only those steps' events count */
+        if (steps_parse_range(st, a->step, &first, &last, err) < 0)
+            return -1;
+        char l[160];
+        snprintf(p->step_note, sizeof p->step_note,
+                 "scope: step%s %s (CPU events that start in it, the GPU work they launched)",
+                 first == last ? "" : "s", steps_range_label(st, first, last, l, sizeof l));
+        if (!(p->mask = steps_mask(st, first, last)))
             goto nomem;
     }
-    if (a->range || a->step || !st->whole_trace || a->by_shape) {
+    if (a->by_shape)
+        return shape_prepare(whole, a, p, err);
+    if (a->range || a->step || !st->whole_trace) {
         /* each step's calls in nodes of their own: a step label on every
-           sample; with --step, only those steps' events count */
-        size_t first = 0, last = 0;
-        if (a->step) {
-            if (steps_parse_range(st, a->step, &first, &last, err) < 0)
-                return -1;
-            char l[160];
-            snprintf(p->step_note, sizeof p->step_note,
-                     "scope: step%s %s (CPU events that start in it, the GPU work they launched)",
-                     first == last ? "" : "s", steps_range_label(st, first, last, l, sizeof l));
-            if (!(p->mask = steps_mask(st, first, last)))
-                goto nomem;
-        }
-        if (!st->whole_trace && !p->labels && !(p->labels = steps_labels(st)))
+           sample */
+        if (!st->whole_trace && !(p->labels = steps_labels(st)))
             goto nomem;
         model_opts o = *mo;
         o.keep = p->mask;
-        o.group = a->by_shape ? p->shape_group : st->whole_trace ? NULL : st->ev_step;
+        o.group = st->whole_trace ? NULL : st->ev_step;
         /* the whole trace's labelled model from the one built, when it kept
            its nesting (no second sort, nesting and linking); a scope builds
            its own */
@@ -419,10 +377,7 @@ int export_prepare(const model *whole, const steps *st, const model_opts *mo,
     p->po = (pprof_opts){ .keep = p->keep, .tool_version = a->tool_version,
                           .comments = p->comments, .ncomments = nc, .short_names = p->sn,
                           .has_rank = a->has_rank, .rank = a->rank,
-                          .step_labels = a->by_shape ? p->shape_steps : p->labels,
-                          .shape_labels = a->by_shape ? p->shape_shapes : NULL,
-                          .nsteps = a->by_shape ? p->nshape_groups
-                                    : p->labels ? st->nsteps : 0,
+                          .step_labels = p->labels, .nsteps = p->labels ? st->nsteps : 0,
                           .mem = p->mem, .hide_python = a->hide_python,
                           .modules_only = a->modules, .memory_types = !a->no_memory,
                           .no_overwrite = a->no_overwrite, .progress = a->progress,

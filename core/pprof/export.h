@@ -16,6 +16,7 @@
 #include "core/base/error.h"
 #include "core/load/trace.h"
 #include "core/model/model.h"
+#include "core/pprof/export_shape.h"
 #include "core/pprof/pprof.h"
 
 struct steps;
@@ -47,9 +48,10 @@ typedef struct export_args {
                                      the kernel's name alone, as that view's filter does */
     const char *kernel;           /* with kernels: that kernel alone (its exact name); NULL:
                                      every kernel */
-    bool by_shape;                /* an "input_shape" label on every sample: the shape of the
-                                     innermost operator on its stack (the Ops view by input
-                                     shape); one trace alone */
+    bool by_shape;                /* the Ops view by input shape: the operator calls of
+                                     TensorBoard's tree at the stacks of that tree, each
+                                     labelled input_shape (core/pprof/export_shape.h); the
+                                     filter tests the operator's name, as that view's does */
     bool modules;                 /* the stacks through an nn.Module call, with the Python
                                      frames but the modules hidden (pprof_opts.modules_only):
                                      the Modules view */
@@ -101,16 +103,14 @@ typedef struct export_piece {
     bool selecting;          /* some entry, filter or pattern selected stacks */
     char step_note[200];     /* "scope: step 1011 (...)" with a->step, else "" */
     /* owned: */
-    model *grouped, *nest_own;
+    model *grouped;
     struct steps *own_st;
     const char **labels, **comments;
     unsigned char *mask;
     uint8_t *keep;
     shortnames *sn;
     memory *mem;
-    uint32_t *shape_group;   /* --by-shape: per event its (step, shape) group */
-    const char **shape_steps, **shape_shapes;
-    size_t nshape_groups;
+    export_shape shape;      /* a->by_shape: the model written, its groups' labels */
 } export_piece;
 
 /* Fills *p with whole (a model of the whole trace, built with mo) in a's
