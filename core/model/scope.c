@@ -21,7 +21,7 @@ struct scope {
     scope_fig *fops, *fcats, *ftracks;
     uint32_t figs_gen;
     uint32_t *op_cat;  /* per op: its category's index */
-    uint8_t *outer;    /* per node: no ancestor has the same op (NULL until needed) */
+    uint8_t *outer;    /* model_outer_nodes (NULL until needed) */
     const uint8_t *only; /* scope_restrict's mask over the per-track nodes, or NULL */
 };
 
@@ -387,7 +387,7 @@ static int figs_alloc(scope *s)
     s->fcats = malloc((m->ncats ? m->ncats : 1) * sizeof *s->fcats);
     s->ftracks = malloc((m->ntracks ? m->ntracks : 1) * sizeof *s->ftracks);
     s->op_cat = malloc((m->nops ? m->nops : 1) * sizeof *s->op_cat);
-    s->outer = malloc(m->nnodes ? m->nnodes : 1);
+    s->outer = model_outer_nodes(m);
     if (!s->fops || !s->fcats || !s->ftracks || !s->op_cat || !s->outer) {
         free(s->fops);
         free(s->fcats);
@@ -407,15 +407,8 @@ static int figs_alloc(scope *s)
                 break;
             }
     }
-    /* outermost frames of their op on their stack: cum counts a stack once */
-    for (size_t i = 0; i < m->nnodes; i++) {
-        const model_node *nd = &m->nodes[i];
-        uint8_t out = nd->parent != MODEL_NONE;
-        for (uint32_t p = nd->parent; out && p != MODEL_NONE; p = m->nodes[p].parent)
-            if (m->nodes[p].op == nd->op && m->nodes[p].parent != MODEL_NONE)
-                out = 0;
-        s->outer[i] = out;
-    }
+    /* outer[i]: the outermost frame of its op on its stack, where cum
+       counts a stack once (model_outer_nodes, as select_cum) */
     return 0;
 }
 
