@@ -11,6 +11,7 @@
 
 #include "core/analyses/tbtree.h"
 #include "core/base/error.h"
+#include "core/model/model.h"
 
 typedef struct opshape_row {
     uint32_t name;  /* strtab id */
@@ -45,13 +46,12 @@ const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t 
 double opshape_tc_self_pct(const opshape_row *r);
 double opshape_tc_total_pct(const opshape_row *r);
 
-enum opshape_sort {
-    OPSHAPE_SORT_DEVICE_SELF, OPSHAPE_SORT_DEVICE_TOTAL, OPSHAPE_SORT_SELF, OPSHAPE_SORT_TOTAL,
-    OPSHAPE_SORT_CALLS, OPSHAPE_SORT_NAME
-};
-
-/* idx[0..nrows) in sort order (descending figures, names ascending; ties by
-   name then shape). */
-void opshape_sort(const opshape *s, const trace *tr, enum opshape_sort by, uint32_t *idx);
+/* idx[0..nrows) in the order of every table of operators (model.h's
+   model_sort_ops rule): by model_sort_key of the row's figures, largest
+   first; ties and MODEL_SORT_NAME by name, then by shape text, then by
+   first appearance; reverse flips it all. The Ops view by input shape and
+   analyze --by-shape both list rows by it. */
+void opshape_sort(const opshape *s, const trace *tr, enum model_sort by, bool reverse,
+                  uint32_t *idx);
 
 #endif
