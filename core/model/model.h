@@ -30,14 +30,6 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err);
 model *model_regroup(const model *whole, const uint32_t *group, t2p_error *err);
 void model_free(model *m);
 
-/* Per node of m->nodes: 1 when no ancestor calls the same operator (the
-   outermost frame of its op on its stack), 0 otherwise and for roots. An
-   op's cum ("count a stack once", model_op.cum_ns) is the self time under
-   its outer nodes: what scope.c's figures and select_cum sum. One pass
-   (depth first, a per-op count of the path). New array (caller frees), NULL
-   when out of memory. */
-uint8_t *model_outer_nodes(const model *m);
-
 enum model_sort {
     MODEL_SORT_SELF,
     MODEL_SORT_TOTAL,

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model/model.h"
 #include "core/model/model_nodes.h"
 
 int model_nodes_push(model_node **nodes, size_t *n, size_t *cap, model_node v)

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "core/model/scope.h"
+#include "core/model/model_nodes.h" /* model_outer_nodes */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "core/model/select.h"
+#include "core/model/model_nodes.h" /* model_outer_nodes */
 
 #include <regex.h>
 #include <stdlib.h>
