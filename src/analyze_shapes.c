@@ -10,23 +10,11 @@
 #include "src/cli.h"
 #include "src/cli_table.h"
 
-static enum opshape_sort sort_of(enum model_sort s)
-{
-    switch (s) {
-    case MODEL_SORT_TOTAL: case MODEL_SORT_AVG: return OPSHAPE_SORT_TOTAL;
-    case MODEL_SORT_CALLS: return OPSHAPE_SORT_CALLS;
-    case MODEL_SORT_NAME: return OPSHAPE_SORT_NAME;
-    case MODEL_SORT_DEVICE_SELF: return OPSHAPE_SORT_DEVICE_SELF;
-    case MODEL_SORT_DEVICE_TOTAL: return OPSHAPE_SORT_DEVICE_TOTAL;
-    default: return OPSHAPE_SORT_SELF;
-    }
-}
-
 int analyze_shapes_build(analyze_shapes *a, const model *whole, const steps *st, bool scoped,
                          size_t first, size_t last, enum model_sort sort, t2p_error *err)
 {
     memset(a, 0, sizeof *a);
-    a->sort = sort_of(sort);
+    a->sort = sort;
     unsigned char *keep = NULL;
     if (scoped && !(keep = steps_mask(st, first, last))) {
         error_set(err, T2P_ERR_NOMEM, whole->tr->path, -1, "out of memory");
@@ -88,7 +76,7 @@ void analyze_shapes_json(FILE *f, const analyze_shapes *a, const trace *tr, size
     uint32_t *idx = malloc((s->nrows ? s->nrows : 1) * sizeof *idx);
     fputs(",\"ops_by_shape\":[", f);
     if (idx) {
-        opshape_sort(s, tr, a->sort, idx);
+        opshape_sort(s, tr, a->sort, false, idx);
         for (size_t i = 0, n = shown(a, top); i < n; i++) {
             const opshape_row *r = &s->rows[idx[i]];
             size_t len;
@@ -170,7 +158,7 @@ void analyze_shapes_text(FILE *f, const analyze_shapes *a, const trace *tr, size
     uint32_t *idx = malloc((s->nrows ? s->nrows : 1) * sizeof *idx);
     if (!idx)
         return;
-    opshape_sort(s, tr, a->sort, idx);
+    opshape_sort(s, tr, a->sort, false, idx);
     size_t n = shown(a, top);
     fprintf(f, "\nOperators by input shape (TensorBoard's tree; %zu of %zu rows)\n", n, s->nrows);
     struct shape_rows x = { .a = a, .tr = tr, .idx = idx };

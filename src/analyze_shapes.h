@@ -18,7 +18,7 @@ typedef struct analyze_shapes {
     tbtree *tree;
     opshape *ops;
     modules *mods;
-    enum opshape_sort sort;
+    enum model_sort sort;
 } analyze_shapes;
 
 /* Builds both views from the whole trace's model; with first <= last,

@@ -64,10 +64,12 @@ static int convert_one(const char *in, const char *out, const model_opts *mo, bo
     fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
             cli_shown(out, vis, sizeof vis), sum->samples, sum->locations, sum->functions,
             sum->strings, fmt_ms(sum->total_ns, x, sizeof x));
+    /* --by-shape: the operators' self time in TensorBoard's tree (export_shape.h) */
+    const char *of = a.by_shape ? "the operators' self time" : "self time over all tracks";
     if (res.selecting)
-        fprintf(so, " (of %s ms self time over all tracks)", fmt_ms(res.busy_ns, b, sizeof b));
+        fprintf(so, " (of %s ms %s)", fmt_ms(res.busy_ns, b, sizeof b), of);
     else
-        fputs(" (self time over all tracks)", so);
+        fprintf(so, " (%s)", of);
     if (res.gpu)
         fprintf(so, ", device %s ms", fmt_ms(sum->device_ns, d, sizeof d));
     if (res.memory)
@@ -197,9 +199,7 @@ int cli_convert(int argc, char **argv)
                                          "stacks that launched them";
         selecting = true;
     }
-    if (by_shape)
-        comments[ncomments++] = "labels: input_shape, the shape of the innermost operator on "
-                                "the stack (--by-shape)";
+    /* --by-shape: export_prepare says what its samples are */
     if (only_modules)
     {
         comments[ncomments++] = "selection: the stacks through nn.Module calls, other Python "
@@ -218,8 +218,10 @@ int cli_convert(int argc, char **argv)
         opts_usage_error(c, "--by-shape takes one TRACE, without --base or --rank");
         goto done;
     }
-    if (cv.range && (step || base || many)) {
-        opts_usage_error(c, "--range takes one TRACE, without --step or --base");
+    /* a job: each rank's window, from its own start (export_rank_pack) */
+    if (cv.range && (step || base)) {
+        opts_usage_error(c, "--range goes without --step or --base (a range is a scope of its "
+                            "own; two traces have two clocks)");
         goto done;
     }
     for (size_t i = 0; i < nins; i++)

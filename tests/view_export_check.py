@@ -8,6 +8,9 @@ over its own tree). Modes:
            kernel, device_time of the stacks ending at it = its total, and
            samples = its calls; no other leaf. ARG: a filter (smart case,
            as the explorer's) or =NAME for one kernel alone.
+  shapes   per (operator, input shape) row of ops_by_shape: the calls, self
+           time and device self time of the samples ending at that
+           operator labelled input_shape=that shape; no other sample.
   modules  per nn.Module name, its frame's flat time = its host self time,
            its samples = its occurrences (summed over its distinct module
            ids), every stack through a module.
@@ -125,19 +128,24 @@ def raw_samples(path):
 
 
 def check_shapes(path, js):
+    """Every (operator, input shape) row: the flat samples, time and
+    device_time of the stacks ending at that operator with that
+    input_shape label = the row's calls, self_ns and device_self_ns; no
+    sample outside the rows."""
     want = {}
     for r in js["ops_by_shape"]:
-        want[(r["name"], r["input_shape"])] = r["self_ns"]
+        want[(r["name"], r["input_shape"])] = (r["calls"], r["self_ns"], r["device_self_ns"])
     got = {}
     for v, stack, labels in raw_samples(path):
         shape = label_of(labels, "input_shape")
         key = (frame_name(stack[0]), shape)
-        if key in want:
-            got[key] = got.get(key, 0) + v[1]
-    bad = [k for k in want if want[k] != got.get(k, 0)]
-    for k in sorted(bad)[:5]:
-        print("%s %s: self ns shown %s, exported %s" % (k[0], k[1], want[k], got.get(k)))
-    print("%d of %d rows equal" % (len(want) - len(bad), len(want)))
+        c, s, d = got.get(key, (0, 0, 0))
+        got[key] = (c + v[0], s + v[1], d + v[2])
+    bad = [k for k in set(want) | set(got) if want.get(k, (0, 0, 0)) != got.get(k, (0, 0, 0))]
+    for k in sorted(bad, key=str)[:5]:
+        print("%s %s: (calls, self ns, device self ns) shown %s, exported %s" %
+              (k[0], k[1], want.get(k), got.get(k)))
+    print("%d of %d rows equal (calls, self, device self)" % (len(want) - len(bad), len(want)))
     return not bad and bool(want)
 
 

@@ -7,9 +7,8 @@
 #include "core/analyses/opshape.h"
 #include "core/base/hmap.h"
 
-/* The shape of each event that has one, by binary search in trace->shapes
-   (event order). */
-static uint32_t shape_of(const trace *tr, uint32_t e, uint32_t empty)
+/* By binary search in trace->shapes (event order). */
+uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty)
 {
     size_t lo = 0, hi = tr->nshapes;
     while (lo < hi) {
@@ -40,7 +39,7 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         if (!n->is_operator || !n->copies || (keep && !keep[n->event]))
             continue;
         uint32_t name = tr->events[n->event].name;
-        uint32_t shape = shape_of(tr, n->event, empty);
+        uint32_t shape = opshape_event_shape(tr, n->event, empty);
         uint64_t key = (uint64_t)name << 32 | shape;
         uint32_t r = hmap_get(&idx, key);
         if (r == UINT32_MAX) {
@@ -112,44 +111,55 @@ double opshape_tc_total_pct(const opshape_row *r)
     return r->dev_total_ns > 0 ? 100.0 * (double)r->tc_total_ns / (double)r->dev_total_ns : 0;
 }
 
-static const opshape *sort_s;
-static const trace *sort_tr;
-static enum opshape_sort sort_by;
+/* qsort has no context argument in C11; one sort per thread at a time */
+static _Thread_local struct {
+    const opshape *s;
+    const trace *tr;
+    enum model_sort by;
+    bool reverse;
+} sctx;
 
 static int cmp_text(uint32_t a, uint32_t b)
 {
     if (a == b)
         return 0;
-    const char *x = a == STRTAB_NONE ? "[]" : trace_str(sort_tr, a);
-    const char *y = b == STRTAB_NONE ? "[]" : trace_str(sort_tr, b);
+    const char *x = a == STRTAB_NONE ? "[]" : trace_str(sctx.tr, a);
+    const char *y = b == STRTAB_NONE ? "[]" : trace_str(sctx.tr, b);
     return strcmp(x, y);
+}
+
+static int64_t row_key(const opshape_row *r)
+{
+    return model_sort_key(sctx.by, r->calls, r->self_ns, r->total_ns, r->dev_self_ns,
+                          r->dev_total_ns);
 }
 
 static int cmp_row(const void *pa, const void *pb)
 {
-    const opshape_row *a = &sort_s->rows[*(const uint32_t *)pa];
-    const opshape_row *b = &sort_s->rows[*(const uint32_t *)pb];
-    int64_t x = 0, y = 0;
-    switch (sort_by) {
-    case OPSHAPE_SORT_DEVICE_SELF: x = a->dev_self_ns, y = b->dev_self_ns; break;
-    case OPSHAPE_SORT_DEVICE_TOTAL: x = a->dev_total_ns, y = b->dev_total_ns; break;
-    case OPSHAPE_SORT_SELF: x = a->self_ns, y = b->self_ns; break;
-    case OPSHAPE_SORT_TOTAL: x = a->total_ns, y = b->total_ns; break;
-    case OPSHAPE_SORT_CALLS: x = (int64_t)a->calls, y = (int64_t)b->calls; break;
-    case OPSHAPE_SORT_NAME: break;
+    uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+    const opshape_row *a = &sctx.s->rows[ia], *b = &sctx.s->rows[ib];
+    int r = 0;
+    if (sctx.by != MODEL_SORT_NAME) {
+        int64_t x = row_key(a), y = row_key(b);
+        r = x > y ? -1 : x < y;
     }
-    if (x != y)
-        return x > y ? -1 : 1;
-    int c = cmp_text(a->name, b->name);
-    return c ? c : cmp_text(a->shape, b->shape);
+    if (r == 0)
+        r = cmp_text(a->name, b->name);
+    if (r == 0)
+        r = cmp_text(a->shape, b->shape);
+    if (r == 0)
+        r = ia < ib ? -1 : ia > ib;
+    return sctx.reverse ? -r : r;
 }
 
-void opshape_sort(const opshape *s, const trace *tr, enum opshape_sort by, uint32_t *idx)
+void opshape_sort(const opshape *s, const trace *tr, enum model_sort by, bool reverse,
+                  uint32_t *idx)
 {
     for (size_t i = 0; i < s->nrows; i++)
         idx[i] = (uint32_t)i;
-    sort_s = s;
-    sort_tr = tr;
-    sort_by = by;
+    sctx.s = s;
+    sctx.tr = tr;
+    sctx.by = by;
+    sctx.reverse = reverse;
     qsort(idx, s->nrows, sizeof *idx, cmp_row);
 }

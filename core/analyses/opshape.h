@@ -11,6 +11,7 @@
 
 #include "core/analyses/tbtree.h"
 #include "core/base/error.h"
+#include "core/model/model.h"
 
 typedef struct opshape_row {
     uint32_t name;  /* strtab id */
@@ -33,6 +34,11 @@ typedef struct opshape {
 opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *err);
 void opshape_free(opshape *s);
 
+/* The shape id of trace event e as rows have it (opshape_row.shape):
+   args "Input Dims" (else "Input dims"), STRTAB_NONE for none or "[]".
+   empty: strtab_find(tr->strs, "[]", 2), looked up once by the caller. */
+uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty);
+
 /* The shape text of a row: "[]" for STRTAB_NONE. */
 const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len);
 
@@ -40,13 +46,12 @@ const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t 
 double opshape_tc_self_pct(const opshape_row *r);
 double opshape_tc_total_pct(const opshape_row *r);
 
-enum opshape_sort {
-    OPSHAPE_SORT_DEVICE_SELF, OPSHAPE_SORT_DEVICE_TOTAL, OPSHAPE_SORT_SELF, OPSHAPE_SORT_TOTAL,
-    OPSHAPE_SORT_CALLS, OPSHAPE_SORT_NAME
-};
-
-/* idx[0..nrows) in sort order (descending figures, names ascending; ties by
-   name then shape). */
-void opshape_sort(const opshape *s, const trace *tr, enum opshape_sort by, uint32_t *idx);
+/* idx[0..nrows) in the order of every table of operators (model.h's
+   model_sort_ops rule): by model_sort_key of the row's figures, largest
+   first; ties and MODEL_SORT_NAME by name, then by shape text, then by
+   first appearance; reverse flips it all. The Ops view by input shape and
+   analyze --by-shape both list rows by it. */
+void opshape_sort(const opshape *s, const trace *tr, enum model_sort by, bool reverse,
+                  uint32_t *idx);
 
 #endif

@@ -55,6 +55,14 @@ int64_t model_sort_key(enum model_sort s, uint64_t calls, int64_t self_ns, int64
    ascending for names; reversed when reverse). Ties break by name. */
 void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *idx);
 
+/* The ops idx[0..n) in the order of model_sort_ops, by key[op] (an op's
+   model_sort_key over figures other than the model's own: a scope's), with
+   the same rule: largest key first, ties and MODEL_SORT_NAME by name, then
+   by index; reverse flips it all. The one sorter of operators (scope.h's
+   scope_sort_ops, the Ops view, analyze). */
+void model_sort_ops_keyed(const model *m, enum model_sort s, bool reverse, const int64_t *key,
+                          uint32_t *idx, size_t n);
+
 /* Same for categories. */
 void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx);
 

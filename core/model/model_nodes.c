@@ -257,3 +257,46 @@ void model_nodes_done(struct builder *b)
     free(b->ev_stack);
 }
 
+uint8_t *model_outer_nodes(const model *m)
+{
+    uint8_t *outer = calloc(m->nnodes ? m->nnodes : 1, 1);
+    /* per op: how many times it is on the path from the root to here */
+    uint32_t *on = calloc(m->nops ? m->nops : 1, sizeof *on);
+    if (!outer || !on) {
+        free(outer);
+        free(on);
+        return NULL;
+    }
+    for (size_t r = 0; r < m->nnodes; r++) {
+        if (m->nodes[r].parent != MODEL_NONE)
+            continue;
+        /* depth first under the root r: count an op on entering its node,
+           uncount it on leaving */
+        uint32_t n = m->nodes[r].first_child;
+        while (n != MODEL_NONE) {
+            uint32_t op = m->nodes[n].op;
+            outer[n] = op == MODEL_NONE || !on[op];
+            if (op != MODEL_NONE)
+                on[op]++;
+            if (m->nodes[n].first_child != MODEL_NONE) {
+                n = m->nodes[n].first_child;
+                continue;
+            }
+            for (;;) {
+                if (m->nodes[n].op != MODEL_NONE)
+                    on[m->nodes[n].op]--;
+                if (m->nodes[n].next_sibling != MODEL_NONE) {
+                    n = m->nodes[n].next_sibling;
+                    break;
+                }
+                n = m->nodes[n].parent;
+                if (n == r) {
+                    n = MODEL_NONE;
+                    break;
+                }
+            }
+        }
+    }
+    free(on);
+    return outer;
+}

@@ -65,4 +65,13 @@ int model_nodes_finish(model *m, const struct builder *b);
 /* Frees what b holds (not b->m). */
 void model_nodes_done(struct builder *b);
 
+/* Per node of m->nodes: 1 when no ancestor calls the same operator (the
+   outermost frame of its op on its stack), 0 otherwise and for roots. An
+   op's cum ("count a stack once", model_op.cum_ns) is the self time under
+   its outer nodes: what scope.c's figures and select_cum sum. One pass
+   (depth first, a per-op count of the path). New array (caller frees),
+   NULL when out of memory. Here, not in model.h: model_nodes.c must not
+   depend on model.c (tests/circles.py). */
+uint8_t *model_outer_nodes(const model *m);
+
 #endif

@@ -31,6 +31,7 @@ struct sort_ctx {
     enum model_sort s;
     bool reverse;
     bool cats;
+    const int64_t *key; /* per op: its key (model_sort_ops_keyed); NULL: the model's figures */
 };
 
 /* qsort has no context argument in C11; the sort runs on one thread at a time */
@@ -65,6 +66,10 @@ static void figures(const struct sort_ctx *c, uint32_t i, int64_t *v, uint32_t *
     }
     const model_op *o = &c->m->ops[i];
     *name = o->name;
+    if (c->key) {
+        *v = c->key[i];
+        return;
+    }
     *v = model_sort_key(c->s, o->calls, o->self_ns, o->total_ns, o->dev_self_ns, o->dev_total_ns);
 }
 
@@ -94,7 +99,7 @@ static void sort_idx(const model *m, enum model_sort s, bool reverse, bool cats,
 {
     for (size_t i = 0; i < n; i++)
         idx[i] = (uint32_t)i;
-    sctx = (struct sort_ctx){ m, s, reverse, cats };
+    sctx = (struct sort_ctx){ m, s, reverse, cats, NULL };
     qsort(idx, n, sizeof *idx, cmp_sort);
 }
 
@@ -106,4 +111,11 @@ void model_sort_ops(const model *m, enum model_sort s, bool reverse, uint32_t *i
 void model_sort_cats(const model *m, enum model_sort s, bool reverse, uint32_t *idx)
 {
     sort_idx(m, s, reverse, true, idx, m->ncats);
+}
+
+void model_sort_ops_keyed(const model *m, enum model_sort s, bool reverse, const int64_t *key,
+                          uint32_t *idx, size_t n)
+{
+    sctx = (struct sort_ctx){ m, s, reverse, false, key };
+    qsort(idx, n, sizeof *idx, cmp_sort);
 }

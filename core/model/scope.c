@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "core/model/scope.h"
+#include "core/model/model_nodes.h" /* model_outer_nodes */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ struct scope {
     scope_fig *fops, *fcats, *ftracks;
     uint32_t figs_gen;
     uint32_t *op_cat;  /* per op: its category's index */
-    uint8_t *outer;    /* per node: no ancestor has the same op (NULL until needed) */
+    uint8_t *outer;    /* model_outer_nodes (NULL until needed) */
+    int64_t *sort_key; /* per op: scope_sort_ops's keys (NULL until needed) */
     const uint8_t *only; /* scope_restrict's mask over the per-track nodes, or NULL */
 };
 
@@ -94,6 +96,7 @@ void scope_free(scope *s)
     free(s->ftracks);
     free(s->op_cat);
     free(s->outer);
+    free(s->sort_key);
     free(s);
 }
 
@@ -387,7 +390,7 @@ static int figs_alloc(scope *s)
     s->fcats = malloc((m->ncats ? m->ncats : 1) * sizeof *s->fcats);
     s->ftracks = malloc((m->ntracks ? m->ntracks : 1) * sizeof *s->ftracks);
     s->op_cat = malloc((m->nops ? m->nops : 1) * sizeof *s->op_cat);
-    s->outer = malloc(m->nnodes ? m->nnodes : 1);
+    s->outer = model_outer_nodes(m);
     if (!s->fops || !s->fcats || !s->ftracks || !s->op_cat || !s->outer) {
         free(s->fops);
         free(s->fcats);
@@ -407,15 +410,8 @@ static int figs_alloc(scope *s)
                 break;
             }
     }
-    /* outermost frames of their op on their stack: cum counts a stack once */
-    for (size_t i = 0; i < m->nnodes; i++) {
-        const model_node *nd = &m->nodes[i];
-        uint8_t out = nd->parent != MODEL_NONE;
-        for (uint32_t p = nd->parent; out && p != MODEL_NONE; p = m->nodes[p].parent)
-            if (m->nodes[p].op == nd->op && m->nodes[p].parent != MODEL_NONE)
-                out = 0;
-        s->outer[i] = out;
-    }
+    /* outer[i]: the outermost frame of its op on its stack, where cum
+       counts a stack once (model_outer_nodes, as select_cum) */
     return 0;
 }
 
@@ -485,36 +481,6 @@ const scope_fig *scope_tracks(scope *s)
     return figs_compute(s) < 0 ? NULL : s->ftracks;
 }
 
-/* qsort has no context argument in C11: the sort's figures, one sort per
-   thread at a time (as core/model/model_sort.c) */
-struct fig_sort {
-    const model *m;
-    const scope_fig *f;
-    enum model_sort key;
-    bool reverse;
-};
-static _Thread_local struct fig_sort fsort;
-
-static int64_t fig_key(const scope_fig *f, enum model_sort key)
-{
-    return model_sort_key(key, f->calls, f->self_ns, f->total_ns, f->dev_self_ns, f->dev_total_ns);
-}
-
-static int fig_cmp(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    int r = 0;
-    if (fsort.key != MODEL_SORT_NAME) {
-        int64_t va = fig_key(&fsort.f[a], fsort.key), vb = fig_key(&fsort.f[b], fsort.key);
-        r = va > vb ? -1 : va < vb;
-    }
-    if (r == 0)
-        r = strcmp(model_op_name(fsort.m, a), model_op_name(fsort.m, b));
-    if (r == 0)
-        r = a < b ? -1 : (a > b);
-    return fsort.reverse ? -r : r;
-}
-
 size_t scope_sort_ops(scope *s, enum model_sort key, bool reverse, uint32_t *order)
 {
     const model *m = s->m;
@@ -523,12 +489,19 @@ size_t scope_sort_ops(scope *s, enum model_sort key, bool reverse, uint32_t *ord
         model_sort_ops(m, key, reverse, order);
         return m->nops;
     }
+    if (!s->sort_key && !(s->sort_key = malloc((m->nops ? m->nops : 1) * sizeof *s->sort_key)))
+        return 0; /* out of memory: no rows rather than unsorted ones */
     size_t n = 0;
-    for (size_t o = 0; o < m->nops; o++)
-        if (f[o].calls || f[o].total_ns || f[o].dev_total_ns || f[o].dev_events)
-            order[n++] = (uint32_t)o;
-    fsort = (struct fig_sort){ m, f, key, reverse };
-    qsort(order, n, sizeof *order, fig_cmp);
+    for (size_t o = 0; o < m->nops; o++) {
+        const scope_fig *g = &f[o];
+        if (!g->calls && !g->total_ns && !g->dev_total_ns && !g->dev_events)
+            continue;
+        order[n++] = (uint32_t)o;
+        s->sort_key[o] = model_sort_key(key, g->calls, g->self_ns, g->total_ns, g->dev_self_ns,
+                                        g->dev_total_ns);
+    }
+    /* model_sort_ops's rule, over the scope's figures */
+    model_sort_ops_keyed(m, key, reverse, s->sort_key, order, n);
     return n;
 }
 

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "core/model/select.h"
+#include "core/model/model_nodes.h" /* model_outer_nodes */
 
 #include <regex.h>
 #include <stdlib.h>
@@ -173,28 +174,29 @@ done:
 
 int select_cum(const model *m, const uint8_t *keep, int64_t *cum, t2p_error *err)
 {
-    /* stamp[op] = the last stack that counted op, so recursion counts once */
-    uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
-    if (!stamp) {
+    /* the kept self time under each node (a node's index is greater than its
+       parent's: children first), summed over each op's outer nodes */
+    uint8_t *outer = model_outer_nodes(m);
+    int64_t *sub = malloc((m->nnodes ? m->nnodes : 1) * sizeof *sub);
+    if (!outer || !sub) {
+        free(outer);
+        free(sub);
         error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory summing cum time");
         return -1;
     }
-    for (size_t o = 0; o < m->nops; o++) {
-        stamp[o] = MODEL_NONE;
+    for (size_t i = 0; i < m->nnodes; i++)
+        sub[i] = m->nodes[i].parent != MODEL_NONE && (!keep || keep[i]) ? m->nodes[i].self_ns : 0;
+    for (size_t o = 0; o < m->nops; o++)
         cum[o] = 0;
-    }
-    for (size_t i = 0; i < m->nnodes; i++) {
+    for (size_t i = m->nnodes; i-- > 0;) {
         const model_node *nd = &m->nodes[i];
-        if (nd->parent == MODEL_NONE || (keep && !keep[i]) || !nd->self_ns)
+        if (nd->parent == MODEL_NONE)
             continue;
-        for (uint32_t n = (uint32_t)i; m->nodes[n].parent != MODEL_NONE; n = m->nodes[n].parent) {
-            uint32_t op = m->nodes[n].op;
-            if (stamp[op] != (uint32_t)i) {
-                stamp[op] = (uint32_t)i;
-                cum[op] += nd->self_ns;
-            }
-        }
+        sub[nd->parent] += sub[i];
+        if (outer[i])
+            cum[nd->op] += sub[i];
     }
-    free(stamp);
+    free(outer);
+    free(sub);
     return 0;
 }

@@ -11,7 +11,6 @@
 #include "core/analyses/range.h"
 #include "core/analyses/ranks.h"
 #include "core/analyses/steps.h"
-#include "core/base/hmap.h"
 #include "core/model/catkind.h"
 #include "core/model/scope.h"
 #include "core/model/select.h"
@@ -210,120 +209,106 @@ int export_check_entries(const model *m, const export_args *a, t2p_error *err)
     return 0;
 }
 
-/* The groups of --by-shape: per event, the pair (its step, its input
-   shape) as a group id (MODEL_NONE: neither), and per group its step label
-   and its shape label (either NULL). An operator's shape is its own (args
-   "Input Dims" as TensorBoard showed it, "[]" without one); any other event
-   takes the shape of the event it nests in (a runtime call its operator's,
-   and through its launch the GPU work; a Python frame its caller's), so
-   that every sample is labelled with the shape of the innermost operator
-   on its stack. nested: a model of tr with its nesting (keep_nesting). */
-struct shape_groups {
-    uint32_t *group;
-    const char **steps, **shapes;
-    size_t n;
-};
-
-static void shape_groups_done(struct shape_groups *g)
+void export_piece_done(export_piece *p)
 {
-    free(g->group);
-    free(g->steps);
-    free(g->shapes);
+    memory_free(p->mem);
+    shortname_free(p->sn);
+    free(p->keep);
+    free(p->mask);
+    free(p->labels);
+    free(p->comments);
+    model_free(p->grouped);
+    export_shape_done(&p->shape);
+    steps_free(p->own_st);
+    memset(p, 0, sizeof *p);
 }
 
-static int shape_groups_build(const model *nested, const steps *st, const char *const *step_labels,
-                              struct shape_groups *g)
+/* export_prepare's by-shape piece (export_args.by_shape): the operator calls
+   of p->mask (a step's, a range's) that a's scope keeps, on whole's stacks
+   (the filter tests the operator's name, as the Ops view's filter tests its
+   rows), written as export_shape builds them. */
+static int shape_prepare(const model *whole, const export_args *a, export_piece *p,
+                         t2p_error *err)
 {
-    const trace *tr = nested->tr;
-    size_t n = tr->nevents, cap = 0;
-    uint32_t *shape = malloc((n ? n : 1) * sizeof *shape);
-    hmap pairs = { 0 };
+    const trace *tr = whole->tr;
+    export_args sa = *a;
+    sa.filter = NULL;
+    uint8_t *nk = NULL, *opk = NULL;
+    unsigned char *ev = NULL;
+    scope *s = NULL;
     int rc = -1;
-    memset(g, 0, sizeof *g);
-    g->group = malloc((n ? n : 1) * sizeof *g->group);
-    if (!shape || !g->group || hmap_init(&pairs, 256) < 0)
+    if (export_select(whole, &sa, &nk, &p->selecting, err) < 0)
+        return -1;
+    if (a->filter && a->filter[0]) {
+        /* per operator, decided once */
+        if (!(s = scope_new(whole)) || !(opk = calloc(whole->nops ? whole->nops : 1, 1)))
+            goto nomem;
+        scope_set_filter(s, a->filter);
+        for (size_t o = 0; o < whole->nops; o++)
+            opk[o] = scope_name_passes(s, model_op_name(whole, (uint32_t)o));
+        p->selecting = true;
+    }
+    if (p->mask || nk || opk) {
+        if (!(ev = malloc(tr->nevents ? tr->nevents : 1)))
+            goto nomem;
+        for (size_t e = 0; e < tr->nevents; e++) {
+            uint32_t n = whole->ev_node[e];
+            ev[e] = (!p->mask || p->mask[e]) && (!nk || (n != MODEL_NONE && nk[n])) &&
+                    (!opk || (n != MODEL_NONE && whole->nodes[n].op != MODEL_NONE &&
+                              opk[whole->nodes[n].op]));
+        }
+    }
+    if (export_shape_build(&p->shape, whole, p->st, ev, err) < 0)
         goto out;
-    uint32_t empty = strtab_find(tr->strs, "[]", 2);
-    /* the operators' shapes (trace->shapes is in event order) */
-    for (size_t e = 0; e < n; e++) {
-        uint32_t cat = tr->events[e].cat;
-        bool op = cat < nested->ncatkind && nested->catkind[cat] == CATKIND_CPU_OP;
-        shape[e] = op ? (empty != STRTAB_NONE ? empty : STRTAB_NONE - 1) : STRTAB_NONE;
-    }
-    for (size_t i = 0; i < tr->nshapes; i++) {
-        uint32_t e = tr->shapes[i].event;
-        if (shape[e] != STRTAB_NONE)
-            shape[e] = tr->shapes[i].shape;
-    }
-    /* the others inherit, parents before children on each track */
-    for (size_t k = 0; k < nested->ntracks; k++)
-        for (size_t i = nested->track_start[k]; i < nested->track_start[k + 1]; i++) {
-            uint32_t e = nested->nest_order[i], p = nested->ev_parent[e];
-            if (shape[e] == STRTAB_NONE && p != MODEL_NONE)
-                shape[e] = shape[p];
-        }
-    for (size_t e = 0; e < n; e++) {
-        uint32_t step = st && !st->whole_trace ? st->ev_step[e] : STEPS_NONE;
-        if (step == STEPS_NONE && shape[e] == STRTAB_NONE) {
-            g->group[e] = MODEL_NONE;
-            continue;
-        }
-        uint64_t key = (uint64_t)step << 32 | shape[e];
-        uint32_t id = hmap_get(&pairs, key);
-        if (id == UINT32_MAX) {
-            if (g->n == cap) {
-                size_t nc = cap ? 2 * cap : 64;
-                const char **a = realloc(g->steps, nc * sizeof *a);
-                if (!a)
-                    goto out;
-                g->steps = a;
-                const char **b = realloc(g->shapes, nc * sizeof *b);
-                if (!b)
-                    goto out;
-                g->shapes = b;
-                cap = nc;
-            }
-            id = (uint32_t)g->n++;
-            g->steps[id] = step != STEPS_NONE ? step_labels[step] : NULL;
-            g->shapes[id] = shape[e] == STRTAB_NONE     ? NULL
-                            : shape[e] == STRTAB_NONE - 1 ? "[]"
-                                                          : trace_str(tr, shape[e]);
-            if (hmap_put(&pairs, key, id) < 0)
-                goto out;
-        }
-        g->group[e] = id;
-    }
+    const model *m = p->m = p->shape.m;
+    if (a->short_names && !(p->sn = shortname_new(m)))
+        goto nomem;
+    size_t nc = 0;
+    if (!(p->comments = malloc((a->ncomments + 2) * sizeof *p->comments)))
+        goto nomem;
+    for (size_t i = 0; i < a->ncomments; i++)
+        p->comments[nc++] = a->comments[i];
+    if (p->step_note[0])
+        p->comments[nc++] = p->step_note;
+    p->comments[nc++] = "by input shape: the operator calls of TensorBoard's tree (its Operator "
+                        "view), each at the stack of its ancestors in that tree, labelled "
+                        "input_shape; time = its self time (less its children and runtime "
+                        "calls), device_time = the GPU time of its own launches, samples = "
+                        "its calls";
+    /* no heap types: the samples are the tree's operators, not the model's
+       stacks the memory records are attributed to */
+    p->po = (pprof_opts){ .tool_version = a->tool_version, .comments = p->comments,
+                          .ncomments = nc, .short_names = p->sn, .has_rank = a->has_rank,
+                          .rank = a->rank, .step_labels = p->shape.steps,
+                          .shape_labels = p->shape.shapes, .nsteps = p->shape.ngroups,
+                          .hide_python = a->hide_python, .modules_only = a->modules,
+                          .no_overwrite = a->no_overwrite, .progress = a->progress,
+                          .progress_ctx = a->progress_ctx };
     rc = 0;
+    goto out;
+nomem:
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
 out:
-    hmap_done(&pairs);
-    free(shape);
+    scope_free(s);
+    free(opk);
+    free(nk);
+    free(ev);
     return rc;
 }
 
-int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
-                 const char *out, export_result *res, t2p_error *err)
+int export_prepare(const model *whole, const steps *st, const model_opts *mo,
+                   const export_args *a, export_piece *p, t2p_error *err)
 {
-    model *own = NULL, *grouped = NULL, *nest_own = NULL;
-    struct shape_groups sg = { 0 };
-    const steps *st = NULL;
-    steps *own_st = NULL; /* built here when the caller had none (a->steps) */
-    const char **labels = NULL;
-    unsigned char *mask = NULL;
-    uint8_t *keep = NULL;
-    shortnames *sn = NULL;
-    memory *mem = NULL;
-    int rc = -1;
-    memset(res, 0, sizeof *res);
-    if (!whole && !(whole = own = model_build(tr, mo, err)))
+    const trace *tr = whole->tr;
+    memset(p, 0, sizeof *p);
+    p->m = whole;
+    if (!st && !(st = p->own_st = steps_build(whole, err)))
         return -1;
-    if (!(st = own ? NULL : a->steps) && !(st = own_st = steps_build(whole, err)))
-        goto out;
-    const model *m = whole;
+    p->st = st;
     if (a->range && a->step) {
         /* one mask holds one scope: neither may silently win */
-        error_set(err, T2P_ERR_ARG, whole->tr->path, -1,
-                  "--range and --step are two scopes: give one");
-        goto out;
+        error_set(err, T2P_ERR_ARG, tr->path, -1, "--range and --step are two scopes: give one");
+        return -1;
     }
     time_range rg;
     if (a->range) {
@@ -334,196 +319,136 @@ int export_trace(const model *whole, const trace *tr, const model_opts *mo, cons
             snprintf(why, sizeof why, "--range: %.480s", err->reason);
             snprintf(err->reason, sizeof err->reason, "%s", why);
             err->kind = T2P_ERR_ARG;
-            goto out;
+            return -1;
         }
-        if (!(mask = range_mask(whole, &rg, NULL)))
+        if (!(p->mask = range_mask(whole, &rg, NULL)))
             goto nomem;
     }
-    if (a->by_shape) {
-        /* the input shapes need the nesting: the model's, else one built
-           with it */
-        const model *nested = whole;
-        if (!whole->ev_parent) {
-            model_opts o = *mo;
-            o.keep = NULL;
-            o.group = NULL;
-            o.keep_nesting = true;
-            if (!(nest_own = model_build(tr, &o, err)))
-                goto out;
-            nested = nest_own;
-        }
-        if (!st->whole_trace && !(labels = steps_labels(st)))
-            goto nomem;
-        if (shape_groups_build(nested, st, labels, &sg) < 0)
+    size_t first = 0, last = 0;
+    if (a->step) {
+        /* with --step, only those steps' events count */
+        if (steps_parse_range(st, a->step, &first, &last, err) < 0)
+            return -1;
+        char l[160];
+        snprintf(p->step_note, sizeof p->step_note,
+                 "scope: step%s %s (CPU events that start in it, the GPU work they launched)",
+                 first == last ? "" : "s", steps_range_label(st, first, last, l, sizeof l));
+        if (!(p->mask = steps_mask(st, first, last)))
             goto nomem;
     }
-    if (a->range || a->step || !st->whole_trace || a->by_shape) {
+    if (a->by_shape)
+        return shape_prepare(whole, a, p, err);
+    if (a->range || a->step || !st->whole_trace) {
         /* each step's calls in nodes of their own: a step label on every
-           sample; with --step, only those steps' events count */
-        size_t first = 0, last = 0;
-        if (a->step) {
-            if (steps_parse_range(st, a->step, &first, &last, err) < 0)
-                goto out;
-            char l[160];
-            snprintf(res->step_note, sizeof res->step_note,
-                     "scope: step%s %s (CPU events that start in it, the GPU work they launched)",
-                     first == last ? "" : "s", steps_range_label(st, first, last, l, sizeof l));
-            if (!(mask = steps_mask(st, first, last)))
-                goto nomem;
-        }
-        if (!st->whole_trace && !labels && !(labels = steps_labels(st)))
+           sample */
+        if (!st->whole_trace && !(p->labels = steps_labels(st)))
             goto nomem;
         model_opts o = *mo;
-        o.keep = mask;
-        o.group = a->by_shape ? sg.group : st->whole_trace ? NULL : st->ev_step;
+        o.keep = p->mask;
+        o.group = st->whole_trace ? NULL : st->ev_step;
         /* the whole trace's labelled model from the one built, when it kept
            its nesting (no second sort, nesting and linking); a scope builds
            its own */
-        grouped = !mask && whole->ev_parent ? model_regroup(whole, o.group, err)
-                                            : model_build(tr, &o, err);
-        if (!grouped)
-            goto out;
+        p->grouped = !p->mask && whole->ev_parent ? model_regroup(whole, o.group, err)
+                                                  : model_build(tr, &o, err);
+        if (!p->grouped)
+            return -1;
         /* the memory figures cover the window's records (memory.h) */
         if (a->range)
-            range_window(&rg, grouped);
+            range_window(&rg, p->grouped);
         else if (a->step)
-            steps_window(st, first, last, grouped);
-        m = grouped;
+            steps_window(st, first, last, p->grouped);
+        p->m = p->grouped;
     }
-    if (export_select(m, a, &keep, &res->selecting, err) < 0)
-        goto out;
-    if (a->short_names && !(sn = shortname_new(m)))
+    const model *m = p->m;
+    if (export_select(m, a, &p->keep, &p->selecting, err) < 0)
+        return -1;
+    if (a->short_names && !(p->sn = shortname_new(m)))
         goto nomem;
-    if (tr->nmems && !a->no_memory && !(mem = memory_build(m, err)))
-        goto out;
-    const char *comments[16];
+    if (tr->nmems && !a->no_memory && !(p->mem = memory_build(m, err)))
+        return -1;
     size_t nc = 0;
-    for (size_t i = 0; i < a->ncomments && nc < 15; i++)
-        comments[nc++] = a->comments[i];
-    if (res->step_note[0])
-        comments[nc++] = res->step_note;
-    pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .comments = comments,
-                      .ncomments = nc, .short_names = sn, .has_rank = a->has_rank,
-                      .rank = a->rank,
-                      .step_labels = a->by_shape ? sg.steps : labels,
-                      .shape_labels = a->by_shape ? sg.shapes : NULL,
-                      .nsteps = a->by_shape ? sg.n : labels ? st->nsteps : 0,
-                      .mem = mem, .hide_python = a->hide_python,
-                      .modules_only = a->modules,
-                      .memory_types = !a->no_memory,
-                      .no_overwrite = a->no_overwrite, .progress = a->progress,
-                      .progress_ctx = a->progress_ctx };
-    if (pprof_write(m, &po, out, &res->sum, err) < 0)
-        goto out;
-    res->memory = mem != NULL;
-    res->busy_ns = m->busy_ns;
-    res->gpu = m->gpu_events > 0;
-    rc = 0;
-    goto out;
-nomem:
-    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
-out:
-    memory_free(mem);
-    shortname_free(sn);
-    free(keep);
-    free(mask);
-    free(labels);
-    model_free(grouped);
-    model_free(nest_own);
-    shape_groups_done(&sg);
-    steps_free(own_st);
-    model_free(own);
-    return rc;
-}
-
-/* One side of a difference: whole with its steps' calls apart (the step
-   labels each side's convert gives), its selection and memory. */
-struct side {
-    model *grouped;
-    steps *st;
-    const char **labels;
-    uint8_t *keep;
-    memory *mem;
-    shortnames *sn;
-};
-
-static void side_done(struct side *d)
-{
-    memory_free(d->mem);
-    shortname_free(d->sn);
-    free(d->keep);
-    free(d->labels);
-    model_free(d->grouped);
-    steps_free(d->st);
-}
-
-static int side_prepare(struct side *d, const model *whole, const model_opts *mo,
-                        const export_args *a, bool with_mem, pprof_opts *po, bool *selecting,
-                        t2p_error *err)
-{
-    const model *m = whole;
-    if (!(d->st = steps_build(whole, err)))
-        return -1;
-    if (!d->st->whole_trace) {
-        model_opts o = *mo;
-        o.keep = NULL;
-        o.group = d->st->ev_step;
-        d->grouped = whole->ev_parent ? model_regroup(whole, d->st->ev_step, err)
-                                      : model_build(whole->tr, &o, err);
-        if (!d->grouped)
-            return -1;
-        if (!(d->labels = steps_labels(d->st)))
-            goto nomem;
-        m = d->grouped;
-    }
-    if (export_select(m, a, &d->keep, selecting, err) < 0)
-        return -1;
-    if (with_mem && whole->tr->nmems && !(d->mem = memory_build(m, err)))
-        return -1;
-    if (a->short_names && !(d->sn = shortname_new(m)))
+    if (!(p->comments = malloc((a->ncomments + 1) * sizeof *p->comments)))
         goto nomem;
-    /* the rank label a single trace's convert gives, so the diff stays what
-       pprof -diff_base makes of the two converts */
-    int64_t rank = ranks_trace_rank(whole->tr);
-    *po = (pprof_opts){ .keep = d->keep, .tool_version = a->tool_version,
-                        .comments = a->comments, .ncomments = a->ncomments,
-                        .has_rank = rank >= 0, .rank = rank, .short_names = d->sn,
-                        .step_labels = d->labels, .nsteps = d->labels ? d->st->nsteps : 0,
-                        .mem = d->mem, .hide_python = a->hide_python,
-                        .modules_only = a->modules,
-                        .memory_types = !a->no_memory,
-                        .no_overwrite = a->no_overwrite, .progress = a->progress,
-                        .progress_ctx = a->progress_ctx };
+    for (size_t i = 0; i < a->ncomments; i++)
+        p->comments[nc++] = a->comments[i];
+    if (p->step_note[0])
+        p->comments[nc++] = p->step_note;
+    p->po = (pprof_opts){ .keep = p->keep, .tool_version = a->tool_version,
+                          .comments = p->comments, .ncomments = nc, .short_names = p->sn,
+                          .has_rank = a->has_rank, .rank = a->rank,
+                          .step_labels = p->labels, .nsteps = p->labels ? st->nsteps : 0,
+                          .mem = p->mem, .hide_python = a->hide_python,
+                          .modules_only = a->modules, .memory_types = !a->no_memory,
+                          .no_overwrite = a->no_overwrite, .progress = a->progress,
+                          .progress_ctx = a->progress_ctx };
     return 0;
 nomem:
-    error_set(err, T2P_ERR_NOMEM, whole->tr->path, -1, "out of memory");
+    error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
     return -1;
+}
+
+int export_trace(const model *whole, const trace *tr, const model_opts *mo, const export_args *a,
+                 const char *out, export_result *res, t2p_error *err)
+{
+    model *own = NULL;
+    export_piece p;
+    int rc = -1;
+    memset(res, 0, sizeof *res);
+    memset(&p, 0, sizeof p);
+    if (!whole && !(whole = own = model_build(tr, mo, err)))
+        return -1;
+    /* the caller's steps are those of its own whole model */
+    if (export_prepare(whole, own ? NULL : a->steps, mo, a, &p, err) < 0)
+        goto out;
+    res->selecting = p.selecting;
+    snprintf(res->step_note, sizeof res->step_note, "%s", p.step_note);
+    if (pprof_write(p.m, &p.po, out, &res->sum, err) < 0)
+        goto out;
+    res->memory = p.mem != NULL;
+    res->busy_ns = p.m->busy_ns;
+    res->gpu = p.m->gpu_events > 0;
+    rc = 0;
+out:
+    export_piece_done(&p);
+    model_free(own);
+    return rc;
 }
 
 int export_diff(const model *base_whole, const model *new_whole, const model_opts *mo,
                 const export_args *a, const char *out, export_result *res, t2p_error *err)
 {
-    struct side d[2];
-    pprof_opts po[2];
+    export_piece d[2];
     int rc = -1;
     memset(d, 0, sizeof d);
     memset(res, 0, sizeof *res);
     const model *whole[2] = { base_whole, new_whole };
+    /* each side whole: the two traces have their own steps and clocks (convert
+       refuses --step, --range and --by-shape with --base) */
+    export_args sa = *a;
+    sa.step = NULL;
+    sa.range = NULL;
+    sa.by_shape = false;
     /* the heap sample types on both sides, zero on a side without [memory]
        records: as the two single-trace converts have them */
     bool with_mem = !a->no_memory && (base_whole->tr->nmems || new_whole->tr->nmems);
-    for (int k = 0; k < 2; k++)
-        if (side_prepare(&d[k], whole[k], mo, a, with_mem, &po[k], &res->selecting, err) < 0)
+    for (int k = 0; k < 2; k++) {
+        if (export_prepare(whole[k], NULL, mo, &sa, &d[k], err) < 0)
             goto out;
-    const model *m0 = d[0].grouped ? d[0].grouped : base_whole;
-    const model *m1 = d[1].grouped ? d[1].grouped : new_whole;
-    if (pprof_write_diff(m0, &po[0], m1, &po[1], out, &res->sum, err) < 0)
+        res->selecting |= d[k].selecting;
+        /* the rank label a single trace's convert gives, so the diff stays
+           what pprof -diff_base makes of the two converts */
+        int64_t rank = ranks_trace_rank(whole[k]->tr);
+        d[k].po.has_rank = rank >= 0;
+        d[k].po.rank = rank;
+    }
+    if (pprof_write_diff(d[0].m, &d[0].po, d[1].m, &d[1].po, out, &res->sum, err) < 0)
         goto out;
     res->memory = with_mem;
     res->gpu = base_whole->gpu_events || new_whole->gpu_events;
     rc = 0;
 out:
     for (int k = 0; k < 2; k++)
-        side_done(&d[k]);
+        export_piece_done(&d[k]);
     return rc;
 }

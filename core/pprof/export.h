@@ -16,6 +16,7 @@
 #include "core/base/error.h"
 #include "core/load/trace.h"
 #include "core/model/model.h"
+#include "core/pprof/export_shape.h"
 #include "core/pprof/pprof.h"
 
 struct steps;
@@ -47,9 +48,10 @@ typedef struct export_args {
                                      the kernel's name alone, as that view's filter does */
     const char *kernel;           /* with kernels: that kernel alone (its exact name); NULL:
                                      every kernel */
-    bool by_shape;                /* an "input_shape" label on every sample: the shape of the
-                                     innermost operator on its stack (the Ops view by input
-                                     shape); one trace alone */
+    bool by_shape;                /* the Ops view by input shape: the operator calls of
+                                     TensorBoard's tree at the stacks of that tree, each
+                                     labelled input_shape (core/pprof/export_shape.h); the
+                                     filter tests the operator's name, as that view's does */
     bool modules;                 /* the stacks through an nn.Module call, with the Python
                                      frames but the modules hidden (pprof_opts.modules_only):
                                      the Modules view */
@@ -86,6 +88,40 @@ int export_select(const model *m, const export_args *a, uint8_t **keep, bool *se
    naming the option; a bad pattern: T2P_ERR_ARG). What analyze checks
    before it reports on a scope. */
 int export_check_entries(const model *m, const export_args *a, t2p_error *err);
+
+/* whole in a's scope, ready to write: what every writer of a profile here
+   (export_trace, each side of export_diff, export_rank_pack) makes the same
+   way, so that a scope (--step, --range, --by-shape, the entries) means one
+   thing in all of them. Caller storage: export_prepare fills it,
+   export_piece_done frees what it holds; it must not move in between
+   (po points into it). */
+typedef struct export_piece {
+    const model *m;          /* the model to write: whole, or one built for the scope */
+    const struct steps *st;  /* whole's steps (the caller's, or own_st) */
+    pprof_opts po;           /* keep, names, labels, memory and a's flags; comments: a's,
+                                then step_note; the rank label a's (has_rank, rank) */
+    bool selecting;          /* some entry, filter or pattern selected stacks */
+    char step_note[200];     /* "scope: step 1011 (...)" with a->step, else "" */
+    /* owned: */
+    model *grouped;
+    struct steps *own_st;
+    const char **labels, **comments;
+    unsigned char *mask;
+    uint8_t *keep;
+    shortnames *sn;
+    memory *mem;
+    export_shape shape;      /* a->by_shape: the model written, its groups' labels */
+} export_piece;
+
+/* Fills *p with whole (a model of the whole trace, built with mo) in a's
+   scope. st: whole's steps, or NULL to build them here. a->step and
+   a->range are refused together (T2P_ERR_ARG); a malformed --step or
+   --range, a step the trace lacks (T2P_ERR_MISSING) or a START past the
+   trace's end are errors. Returns 0, or -1 with err set; either way call
+   export_piece_done. */
+int export_prepare(const model *whole, const struct steps *st, const model_opts *mo,
+                   const export_args *a, export_piece *p, t2p_error *err);
+void export_piece_done(export_piece *p);
 
 /* Writes the profile of tr in a's scope to out (pprof_write: a temp file
    renamed into place). whole is tr's model built with mo, or NULL to build

@@ -19,67 +19,30 @@
 int export_rank_pack(ranks_file *f, const model *whole, const steps *st, const model_opts *mo,
                      const export_args *a, t2p_error *err)
 {
-    uint8_t *keep = NULL;
-    unsigned char *mask = NULL;
-    const char **labels = NULL;
-    shortnames *sn = NULL;
-    memory *mem = NULL;
-    model *gm = NULL;
+    export_piece p;
     int rc = -1;
-    const model *m = whole;
-    if (a->step || !st->whole_trace) {
-        /* each step's calls in nodes of their own: the step label, as a
-           single trace's profile has it */
-        model_opts so = *mo;
-        if (a->step) {
-            size_t first, last;
-            if (steps_parse_range(st, a->step, &first, &last, err) < 0)
-                goto out;
-            if (!(mask = steps_mask(st, first, last)))
-                goto nomem;
-        }
-        if (!(labels = steps_labels(st)))
-            goto nomem;
-        so.keep = mask;
-        so.group = st->ev_step;
-        gm = !mask && whole->ev_parent ? model_regroup(whole, st->ev_step, err)
-                                       : model_build(whole->tr, &so, err);
-        if (!gm)
-            goto out;
-        m = gm;
-    }
-    bool selecting;
-    if (export_select(m, a, &keep, &selecting, err) < 0)
+    if (export_prepare(whole, st, mo, a, &p, err) < 0)
         goto out;
-    if (a->short_names && !(sn = shortname_new(m)))
-        goto nomem;
-    /* the heap types on every rank, zero where it recorded no [memory]
-       events: the pieces then share their sample types and merge */
-    if (whole->tr->nmems && !a->no_memory && !(mem = memory_build(m, err)))
-        goto out;
-    pprof_opts po = { .keep = keep, .tool_version = a->tool_version, .has_rank = true,
-                      .rank = f->rank, .short_names = sn, .step_labels = labels,
-                      .nsteps = labels ? st->nsteps : 0, .hide_python = a->hide_python,
-                      .modules_only = a->modules,
-                      .mem = mem, .memory_types = !a->no_memory };
+    /* what differs from one trace's profile: the rank label always (every
+       sample of the job has one), and no comments, no progress: the merge
+       writes the job's (export_job_write) */
+    p.po.has_rank = true;
+    p.po.rank = f->rank;
+    p.po.comments = NULL;
+    p.po.ncomments = 0;
+    p.po.no_overwrite = false;
+    p.po.progress = NULL;
+    p.po.progress_ctx = NULL;
     uint8_t *buf;
     size_t len;
-    if (pprof_merge_pack(m, &po, &buf, &len, err) < 0)
+    if (pprof_merge_pack(p.m, &p.po, &buf, &len, err) < 0)
         goto out;
     free(f->out);
     f->out = buf;
     f->out_len = len;
     rc = 0;
-    goto out;
-nomem:
-    error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
 out:
-    memory_free(mem);
-    free(keep);
-    free(mask);
-    free(labels);
-    shortname_free(sn);
-    model_free(gm);
+    export_piece_done(&p);
     return rc;
 }
 
@@ -114,6 +77,10 @@ int export_job_write(ranks_job *j, const export_args *a, const char *out, pprof_
     if (a->step) {
         snprintf(scope, sizeof scope, "scope: step %s of each rank (CPU events that start in "
                  "it, the GPU work they launched)", a->step);
+        comments[nc++] = scope;
+    } else if (a->range) {
+        snprintf(scope, sizeof scope, "scope: range %s of each rank, from the rank's own start "
+                 "(CPU events that start in it, the GPU work they launched)", a->range);
         comments[nc++] = scope;
     }
     for (size_t i = 1; i < a->ncomments && nc < 24; i++)

@@ -37,5 +37,47 @@ printf '%s\n' "$out" | grep -q '^Note: 16 backward roots regrouped .*the 3 it co
 rows=$("$tool" analyze --json -top 0 --step 2 "$mt" | "$py" -c \
     'import json,sys; d=json.load(sys.stdin); print(sum(r["calls"] for r in d["ops_by_shape"] if r["name"]=="aten::addmm"))')
 [ "$rows" = 2 ] || { echo "FAIL: --step 2 has $rows aten::addmm calls, not 2"; fail=1; }
+
+# convert --by-shape (= the Ops view's I then e): every row of every trace
+# with "Input Dims" (the fixtures' traces above, modules ones included), read
+# back by go tool pprof -raw: per (operator, input_shape label) the samples,
+# time and device_time ending at it = the row's calls, self_ns and
+# device_self_ns of analyze --json (checked against the plugin above), and
+# no sample outside the rows; then within a step (--step N on both sides)
+if command -v go >/dev/null 2>&1; then
+    work=$(mktemp -d "${TMPDIR:-/tmp}/t2p-shapes-sh.XXXXXX") || exit 99
+    trap 'rm -rf "$work"' EXIT
+    m=0
+    check() { # TRACE [ARGS...]: the profile against analyze's rows
+        t=$1
+        shift
+        "$tool" analyze --by-shape --json -top 0 "$@" "$t" >"$work/a.json" 2>/dev/null &&
+            "$tool" convert --by-shape "$@" "$t" -o "$work/p.pb.gz" 2>/dev/null ||
+            { echo "FAIL: $(basename "$t") $*: analyze or convert --by-shape failed"; fail=1; return; }
+        if "$py" "$top_srcdir/tests/view_export_check.py" shapes "$work/p.pb.gz" "$work/a.json" \
+            >"$work/check"; then
+            echo "ok: convert --by-shape $(basename "$t") $*: $(tail -1 "$work/check")"
+            m=$((m + 1))
+        else
+            echo "FAIL: convert --by-shape $(basename "$t") $*: $(head -3 "$work/check" | tr '\n' ' ')"
+            fail=1
+        fi
+    }
+    for fx in "$top_srcdir"/tests/fixtures/tb/*.expected.json; do
+        name=$(basename "$fx" .expected.json)
+        for c in "$top_srcdir/tests/fixtures/tb/$name.json.gz" "$SHARED/traces/$name.json.gz" \
+                 "$SHARED/traces/$name.json"; do
+            [ -e "$c" ] && check "$c" && break
+        done
+    done
+    check "$top_srcdir/data/alexnet_train.json.gz"
+    check "$SHARED/traces/cupti_profiler.json.gz"
+    check "$mt" --step 2
+    check "$top_srcdir/data/resnet50_gpu.json.gz" --step 7-8
+    [ "$m" -ge 14 ] || { echo "FAIL: convert --by-shape checked on $m traces only"; fail=1; }
+else
+    echo "FAIL: go missing: cannot read the --by-shape profile back"
+    fail=1
+fi
 [ $fail -eq 0 ] && echo "ok: shapes and modules ($n fixtures)"
 exit $fail

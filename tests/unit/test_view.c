@@ -19,6 +19,7 @@
 #include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/pprof/pprof.h"
+#include "core/model/scope.h"
 #include "core/model/select.h"
 #include "core/load/trace.h"
 #include "ui/mouse.h"
@@ -148,6 +149,79 @@ static void test_ops_every_sort(void **state)
     assert_non_null(strstr(line, "Calls\xe2\x96\xb2"));
     model_sort_ops(f->m, MODEL_SORT_CALLS, true, want);
     assert_int_equal(view_row(v, 0), want[0]);
+    free(want);
+    unit_view_close(f);
+}
+
+/* Under a focus the Ops view lists the ops on its stacks by their figures in
+   the scope, with the tie rule of every other table (model_sort_ops:
+   largest first, ties by name, then by index; r flips it all), written
+   here a second time: the scoped order was sorted in ui by its own rule. */
+static const scope_fig *exp_f;
+static const model *exp_m;
+static enum model_sort exp_s;
+static bool exp_rev;
+
+static int64_t exp_key(const scope_fig *f)
+{
+    switch (exp_s) {
+    case MODEL_SORT_TOTAL: return f->total_ns;
+    case MODEL_SORT_CALLS: return (int64_t)f->calls;
+    case MODEL_SORT_AVG: return f->calls ? f->total_ns / (int64_t)f->calls : 0;
+    case MODEL_SORT_DEVICE_SELF: return f->dev_self_ns;
+    case MODEL_SORT_DEVICE_TOTAL: return f->dev_total_ns;
+    case MODEL_SORT_NAME: return 0;
+    default: return f->self_ns;
+    }
+}
+
+static int exp_cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int64_t x = exp_key(&exp_f[a]), y = exp_key(&exp_f[b]);
+    int r = x > y ? -1 : x < y;
+    if (!r)
+        r = strcmp(model_op_name(exp_m, a), model_op_name(exp_m, b));
+    if (!r)
+        r = a < b ? -1 : a > b;
+    return exp_rev ? -r : r;
+}
+
+static void test_ops_scoped_ties(void **state)
+{
+    (void)state;
+    struct fixture *f = unit_view_open(TOP_SRCDIR "/data/alexnet_train.json.gz", NULL);
+    view *v = f->v;
+    const model *m = f->m;
+    uint32_t *want = malloc(m->nops * sizeof *want);
+    view_key(v, VK_ENTER); /* a focus on the top operator */
+    assert_int_equal(scope_depth(view_scope(v)), 1);
+    view_key(v, '1');
+    exp_f = scope_ops(view_scope(v));
+    exp_m = m;
+    assert_non_null(exp_f);
+    size_t ties = 0;
+    for (int s = 0; s < MODEL_SORT_N; s++)
+        for (int rev = 0; rev < 2; rev++) {
+            v->sort = (enum model_sort)s;
+            v->reverse = rev;
+            v->stale[VIEW_OPS] = true;
+            exp_s = (enum model_sort)s;
+            exp_rev = rev;
+            size_t n = 0;
+            for (uint32_t o = 0; o < m->nops; o++) {
+                const scope_fig *g = &exp_f[o];
+                if (g->calls || g->total_ns || g->dev_total_ns || g->dev_events)
+                    want[n++] = o;
+            }
+            qsort(want, n, sizeof *want, exp_cmp);
+            assert_int_equal(view_nrows(v), n);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(view_row(v, i), want[i]);
+                ties += i && exp_key(&exp_f[want[i]]) == exp_key(&exp_f[want[i - 1]]);
+            }
+        }
+    assert_true(ties > 0); /* the rule was put to the test */
     free(want);
     unit_view_close(f);
 }
@@ -1207,6 +1281,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_every_sort),
+        cmocka_unit_test(test_ops_scoped_ties),
         cmocka_unit_test(test_cats_and_threads),
         cmocka_unit_test(test_tree_expand_collapse),
         cmocka_unit_test(test_tree_rows_consistent),

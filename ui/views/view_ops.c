@@ -63,6 +63,7 @@ struct ops_state {
     bool by_shape;   /* I: rows are opshape rows */
     tbtree *tree;    /* built on the first I, for the model's life */
     opshape *shp;
+    uint32_t *shape_order; /* shp's rows in the current sort */
 };
 
 static int ops_open(view *v)
@@ -79,6 +80,7 @@ static void ops_close(view *v)
     struct ops_state *s = view_state(v, VIEW_OPS);
     if (s) {
         free(s->order);
+        free(s->shape_order);
         opshape_free(s->shp);
         tbtree_free(s->tree);
     }
@@ -100,29 +102,23 @@ static const col *ops_cols_of(view *v)
     return by_shape(v) ? shape_cols : cols;
 }
 
-static int64_t shape_key(const opshape_row *r, enum model_sort s)
-{
-    return model_sort_key(s, r->calls, r->self_ns, r->total_ns, r->dev_self_ns, r->dev_total_ns);
-}
-
-/* The rows by input shape: TensorBoard's, by the current sort, through the filter. */
+/* The rows by input shape: TensorBoard's, by the current sort (core's rule,
+   opshape_sort: analyze --by-shape lists them alike), through the filter. */
 static int shape_rebuild(view *v, view_rows *r)
 {
-    const opshape *sh = st(v)->shp;
+    struct ops_state *s = st(v);
+    const opshape *sh = s->shp;
     const trace *tr = v->m->tr;
-    view_keyed *k = view_keyed_buf(v, sh->nrows);
-    if (!k)
+    if (!s->shape_order &&
+        !(s->shape_order = malloc((sh->nrows ? sh->nrows : 1) * sizeof *s->shape_order)))
         return -1;
-    for (size_t i = 0; i < sh->nrows; i++) {
-        k[i].key = shape_key(&sh->rows[i], v->sort);
-        k[i].name = trace_str(tr, sh->rows[i].name);
-        k[i].id = (uint32_t)i;
-    }
-    view_keyed_sort(k, sh->nrows, v->sort == MODEL_SORT_NAME, v->reverse);
+    opshape_sort(sh, tr, v->sort, v->reverse, s->shape_order);
     for (size_t i = 0; i < sh->nrows; i++) {
         if (v->top_ops && r->n >= v->top_ops)
             break;
-        if (scope_name_passes(v->scope, k[i].name) && view_rows_push(r, k[i].id) < 0)
+        uint32_t row = s->shape_order[i];
+        if (scope_name_passes(v->scope, trace_str(tr, sh->rows[row].name)) &&
+            view_rows_push(r, row) < 0)
             return -1;
     }
     return 0;
@@ -179,35 +175,6 @@ static void op_fig(view *v, uint32_t op, scope_fig *f)
                       .dev_total_ns = o->dev_total_ns };
 }
 
-static int64_t fig_key(const scope_fig *f, enum model_sort s)
-{
-    return model_sort_key(s, f->calls, f->self_ns, f->total_ns, f->dev_self_ns, f->dev_total_ns);
-}
-
-/* Under a scope: the ops on its stacks, by their figures in it. */
-static int scoped_order(view *v, const scope_fig *sf, uint32_t *order, size_t *n)
-{
-    const model *m = v->m;
-    view_keyed *k = view_keyed_buf(v, m->nops);
-    if (!k)
-        return -1;
-    size_t c = 0;
-    for (size_t o = 0; o < m->nops; o++) {
-        const scope_fig *f = &sf[o];
-        if (!f->calls && !f->total_ns && !f->dev_total_ns && !f->dev_events)
-            continue;
-        k[c].key = fig_key(f, v->sort);
-        k[c].name = model_op_name(m, (uint32_t)o);
-        k[c].id = (uint32_t)o;
-        c++;
-    }
-    view_keyed_sort(k, c, v->sort == MODEL_SORT_NAME, v->reverse);
-    for (size_t i = 0; i < c; i++)
-        order[i] = k[i].id;
-    *n = c;
-    return 0;
-}
-
 static int ops_rebuild(view *v, view_rows *r)
 {
     const model *m = v->m;
@@ -216,10 +183,12 @@ static int ops_rebuild(view *v, view_rows *r)
     size_t n = m->nops;
     if (s->by_shape)
         return shape_rebuild(v, r);
+    /* under a scope, the ops on its stacks by their figures in it; else
+       every op: one sorter, one tie rule (model_sort_ops_keyed) */
     if (!sf)
         model_sort_ops(m, v->sort, v->reverse, s->order);
-    else if (scoped_order(v, sf, s->order, &n) < 0)
-        return -1;
+    else
+        n = scope_sort_ops(v->scope, v->sort, v->reverse, s->order);
     for (size_t i = 0; i < n; i++) {
         if (v->top_ops && r->n >= v->top_ops)
             break;
