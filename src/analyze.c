@@ -167,10 +167,11 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     size_t nops = analyze_scope_order(sc, (enum model_sort)sort, order);
     size_t nshow = top == 0 || top > nops ? nops : top;
     /* TensorBoard's tree is built over the whole trace (its runtime and GPU
-       links cross step bounds); the scope picks the calls that count */
+       links cross step bounds); the step's or range's keep mask picks the
+       calls that count, as convert --by-shape does */
     if (!sel->only && (json || by_shape || with_modules) &&
-        analyze_shapes_build(&shapes, whole, st, sel->spec != NULL, sel->first, sel->last,
-                             (enum model_sort)sort, &err) < 0) {
+        analyze_shapes_build(&shapes, whole, m != whole ? m->keep : NULL, (enum model_sort)sort,
+                             &err) < 0) {
         rc = cli_fail(&err);
         goto out;
     }

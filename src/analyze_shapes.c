@@ -10,22 +10,15 @@
 #include "src/cli.h"
 #include "src/cli_table.h"
 
-int analyze_shapes_build(analyze_shapes *a, const model *whole, const steps *st, bool scoped,
-                         size_t first, size_t last, enum model_sort sort, t2p_error *err)
+int analyze_shapes_build(analyze_shapes *a, const model *whole, const unsigned char *keep,
+                         enum model_sort sort, t2p_error *err)
 {
     memset(a, 0, sizeof *a);
     a->sort = sort;
-    unsigned char *keep = NULL;
-    if (scoped && !(keep = steps_mask(st, first, last))) {
-        error_set(err, T2P_ERR_NOMEM, whole->tr->path, -1, "out of memory");
-        return -1;
-    }
-    int rc = -1;
     if ((a->tree = tbtree_build(whole, err)) && (a->ops = opshape_build(a->tree, keep, err)) &&
         (a->mods = modules_build(a->tree, keep, err)))
-        rc = 0;
-    free(keep);
-    return rc;
+        return 0;
+    return -1;
 }
 
 void analyze_shapes_done(analyze_shapes *a)

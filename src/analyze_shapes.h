@@ -21,11 +21,11 @@ typedef struct analyze_shapes {
     enum model_sort sort;
 } analyze_shapes;
 
-/* Builds both views from the whole trace's model; with first <= last,
-   only steps first..last of st count (the --step scope). Returns 0, or -1
-   with err set; analyze_shapes_done is due either way. */
-int analyze_shapes_build(analyze_shapes *a, const model *whole, const steps *st, bool scoped,
-                         size_t first, size_t last, enum model_sort sort, t2p_error *err);
+/* Builds both views from the whole trace's model; with keep (a step's or a
+   range's mask, tr->nevents bytes; borrowed) only the calls it keeps count.
+   Returns 0, or -1 with err set; analyze_shapes_done is due either way. */
+int analyze_shapes_build(analyze_shapes *a, const model *whole, const unsigned char *keep,
+                         enum model_sort sort, t2p_error *err);
 void analyze_shapes_done(analyze_shapes *a);
 
 /* ,"ops_by_shape":[...] (the top rows, all with top 0) ,"modules":[...]

@@ -74,6 +74,8 @@ if command -v go >/dev/null 2>&1; then
     check "$SHARED/traces/cupti_profiler.json.gz"
     check "$mt" --step 2
     check "$top_srcdir/data/resnet50_gpu.json.gz" --step 7-8
+    # a range: analyze's rows count the calls that start in it, as convert's
+    check "$top_srcdir/data/resnet50_gpu.json.gz" --range 300ms:700ms
     [ "$m" -ge 14 ] || { echo "FAIL: convert --by-shape checked on $m traces only"; fail=1; }
 else
     echo "FAIL: go missing: cannot read the --by-shape profile back"

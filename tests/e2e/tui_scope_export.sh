@@ -105,13 +105,15 @@ case_ "Steps with --range (the steps overlapping it)" "$mem" "5" --range 15ms:23
 
 # the views that export what they show (#26, #27): the profile holds the
 # figures analyze gives for that view (tests/view_export_check.py)
-viewfig() { # MODE TRACE [ARG]: the last case's profile against analyze --json
-    "$top_builddir/torch2pprof" analyze --json --top 0 "$2" >"$work/an.json" 2>/dev/null
-    if python3 "$top_srcdir/tests/view_export_check.py" "$1" "$out" "$work/an.json" ${3+"$3"} \
+viewfig() { # MODE TRACE [ARG [ANALYZE-OPTION...]]: the last case's profile against analyze --json
+    vf_mode=$1 vf_trace=$2 vf_arg=${3-}
+    [ $# -ge 3 ] && shift 3 || shift $#
+    "$top_builddir/torch2pprof" analyze --json --top 0 "$@" "$vf_trace" >"$work/an.json" 2>/dev/null
+    if python3 "$top_srcdir/tests/view_export_check.py" "$vf_mode" "$out" "$work/an.json" ${vf_arg:+"$vf_arg"} \
         >"$work/check"; then
-        ok "$1 figures of the view"
+        ok "$vf_mode figures of the view $*"
     else
-        bad "$1: the profile is not what the view shows: $(head -3 "$work/check")"
+        bad "$vf_mode $*: the profile is not what the view shows: $(head -3 "$work/check")"
     fi
 }
 modtr="$top_srcdir/tests/fixtures/tb/modules_train.json.gz"
@@ -126,6 +128,9 @@ case_ "Kernels with a step" "$res" "5 <Down> <Enter> 9 <Tab> <Tab>"
 case_ "Ops by input shape: every sample labelled with its shape" "$res" "1 I"
 viewfig shapes "$res"
 case_ "Ops by input shape in a step" "$res" "5 <Down> <Enter> 1 I"
+# the step's rows, as the view shows them and analyze --by-shape --step lists them
+stepn=$(printf '%s' "$cmd" | sed -n 's/.*--step \([0-9][0-9-]*\).*/\1/p')
+if [ -n "$stepn" ]; then viewfig shapes "$res" "" --step "$stepn"; else bad "by shape in a step: no --step in $cmd"; fi
 case_ "Modules: the stacks through modules" "$modtr" "" --view modules
 viewfig modules "$modtr"
 case_ "GPU: a stream's GPU time by launching stack" "$res" "" --view gpu

@@ -1,8 +1,10 @@
 /* The Ops view: one row per operator, as PyTorch's key_averages() table.
    Enter focuses the Tree on every stack through the operator. I groups the
    rows by (operator, input shape) as TensorBoard's Operator view did
-   (core/analyses/opshape.h: its own tree over the whole trace, so a focus
-   does not narrow those rows; the filter does). */
+   (core/analyses/opshape.h: its own tree over the whole trace, whose calls
+   in the model's step or range count, as analyze --by-shape and convert
+   --by-shape take them; a focus does not narrow those rows; the filter
+   does). */
 #include "config.h"
 
 #include <stdio.h>
@@ -130,7 +132,7 @@ static int shape_toggle(view *v)
     struct ops_state *s = st(v);
     if (!s->shp) {
         t2p_error err;
-        if (!(s->tree = tbtree_build(v->m, &err)) || !(s->shp = opshape_build(s->tree, NULL, &err))) {
+        if (!(s->tree = tbtree_build(v->m, &err)) || !(s->shp = opshape_build(s->tree, v->m->keep, &err))) {
             tbtree_free(s->tree);
             s->tree = NULL;
             view_status_set(v, "out of memory: no rows by input shape");
@@ -142,8 +144,8 @@ static int shape_toggle(view *v)
     v->rows[VIEW_OPS].n = 0; /* its ids mean other rows now: the cursor starts on top */
     v->stale[VIEW_OPS] = true;
     if (s->by_shape)
-        view_status_set(v, "by input shape: %zu rows, TensorBoard's tree over the whole trace (I: by name)",
-                        s->shp->nrows);
+        view_status_set(v, "by input shape: %zu rows, TensorBoard's tree%s (I: by name)",
+                        s->shp->nrows, v->m->keep ? ", calls in the scope's steps or range" : "");
     else
         view_status_set(v, "by name (I: by input shape)");
     return VIEW_DRAW_ALL;
