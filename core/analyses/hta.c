@@ -126,22 +126,6 @@ static int window(hta_ctx *c, const unsigned char *keep)
     return 0;
 }
 
-struct devkey {
-    int64_t ts;
-    uint32_t track, event;
-};
-
-/* device events by (stream, ts, index) */
-static int cmp_dev(const void *pa, const void *pb)
-{
-    const struct devkey *x = pa, *y = pb;
-    if (x->track != y->track)
-        return x->track < y->track ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->event < y->event ? -1 : x->event > y->event;
-}
-
 /* The streams (tracks with GPU work in the window, in track order) and
    the device events sorted by stream then start. */
 static int streams(hta_ctx *c)
@@ -172,15 +156,18 @@ static int streams(hta_ctx *c)
             c->stream_of[k] = (uint32_t)h->nstreams;
             h->streams[h->nstreams++].track = (uint32_t)k;
         }
-    struct devkey *k = malloc((c->ndev ? c->ndev : 1) * sizeof *k);
-    if (!k)
-        return -1;
+    /* by (track, start, index): dev is in index order, and each sort is
+       stable, so start, then track */
+    hta_sorter *so = &c->so;
+    for (size_t i = 0; i < c->ndev; i++) {
+        so->idx[i] = c->dev[i];
+        so->key[i] = hta_key_i64(tr->events[c->dev[i]].ts);
+    }
+    hta_sorter_pass(so, c->ndev);
     for (size_t i = 0; i < c->ndev; i++)
-        k[i] = (struct devkey){ tr->events[c->dev[i]].ts, tr->events[c->dev[i]].track, c->dev[i] };
-    qsort(k, c->ndev, sizeof *k, cmp_dev);
-    for (size_t i = 0; i < c->ndev; i++)
-        c->dev[i] = k[i].event;
-    free(k);
+        so->key[i] = tr->events[so->idx[i]].track;
+    hta_sorter_pass(so, c->ndev);
+    memcpy(c->dev, so->idx, c->ndev * sizeof *c->dev);
     return 0;
 }
 
@@ -203,9 +190,11 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     c.nnames = strtab_count(m->tr->strs);
     if (!(c.names = calloc(c.nnames ? c.nnames : 1, 1)))
         goto nomem;
-    if (roles(&c) < 0 || window(&c, keep) < 0 || streams(&c) < 0 || hta_breakdown(&c) < 0 ||
-        hta_idle(&c) < 0 || hta_launch_stats(&c) < 0 || hta_queue(&c) < 0 ||
-        hta_sequences(&c) < 0)
+    /* the sorts' scratch once the window's GPU events are counted */
+    if (roles(&c) < 0 || window(&c, keep) < 0 ||
+        hta_sorter_init(&c.so, 2 * (size_t)h->gpu_events) < 0 || streams(&c) < 0 ||
+        hta_breakdown(&c) < 0 || hta_idle(&c) < 0 || hta_launch_stats(&c) < 0 ||
+        hta_queue(&c) < 0 || hta_sequences(&c) < 0)
         goto nomem;
     for (size_t s = 0; s < h->nstreams; s++)
         h->streams_without_launches += h->streams[s].delay.count == 0;
@@ -215,6 +204,7 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
+    hta_sorter_done(&c.so);
     return h;
 nomem:
     free(c.names);
@@ -223,6 +213,7 @@ nomem:
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
+    hta_sorter_done(&c.so);
     hta_free(h);
     error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory (GPU analyses)");
     return NULL;

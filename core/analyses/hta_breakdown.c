@@ -16,12 +16,6 @@ struct run {
     unsigned type;
 };
 
-static int cmp_run(const void *pa, const void *pb)
-{
-    const struct run *a = pa, *b = pb;
-    return a->start < b->start ? -1 : a->start > b->start;
-}
-
 /* Merges sorted runs in place into their union (touching runs merge, as
    merge_kernel_intervals does); returns how many remain. */
 static size_t merge_runs(struct run *r, size_t n)
@@ -52,12 +46,6 @@ struct edge {
     int delta;
 };
 
-static int cmp_edge(const void *pa, const void *pb)
-{
-    const struct edge *a = pa, *b = pb;
-    return a->t < b->t ? -1 : a->t > b->t;
-}
-
 static int cmp_row(const void *pa, const void *pb)
 {
     const hta_typerow *a = pa, *b = pb;
@@ -69,12 +57,6 @@ static int cmp_row(const void *pa, const void *pb)
 struct kkey {
     uint32_t name, event;
 };
-
-static int cmp_kname(const void *pa, const void *pb)
-{
-    const struct kkey *a = pa, *b = pb;
-    return a->name < b->name ? -1 : a->name > b->name;
-}
 
 /* a kernel row with its name's text, for sorting by (type name, name) as HTA does */
 struct krow {
@@ -108,7 +90,16 @@ static int kernels(hta_ctx *c)
         if (hta_name_type(c, tr->events[e].name) != HTA_OTHER)
             k[n++] = (struct kkey){ tr->events[e].name, e };
     }
-    qsort(k, n, sizeof *k, cmp_kname);
+    /* by name, stable (each name's events in dev's order: the sum of
+       squares adds them in it) */
+    hta_sorter *so = &c->so;
+    for (size_t i = 0; i < n; i++) {
+        so->key[i] = k[i].name;
+        so->idx[i] = k[i].event;
+    }
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct kkey){ (uint32_t)so->key[i], so->idx[i] };
     size_t nk = 0;
     for (size_t i = 0; i < n; i++)
         nk += i == 0 || k[i].name != k[i - 1].name;
@@ -164,6 +155,7 @@ int hta_breakdown(hta_ctx *c)
     struct run *r = malloc((n ? n : 1) * sizeof *r);
     struct run *t = malloc((n ? n : 1) * sizeof *t);
     struct edge *ed = malloc((n ? 2 * n : 1) * sizeof *ed);
+    hta_sorter *so = &c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
     if (!r || !t || !ed)
         goto out;
@@ -171,7 +163,16 @@ int hta_breakdown(hta_ctx *c)
         const trace_event *ev = &tr->events[c->dev[i]];
         r[i] = (struct run){ ev->ts, ev->ts + ev->dur, hta_name_type(c, ev->name) };
     }
-    qsort(r, n, sizeof *r, cmp_run);
+    /* by start (the unions below do not depend on the order of runs that
+       start together) */
+    for (size_t i = 0; i < n; i++) {
+        so->idx[i] = (uint32_t)i;
+        so->key[i] = hta_key_i64(r[i].start);
+    }
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        t[i] = r[so->idx[i]];
+    memcpy(r, t, n * sizeof *r);
 
     /* temporal: the span of all device events, their union, COMPUTATION's union */
     if (n) {
@@ -204,7 +205,20 @@ int hta_breakdown(hta_ctx *c)
             ed[ne++] = (struct edge){ t[i].end, k, -1 };
         }
     }
-    qsort(ed, ne, sizeof *ed, cmp_edge);
+    /* by time (at one instant the order is no figure's: only the set of
+       types running after the instant's last edge lasts) */
+    struct edge *es = malloc((ne ? ne : 1) * sizeof *es);
+    if (!es)
+        goto out;
+    for (size_t i = 0; i < ne; i++) {
+        so->idx[i] = (uint32_t)i;
+        so->key[i] = hta_key_i64(ed[i].t);
+    }
+    hta_sorter_pass(so, ne);
+    for (size_t i = 0; i < ne; i++)
+        es[i] = ed[so->idx[i]];
+    free(ed);
+    ed = es;
     int64_t row[8] = { 0 };
     int active[HTA_OTHER] = { 0 };
     for (size_t i = 0; i < ne; i++) {

@@ -31,14 +31,6 @@ struct lk {
     int64_t ts, end;
 };
 
-static int cmp_lk(const void *pa, const void *pb)
-{
-    const struct lk *a = pa, *b = pb;
-    if (a->track != b->track)
-        return a->track < b->track ? -1 : 1;
-    return a->ts < b->ts ? -1 : a->ts > b->ts;
-}
-
 struct gk {
     int64_t ts;
     uint32_t gpu, name;
@@ -429,7 +421,29 @@ int hta_sequences(hta_ctx *c)
             lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts,
                                      tr->events[l].ts + tr->events[l].dur };
     }
-    qsort(lk, nlk, sizeof *lk, cmp_lk);
+    /* by (launch track, launch start): stable sorts by each, the last
+       first (launches alike in both keep dev's order, as qsort's merge sort
+       kept it) */
+    {
+        hta_sorter *so = &c->so;
+        struct lk *tl = malloc((nlk ? nlk : 1) * sizeof *tl);
+        if (!tl) {
+            free(tl);
+            free(depth);
+            goto out;
+        }
+        hta_sorter_identity(so, nlk);
+        for (size_t i = 0; i < nlk; i++)
+            so->key[i] = hta_key_i64(lk[i].ts);
+        hta_sorter_pass(so, nlk);
+        for (size_t i = 0; i < nlk; i++)
+            so->key[i] = lk[so->idx[i]].track;
+        hta_sorter_pass(so, nlk);
+        for (size_t i = 0; i < nlk; i++)
+            tl[i] = lk[so->idx[i]];
+        free(lk);
+        lk = tl;
+    }
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *ev = &tr->events[e];
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
