@@ -40,12 +40,6 @@ static int64_t runs_len(const struct run *r, size_t n)
     return s;
 }
 
-struct edge {
-    int64_t t;
-    unsigned type;
-    int delta;
-};
-
 static int cmp_row(const void *pa, const void *pb)
 {
     const hta_typerow *a = pa, *b = pb;
@@ -154,10 +148,9 @@ int hta_breakdown(hta_ctx *c)
     size_t n = c->ndev;
     struct run *r = malloc((n ? n : 1) * sizeof *r);
     struct run *t = malloc((n ? n : 1) * sizeof *t);
-    struct edge *ed = malloc((n ? 2 * n : 1) * sizeof *ed);
     hta_sorter *so = &c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
-    if (!r || !t || !ed)
+    if (!r || !t)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const trace_event *ev = &tr->events[c->dev[i]];
@@ -192,7 +185,10 @@ int hta_breakdown(hta_ctx *c)
         h->non_compute_ns = h->kernel_ns - h->compute_ns - h->idle_ns;
     }
 
-    /* kernel types: each type's union, then the time each set of types runs */
+    /* kernel types: each type's union, then the time each set of types
+       runs. Its edges are sorted as keys (the time) carrying type << 1 |
+       start; at one instant the order is no figure's: only the set of
+       types running after the instant's last edge lasts */
     size_t ne = 0;
     for (unsigned k = 0; k < HTA_OTHER; k++) {
         size_t nt = 0;
@@ -201,34 +197,23 @@ int hta_breakdown(hta_ctx *c)
                 t[nt++] = r[i];
         nt = merge_runs(t, nt);
         for (size_t i = 0; i < nt; i++) {
-            ed[ne++] = (struct edge){ t[i].start, k, 1 };
-            ed[ne++] = (struct edge){ t[i].end, k, -1 };
+            so->key[ne] = hta_key_i64(t[i].start);
+            so->idx[ne++] = k << 1 | 1;
+            so->key[ne] = hta_key_i64(t[i].end);
+            so->idx[ne++] = k << 1;
         }
     }
-    /* by time (at one instant the order is no figure's: only the set of
-       types running after the instant's last edge lasts) */
-    struct edge *es = malloc((ne ? ne : 1) * sizeof *es);
-    if (!es)
-        goto out;
-    for (size_t i = 0; i < ne; i++) {
-        so->idx[i] = (uint32_t)i;
-        so->key[i] = hta_key_i64(ed[i].t);
-    }
     hta_sorter_pass(so, ne);
-    for (size_t i = 0; i < ne; i++)
-        es[i] = ed[so->idx[i]];
-    free(ed);
-    ed = es;
     int64_t row[8] = { 0 };
     int active[HTA_OTHER] = { 0 };
     for (size_t i = 0; i < ne; i++) {
-        active[ed[i].type] += ed[i].delta;
+        active[so->idx[i] >> 1] += so->idx[i] & 1 ? 1 : -1;
         if (i + 1 < ne) {
             unsigned mask = 0;
             for (unsigned k = 0; k < HTA_OTHER; k++)
                 if (active[k] > 0)
                     mask |= 1u << k;
-            row[mask] += ed[i + 1].t - ed[i].t;
+            row[mask] += (int64_t)(so->key[i + 1] - so->key[i]);
         }
     }
     for (unsigned mask = 1; mask < 8; mask++)
@@ -241,6 +226,5 @@ int hta_breakdown(hta_ctx *c)
 out:
     free(r);
     free(t);
-    free(ed);
     return rc;
 }

@@ -94,12 +94,10 @@ int hta_queue(hta_ctx *c)
     hta *h = c->h;
     size_t n = 0;
     struct qchange *q = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *q);
-    struct qchange *tq = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *tq);
     int64_t *v = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *v);
     hta_sorter *so = &c->so;
-    if (!q || !tq || !v) {
+    if (!q || !v) {
         free(q);
-        free(tq);
         free(v);
         return -1;
     }
@@ -123,19 +121,18 @@ int hta_queue(hta_ctx *c)
     for (size_t i = 0; i < n; i++)
         so->key[i] = q[so->idx[i]].stream;
     hta_sorter_pass(so, n);
-    for (size_t i = 0; i < n; i++)
-        tq[i] = q[so->idx[i]];
-    free(q);
-    q = tq;
+    /* read in that order through so->idx (no sorted copy: the peak
+       memory of analyze is when this runs beside the steps) */
+    const uint32_t *at = so->idx;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         int64_t len = 0, sum = 0;
-        for (; j < n && q[j].stream == q[i].stream; j++) {
-            len += q[j].delta;
+        for (; j < n && q[at[j]].stream == q[at[i]].stream; j++) {
+            len += q[at[j]].delta;
             v[j - i] = len;
             sum += len;
         }
-        hta_stream *s = &h->streams[q[i].stream];
+        hta_stream *s = &h->streams[q[at[i]].stream];
         size_t m = j - i;
         for (size_t x = 0; x < m; x++)
             so->key[x] = hta_key_i64(v[x]);

@@ -44,11 +44,9 @@ int hta_launch_stats(hta_ctx *c)
     }
     h->launches = malloc((n ? n : 1) * sizeof *h->launches);
     int64_t *v = malloc((n ? n : 1) * sizeof *v);
-    hta_launch *tl = malloc((n ? n : 1) * sizeof *tl);
     hta_sorter *so = &c->so;
-    if (!h->launches || !v || !tl) {
+    if (!h->launches || !v) {
         free(v);
-        free(tl);
         return -1;
     }
     for (size_t i = 0; i < c->ndev; i++) {
@@ -75,10 +73,7 @@ int hta_launch_stats(hta_ctx *c)
     for (size_t i = 0; i < nl; i++)
         so->key[i] = L[so->idx[i]].stream;
     hta_sorter_pass(so, nl);
-    for (size_t i = 0; i < nl; i++)
-        tl[i] = L[so->idx[i]];
-    memcpy(L, tl, nl * sizeof *L);
-    free(tl);
+    radix_permute(L, sizeof *L, so->idx, nl);
     for (size_t i = 0; i < nl;) {
         size_t j = i;
         while (j < nl && L[j].stream == L[i].stream)

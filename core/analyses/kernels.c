@@ -246,7 +246,6 @@ static int order_rows(kernels *k, kernels_row *rows, size_t n)
 struct ksort {
     uint64_t *key, *tkey;
     uint32_t *idx, *tidx;
-    void *out;
 };
 
 static void ksort_done(struct ksort *z)
@@ -255,17 +254,15 @@ static void ksort_done(struct ksort *z)
     free(z->tkey);
     free(z->idx);
     free(z->tidx);
-    free(z->out);
 }
 
-static int ksort_init(struct ksort *z, size_t n, size_t elem)
+static int ksort_init(struct ksort *z, size_t n)
 {
     z->key = malloc(n * sizeof *z->key);
     z->tkey = malloc(n * sizeof *z->tkey);
     z->idx = malloc(n * sizeof *z->idx);
     z->tidx = malloc(n * sizeof *z->tidx);
-    z->out = malloc(n * elem);
-    if (z->key && z->tkey && z->idx && z->tidx && z->out)
+    if (z->key && z->tkey && z->idx && z->tidx)
         return 0;
     ksort_done(z);
     return -1;
@@ -349,10 +346,7 @@ static void gpu_figures(kernels *k, kernels_gpu *g, const struct kev *kv, size_t
         for (size_t i = 0; i < ne; i++)
             z->key[i] = key_i64(ep[z->idx[i]].t);
         radix_sort(z->key, z->idx, ne, z->tkey, z->tidx);
-        struct ept *o = z->out;
-        for (size_t i = 0; i < ne; i++)
-            o[i] = ep[z->idx[i]];
-        memcpy(ep, o, ne * sizeof *ep);
+        radix_permute(ep, sizeof *ep, z->idx, ne);
         double v = 0, sum = 0;
         bool any = false;
         for (size_t i = 0; i < ne; i++) {
@@ -401,8 +395,7 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
     if (!n)
         return 0;
     struct ksort z;
-    size_t esz = sizeof(struct kev) > sizeof(struct ept) ? sizeof(struct kev) : sizeof(struct ept);
-    if (ksort_init(&z, 2 * n, esz) < 0)
+    if (ksort_init(&z, 2 * n) < 0)
         return -1;
     /* by (device, start) */
     for (size_t i = 0; i < n; i++) {
@@ -413,10 +406,7 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
     for (size_t i = 0; i < n; i++)
         z.key[i] = key_i64(kv[z.idx[i]].dev);
     radix_sort(z.key, z.idx, n, z.tkey, z.tidx);
-    struct kev *o = z.out;
-    for (size_t i = 0; i < n; i++)
-        o[i] = kv[z.idx[i]];
-    memcpy(kv, o, n * sizeof *kv);
+    radix_permute(kv, sizeof *kv, z.idx, n);
     size_t ndev = 1;
     for (size_t i = 1; i < n; i++)
         ndev += kv[i].dev != kv[i - 1].dev;

@@ -9,6 +9,29 @@
 #define RADIX_N (1u << RADIX_BITS)
 #define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
 
+void radix_permute(void *base, size_t elem, uint32_t *perm, size_t n)
+{
+    unsigned char *b = base, tmp[RADIX_ELEM_MAX];
+    if (elem > RADIX_ELEM_MAX)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (perm[i] == i)
+            continue;
+        /* the cycle through i: each place takes the element from where
+           perm points, the last takes i's, held aside */
+        memcpy(tmp, b + i * elem, elem);
+        size_t j = i;
+        while (perm[j] != i) {
+            size_t k = perm[j];
+            memcpy(b + j * elem, b + k * elem, elem);
+            perm[j] = (uint32_t)j;
+            j = k;
+        }
+        memcpy(b + j * elem, tmp, elem);
+        perm[j] = (uint32_t)j;
+    }
+}
+
 void radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tkey, uint32_t *tval)
 {
     size_t count[RADIX_PASSES][RADIX_N]; /* 96 KiB of stack */

@@ -307,6 +307,18 @@ static void test_radix(void **state)
             assert_int_equal(v[i], ref[i].v);
             assert_true(k2[i] == ref[i].k);
         }
+        /* the records themselves in that order, in place */
+        struct kv *rec = malloc(N * sizeof *rec);
+        assert_non_null(rec);
+        for (uint32_t i = 0; i < N; i++)
+            rec[ref[i].v] = ref[i]; /* rec: the input order again */
+        radix_permute(rec, sizeof *rec, v, N);
+        for (uint32_t i = 0; i < N; i++) {
+            assert_true(rec[i].k == ref[i].k);
+            assert_int_equal(rec[i].v, ref[i].v);
+            assert_int_equal(v[i], i);
+        }
+        free(rec);
     }
     free(k);
     free(tk);
