@@ -10,6 +10,7 @@
 #include "core/analyses/hta_seq.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ static int roles(hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *ev = &tr->events[e];
         c->launch[e] = MODEL_NONE;
+        /* every name's class now: the analyses then only read c->names,
+           on two threads (hta_build) */
+        hta_name_bits(c, ev->name);
         if (ev->cat < m->ncatkind && catkind_is_gpu_work((enum catkind)m->catkind[ev->cat]))
             c->role[e] = HTA_EV_WORK;
         else if (ev->cat == sync && sync != STRTAB_NONE &&
@@ -118,22 +122,6 @@ static int window(hta_ctx *c, const unsigned char *keep)
     return 0;
 }
 
-struct devkey {
-    int64_t ts;
-    uint32_t track, event;
-};
-
-/* device events by (stream, ts, index) */
-static int cmp_dev(const void *pa, const void *pb)
-{
-    const struct devkey *x = pa, *y = pb;
-    if (x->track != y->track)
-        return x->track < y->track ? -1 : 1;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    return x->event < y->event ? -1 : x->event > y->event;
-}
-
 /* The streams (tracks with GPU work in the window, in track order) and
    the device events sorted by stream then start. */
 static int streams(hta_ctx *c)
@@ -164,16 +152,61 @@ static int streams(hta_ctx *c)
             c->stream_of[k] = (uint32_t)h->nstreams;
             h->streams[h->nstreams++].track = (uint32_t)k;
         }
-    struct devkey *k = malloc((c->ndev ? c->ndev : 1) * sizeof *k);
-    if (!k)
-        return -1;
+    /* by (track, start, index): dev is in index order, and each sort is
+       stable, so start, then track */
+    hta_sorter *so = &c->so;
+    for (size_t i = 0; i < c->ndev; i++) {
+        so->idx[i] = c->dev[i];
+        so->key[i] = hta_key_i64(tr->events[c->dev[i]].ts);
+    }
+    hta_sorter_pass(so, c->ndev);
     for (size_t i = 0; i < c->ndev; i++)
-        k[i] = (struct devkey){ tr->events[c->dev[i]].ts, tr->events[c->dev[i]].track, c->dev[i] };
-    qsort(k, c->ndev, sizeof *k, cmp_dev);
-    for (size_t i = 0; i < c->ndev; i++)
-        c->dev[i] = k[i].event;
-    free(k);
+        so->key[i] = tr->events[so->idx[i]].track;
+    hta_sorter_pass(so, c->ndev);
+    memcpy(c->dev, so->idx, c->ndev * sizeof *c->dev);
     return 0;
+}
+
+/* From this many GPU events in the window on, with --jobs 2 and up, the
+   launch statistics and the kernel sequences run on a thread of their own
+   beside the breakdown, idle time and queue length: each half only reads
+   the context (names classified in roles) and writes its own figures. */
+#define HTA_SPLIT_MIN 4096
+
+struct hta_half {
+    hta_ctx c; /* the caller's, with a sorter of its own */
+    int rc;
+};
+
+static void *half_main(void *arg)
+{
+    struct hta_half *x = arg;
+    x->rc = hta_launch_stats(&x->c) < 0 || hta_sequences(&x->c) < 0 ? -1 : 0;
+    return NULL;
+}
+
+/* The analyses after the streams: on one thread, or two (see HTA_SPLIT_MIN). */
+static int analyses(hta_ctx *c)
+{
+    struct hta_half x = { .c = *c, .rc = 0 };
+    pthread_t th;
+    bool two = false;
+    x.c.so = (hta_sorter){ 0 };
+    if (c->m->opts.jobs > 1 && c->ndev >= HTA_SPLIT_MIN &&
+        hta_sorter_init(&x.c.so, c->ndev) == 0) {
+        two = pthread_create(&th, NULL, half_main, &x) == 0;
+        if (!two)
+            hta_sorter_done(&x.c.so);
+    }
+    int rc = hta_breakdown(c) < 0 || hta_idle(c) < 0 || hta_queue(c) < 0 ? -1 : 0;
+    if (two) {
+        pthread_join(th, NULL);
+        hta_sorter_done(&x.c.so);
+        rc = rc < 0 || x.rc < 0 ? -1 : 0;
+    } else if (rc == 0) {
+        rc = hta_launch_stats(c) < 0 || hta_sequences(c) < 0 ? -1 : 0;
+    }
+    return rc;
 }
 
 hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, t2p_error *err)
@@ -195,9 +228,10 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     c.nnames = strtab_count(m->tr->strs);
     if (!(c.names = calloc(c.nnames ? c.nnames : 1, 1)))
         goto nomem;
-    if (roles(&c) < 0 || window(&c, keep) < 0 || streams(&c) < 0 || hta_breakdown(&c) < 0 ||
-        hta_idle(&c) < 0 || hta_launch_stats(&c) < 0 || hta_queue(&c) < 0 ||
-        hta_sequences(&c) < 0)
+    /* the sorts' scratch once the window's GPU events are counted */
+    if (roles(&c) < 0 || window(&c, keep) < 0 ||
+        hta_sorter_init(&c.so, 2 * (size_t)h->gpu_events) < 0 || streams(&c) < 0 ||
+        analyses(&c) < 0)
         goto nomem;
     for (size_t s = 0; s < h->nstreams; s++)
         h->streams_without_launches += h->streams[s].delay.count == 0;
@@ -207,6 +241,7 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
+    hta_sorter_done(&c.so);
     return h;
 nomem:
     free(c.names);
@@ -215,6 +250,7 @@ nomem:
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
+    hta_sorter_done(&c.so);
     hta_free(h);
     error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory (GPU analyses)");
     return NULL;

@@ -16,12 +16,6 @@ struct run {
     unsigned type;
 };
 
-static int cmp_run(const void *pa, const void *pb)
-{
-    const struct run *a = pa, *b = pb;
-    return a->start < b->start ? -1 : a->start > b->start;
-}
-
 /* Merges sorted runs in place into their union (touching runs merge, as
    merge_kernel_intervals does); returns how many remain. */
 static size_t merge_runs(struct run *r, size_t n)
@@ -46,18 +40,6 @@ static int64_t runs_len(const struct run *r, size_t n)
     return s;
 }
 
-struct edge {
-    int64_t t;
-    unsigned type;
-    int delta;
-};
-
-static int cmp_edge(const void *pa, const void *pb)
-{
-    const struct edge *a = pa, *b = pb;
-    return a->t < b->t ? -1 : a->t > b->t;
-}
-
 static int cmp_row(const void *pa, const void *pb)
 {
     const hta_typerow *a = pa, *b = pb;
@@ -69,12 +51,6 @@ static int cmp_row(const void *pa, const void *pb)
 struct kkey {
     uint32_t name, event;
 };
-
-static int cmp_kname(const void *pa, const void *pb)
-{
-    const struct kkey *a = pa, *b = pb;
-    return a->name < b->name ? -1 : a->name > b->name;
-}
 
 /* a kernel row with its name's text, for sorting by (type name, name) as HTA does */
 struct krow {
@@ -108,7 +84,16 @@ static int kernels(hta_ctx *c)
         if (hta_name_type(c, tr->events[e].name) != HTA_OTHER)
             k[n++] = (struct kkey){ tr->events[e].name, e };
     }
-    qsort(k, n, sizeof *k, cmp_kname);
+    /* by name, stable (each name's events in dev's order: the sum of
+       squares adds them in it) */
+    hta_sorter *so = &c->so;
+    for (size_t i = 0; i < n; i++) {
+        so->key[i] = k[i].name;
+        so->idx[i] = k[i].event;
+    }
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct kkey){ (uint32_t)so->key[i], so->idx[i] };
     size_t nk = 0;
     for (size_t i = 0; i < n; i++)
         nk += i == 0 || k[i].name != k[i - 1].name;
@@ -163,15 +148,24 @@ int hta_breakdown(hta_ctx *c)
     size_t n = c->ndev;
     struct run *r = malloc((n ? n : 1) * sizeof *r);
     struct run *t = malloc((n ? n : 1) * sizeof *t);
-    struct edge *ed = malloc((n ? 2 * n : 1) * sizeof *ed);
+    hta_sorter *so = &c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
-    if (!r || !t || !ed)
+    if (!r || !t)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const trace_event *ev = &tr->events[c->dev[i]];
         r[i] = (struct run){ ev->ts, ev->ts + ev->dur, hta_name_type(c, ev->name) };
     }
-    qsort(r, n, sizeof *r, cmp_run);
+    /* by start (the unions below do not depend on the order of runs that
+       start together) */
+    for (size_t i = 0; i < n; i++) {
+        so->idx[i] = (uint32_t)i;
+        so->key[i] = hta_key_i64(r[i].start);
+    }
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        t[i] = r[so->idx[i]];
+    memcpy(r, t, n * sizeof *r);
 
     /* temporal: the span of all device events, their union, COMPUTATION's union */
     if (n) {
@@ -191,7 +185,10 @@ int hta_breakdown(hta_ctx *c)
         h->non_compute_ns = h->kernel_ns - h->compute_ns - h->idle_ns;
     }
 
-    /* kernel types: each type's union, then the time each set of types runs */
+    /* kernel types: each type's union, then the time each set of types
+       runs. Its edges are sorted as keys (the time) carrying type << 1 |
+       start; at one instant the order is no figure's: only the set of
+       types running after the instant's last edge lasts */
     size_t ne = 0;
     for (unsigned k = 0; k < HTA_OTHER; k++) {
         size_t nt = 0;
@@ -200,21 +197,23 @@ int hta_breakdown(hta_ctx *c)
                 t[nt++] = r[i];
         nt = merge_runs(t, nt);
         for (size_t i = 0; i < nt; i++) {
-            ed[ne++] = (struct edge){ t[i].start, k, 1 };
-            ed[ne++] = (struct edge){ t[i].end, k, -1 };
+            so->key[ne] = hta_key_i64(t[i].start);
+            so->idx[ne++] = k << 1 | 1;
+            so->key[ne] = hta_key_i64(t[i].end);
+            so->idx[ne++] = k << 1;
         }
     }
-    qsort(ed, ne, sizeof *ed, cmp_edge);
+    hta_sorter_pass(so, ne);
     int64_t row[8] = { 0 };
     int active[HTA_OTHER] = { 0 };
     for (size_t i = 0; i < ne; i++) {
-        active[ed[i].type] += ed[i].delta;
+        active[so->idx[i] >> 1] += so->idx[i] & 1 ? 1 : -1;
         if (i + 1 < ne) {
             unsigned mask = 0;
             for (unsigned k = 0; k < HTA_OTHER; k++)
                 if (active[k] > 0)
                     mask |= 1u << k;
-            row[mask] += ed[i + 1].t - ed[i].t;
+            row[mask] += (int64_t)(so->key[i + 1] - so->key[i]);
         }
     }
     for (unsigned mask = 1; mask < 8; mask++)
@@ -227,6 +226,5 @@ int hta_breakdown(hta_ctx *c)
 out:
     free(r);
     free(t);
-    free(ed);
     return rc;
 }

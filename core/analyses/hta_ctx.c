@@ -3,7 +3,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/base/radix.h"
+#include "core/base/vec.h"
 
 #include "core/analyses/hta_ctx.h"
 #include "core/model/catkind.h"
@@ -61,3 +65,39 @@ double hta_quantile(const int64_t *a, size_t n, double q)
     return (double)a[lo] + (double)(a[lo + 1] - a[lo]) * f;
 }
 
+
+/* one for the whole of hta_build: each sort reuses the pages the last one
+   faulted in (a few hundred thousand GPU events: thousands of page faults
+   a sort, which on a VM cost more than the sort) */
+int hta_sorter_init(hta_sorter *s, size_t n)
+{
+    s->key = malloc((n ? n : 1) * sizeof *s->key);
+    s->tkey = malloc((n ? n : 1) * sizeof *s->tkey);
+    s->idx = malloc((n ? n : 1) * sizeof *s->idx);
+    s->tidx = malloc((n ? n : 1) * sizeof *s->tidx);
+    s->cap = n;
+    if (s->key && s->tkey && s->idx && s->tidx)
+        return 0;
+    hta_sorter_done(s);
+    return -1;
+}
+
+void hta_sorter_done(hta_sorter *s)
+{
+    free(s->key);
+    free(s->tkey);
+    free(s->idx);
+    free(s->tidx);
+    *s = (hta_sorter){ 0 };
+}
+
+void hta_sorter_identity(hta_sorter *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        s->idx[i] = (uint32_t)i;
+}
+
+void hta_sorter_pass(hta_sorter *s, size_t n)
+{
+    radix_sort(s->key, s->idx, n, s->tkey, s->tidx);
+}

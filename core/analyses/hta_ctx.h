@@ -25,6 +25,34 @@ enum {
 /* Per event, its role (ctx.role). */
 enum { HTA_EV_CPU = 0, HTA_EV_WORK = 1, HTA_EV_SYNC = 2 };
 
+/* Scratch for the sorts of the analyses (core/base/radix.h): keys and a
+   permutation, with their radix scratch, for up to cap elements. A sort by
+   several fields is one radix_sort per field, the least significant first,
+   each over the permutation the last one left. */
+typedef struct hta_sorter {
+    uint64_t *key, *tkey;
+    uint32_t *idx, *tidx;
+    size_t cap;
+} hta_sorter;
+
+/* Room for n; 0, or -1 when out of memory. hta_sorter_done frees (s zeroed
+   first: done is safe after a failed init). */
+int hta_sorter_init(hta_sorter *s, size_t n);
+void hta_sorter_done(hta_sorter *s);
+
+/* idx[0..n) = 0..n-1: the order before the first field's sort. */
+void hta_sorter_identity(hta_sorter *s, size_t n);
+
+/* Sorts idx[0..n) by key[0..n) (the keys filled in idx's current order),
+   stable. */
+void hta_sorter_pass(hta_sorter *s, size_t n);
+
+/* A signed figure as a key that sorts in its order. */
+static inline uint64_t hta_key_i64(int64_t x)
+{
+    return (uint64_t)x ^ (UINT64_C(1) << 63);
+}
+
 typedef struct hta_ctx {
     hta *h;
     const model *m;
@@ -39,6 +67,7 @@ typedef struct hta_ctx {
     uint32_t *stream_of;   /* per track: index into h->streams, or MODEL_NONE */
     uint32_t *dev;         /* device events (work and sync) in the window, by (stream, ts, index) */
     size_t ndev;
+    hta_sorter so;         /* room for 2 ndev: every sort of the analyses uses it */
 } hta_ctx;
 
 /* HTA_NAME_* bits of a name id. */

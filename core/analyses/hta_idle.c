@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/radix.h"
+
 /* The GPU work of each stream (kernels, memcpy, memset: not cuda_sync,
    which HTA's idle time leaves out), by start: each gap from the previous
    event's end to an event's start is host wait when the event's launch
@@ -82,22 +84,6 @@ struct qchange {
     int delta; /* +1 launch, -1 GPU start */
 };
 
-static int cmp_q(const void *pa, const void *pb)
-{
-    const struct qchange *a = pa, *b = pb;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return b->delta - a->delta; /* launches first at one instant */
-}
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 /* +1 at each launch call's start (the wider launch list, joined to its GPU
    event by correlation) on the stream of that GPU event, -1 at the GPU
    event's start; the running sum at each change, summarised over the
@@ -109,6 +95,7 @@ int hta_queue(hta_ctx *c)
     size_t n = 0;
     struct qchange *q = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *q);
     int64_t *v = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *v);
+    hta_sorter *so = &c->so;
     if (!q || !v) {
         free(q);
         free(v);
@@ -122,18 +109,36 @@ int hta_queue(hta_ctx *c)
         q[n++] = (struct qchange){ tr->events[l].ts, st, 1 };
         q[n++] = (struct qchange){ tr->events[e].ts, st, -1 };
     }
-    qsort(q, n, sizeof *q, cmp_q);
+    /* by (stream, time, launches first at one instant): stable sorts by
+       each, the last first (changes equal in all three are alike) */
+    hta_sorter_identity(so, n);
+    for (size_t i = 0; i < n; i++)
+        so->key[i] = q[so->idx[i]].delta < 0;
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        so->key[i] = hta_key_i64(q[so->idx[i]].ts);
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        so->key[i] = q[so->idx[i]].stream;
+    hta_sorter_pass(so, n);
+    /* read in that order through so->idx (no sorted copy: the peak
+       memory of analyze is when this runs beside the steps) */
+    const uint32_t *at = so->idx;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         int64_t len = 0, sum = 0;
-        for (; j < n && q[j].stream == q[i].stream; j++) {
-            len += q[j].delta;
+        for (; j < n && q[at[j]].stream == q[at[i]].stream; j++) {
+            len += q[at[j]].delta;
             v[j - i] = len;
             sum += len;
         }
-        hta_stream *s = &h->streams[q[i].stream];
+        hta_stream *s = &h->streams[q[at[i]].stream];
         size_t m = j - i;
-        qsort(v, m, sizeof *v, cmp_i64);
+        for (size_t x = 0; x < m; x++)
+            so->key[x] = hta_key_i64(v[x]);
+        radix_sort(so->key, NULL, m, so->tkey, NULL);
+        for (size_t x = 0; x < m; x++)
+            v[x] = (int64_t)(so->key[x] ^ (UINT64_C(1) << 63));
         s->qcount = m;
         s->qmean = (double)sum / (double)m;
         s->qmin = v[0];

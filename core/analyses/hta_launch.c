@@ -10,24 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_launch(const void *pa, const void *pb)
-{
-    const hta_launch *a = pa, *b = pb;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->delay_ns != b->delay_ns)
-        return a->delay_ns > b->delay_ns ? -1 : 1;
-    return a->gpu < b->gpu ? -1 : a->gpu > b->gpu;
-}
+#include "core/base/radix.h"
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
-/* The figures over launches l[0..n-1] (one stream's, or all); v: scratch of n. */
-static void delay_stats(const hta *h, const hta_launch *l, size_t n, int64_t *v, hta_delay *d)
+/* The figures over launches l[0..n-1] (one stream's, or all); v: their
+   delays in ascending order (the quantiles). */
+static void delay_stats(const hta *h, const hta_launch *l, size_t n, const int64_t *v,
+                        hta_delay *d)
 {
     memset(d, 0, sizeof *d);
     d->count = n;
@@ -38,9 +26,7 @@ static void delay_stats(const hta *h, const hta_launch *l, size_t n, int64_t *v,
         d->long_delay += l[i].delay_ns > h->opts.delay_cutoff_ns;
         d->runtime_outlier += l[i].cpu_ns > h->opts.runtime_cutoff_ns;
         d->short_kernel += l[i].cpu_ns <= h->opts.runtime_cutoff_ns && l[i].gpu_ns < l[i].cpu_ns;
-        v[i] = l[i].delay_ns;
     }
-    qsort(v, n, sizeof *v, cmp_i64);
     d->p50_ns = hta_quantile(v, n, 0.5);
     d->p95_ns = hta_quantile(v, n, 0.95);
 }
@@ -58,6 +44,7 @@ int hta_launch_stats(hta_ctx *c)
     }
     h->launches = malloc((n ? n : 1) * sizeof *h->launches);
     int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    hta_sorter *so = &c->so;
     if (!h->launches || !v) {
         free(v);
         return -1;
@@ -72,18 +59,40 @@ int hta_launch_stats(hta_ctx *c)
             .launch = l, .gpu = e, .stream = c->stream_of[g->track], .cpu_ns = k->dur,
             .gpu_ns = g->dur, .delay_ns = delay > 0 ? delay : 0 };
     }
-    qsort(h->launches, h->nlaunches, sizeof *h->launches, cmp_launch);
-    for (size_t i = 0; i < h->nlaunches;) {
+    /* by (stream, delay descending, GPU event): stable sorts by each, the
+       last first */
+    size_t nl = h->nlaunches;
+    hta_launch *L = h->launches;
+    hta_sorter_identity(so, nl);
+    for (size_t i = 0; i < nl; i++)
+        so->key[i] = L[so->idx[i]].gpu;
+    hta_sorter_pass(so, nl);
+    for (size_t i = 0; i < nl; i++)
+        so->key[i] = ~hta_key_i64(L[so->idx[i]].delay_ns);
+    hta_sorter_pass(so, nl);
+    for (size_t i = 0; i < nl; i++)
+        so->key[i] = L[so->idx[i]].stream;
+    hta_sorter_pass(so, nl);
+    radix_permute(L, sizeof *L, so->idx, nl);
+    for (size_t i = 0; i < nl;) {
         size_t j = i;
-        while (j < h->nlaunches && h->launches[j].stream == h->launches[i].stream)
+        while (j < nl && L[j].stream == L[i].stream)
             j++;
-        hta_stream *s = &h->streams[h->launches[i].stream];
+        hta_stream *s = &h->streams[L[i].stream];
         s->first_launch = i;
-        delay_stats(h, h->launches + i, j - i, v, &s->delay);
+        /* a stream's launches are by delay, descending: reversed, ascending */
+        for (size_t q = i; q < j; q++)
+            v[q - i] = L[i + j - 1 - q].delay_ns;
+        delay_stats(h, L + i, j - i, v, &s->delay);
         i = j;
     }
     /* all streams: the same figures over every launch */
-    delay_stats(h, h->launches, h->nlaunches, v, &h->delay);
+    for (size_t i = 0; i < nl; i++)
+        so->key[i] = hta_key_i64(L[i].delay_ns);
+    radix_sort(so->key, NULL, nl, so->tkey, NULL);
+    for (size_t i = 0; i < nl; i++)
+        v[i] = (int64_t)(so->key[i] ^ (UINT64_C(1) << 63));
+    delay_stats(h, L, nl, v, &h->delay);
     free(v);
     return 0;
 }

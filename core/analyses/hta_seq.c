@@ -24,20 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/radix.h"
+
 /* A launched GPU event, keyed by its launch's (track, start). */
 struct lk {
     uint32_t track;
     uint32_t gpu;
     int64_t ts, end;
 };
-
-static int cmp_lk(const void *pa, const void *pb)
-{
-    const struct lk *a = pa, *b = pb;
-    if (a->track != b->track)
-        return a->track < b->track ? -1 : 1;
-    return a->ts < b->ts ? -1 : a->ts > b->ts;
-}
 
 struct gk {
     int64_t ts;
@@ -247,18 +241,30 @@ static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t 
             (name_kind(tr, nb, tr->events[e].name) & NB_BWD_ANN))
             ann = true;
     unsigned want = ann ? NB_BWD_ANN : NB_STEP;
-    top = malloc(tr->nevents * sizeof *top + 1);
-    par = malloc(tr->nevents * sizeof *par + 1);
-    if (!top || !par)
-        goto out;
-    for (size_t e = 0; e < tr->nevents; e++) {
-        if (!c->in[e] || c->role[e] != HTA_EV_CPU)
-            continue;
-        uint32_t k = tr->events[e].track;
-        if (k == main_t && (name_kind(tr, nb, tr->events[e].name) & want))
-            par[npar++] = (uint32_t)e;
-        else if (k == bwd_t && ev_depth(m, (uint32_t)e) == 1)
-            top[ntop++] = (uint32_t)e;
+    /* counted first: a few of the events (a per-event array each was the
+       peak of analyze's memory when this runs beside the steps) */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            top = malloc((ntop ? ntop : 1) * sizeof *top);
+            par = malloc((npar ? npar : 1) * sizeof *par);
+            if (!top || !par)
+                goto out;
+            ntop = npar = 0;
+        }
+        for (size_t e = 0; e < tr->nevents; e++) {
+            if (!c->in[e] || c->role[e] != HTA_EV_CPU)
+                continue;
+            uint32_t k = tr->events[e].track;
+            if (k == main_t && (name_kind(tr, nb, tr->events[e].name) & want)) {
+                if (pass)
+                    par[npar] = (uint32_t)e;
+                npar++;
+            } else if (k == bwd_t && ev_depth(m, (uint32_t)e) == 1) {
+                if (pass)
+                    top[ntop] = (uint32_t)e;
+                ntop++;
+            }
+        }
     }
     sort_tr = tr;
     qsort(top, ntop, sizeof *top, cmp_ev_ts);
@@ -385,16 +391,23 @@ int hta_sequences(hta_ctx *c)
     sort_tr = tr;
     sort_bl = bl;
     qsort(bt, nbl, sizeof *bt, cmp_bt);
-    /* the candidates' smallest depth (a backward-thread call stands under its tie) */
-    uint32_t *depth = malloc((tr->nevents ? tr->nevents : 1) * sizeof *depth);
+    /* the candidates' smallest depth (a backward-thread call stands under
+       its tie); depth[i]: the i-th event, in file order, that passes the
+       filter below (the loop over the calls below walks them alike) */
+    size_t ncand = 0;
+    for (size_t e = 0; e < tr->nevents; e++)
+        ncand += c->in[e] && c->role[e] == HTA_EV_CPU &&
+                 (hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ);
+    uint32_t *depth = malloc((ncand ? ncand : 1) * sizeof *depth);
     if (!depth)
         goto out;
+    size_t di = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
             !(hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ))
             continue;
         uint32_t d = ev_depth(m, (uint32_t)e);
-        depth[e] = d;
+        depth[di++] = d;
         if (d == MODEL_NONE)
             continue; /* no node: not a candidate */
         if (tr->events[e].track == bwd) {
@@ -402,7 +415,7 @@ int hta_sequences(hta_ctx *c)
             if (i != SIZE_MAX && bl[i].adepth != MODEL_NONE)
                 d += bl[i].adepth;
         }
-        depth[e] = d;
+        depth[di - 1] = d;
         if (d < min_depth)
             min_depth = d;
         nroots++;
@@ -429,11 +442,25 @@ int hta_sequences(hta_ctx *c)
             lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts,
                                      tr->events[l].ts + tr->events[l].dur };
     }
-    qsort(lk, nlk, sizeof *lk, cmp_lk);
+    /* by (launch track, launch start): stable sorts by each, the last
+       first (launches alike in both keep dev's order, as qsort's merge sort
+       kept it) */
+    {
+        hta_sorter *so = &c->so;
+        hta_sorter_identity(so, nlk);
+        for (size_t i = 0; i < nlk; i++)
+            so->key[i] = hta_key_i64(lk[i].ts);
+        hta_sorter_pass(so, nlk);
+        for (size_t i = 0; i < nlk; i++)
+            so->key[i] = lk[so->idx[i]].track;
+        hta_sorter_pass(so, nlk);
+        radix_permute(lk, sizeof *lk, so->idx, nlk);
+    }
+    di = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *ev = &tr->events[e];
         if (!c->in[e] || c->role[e] != HTA_EV_CPU ||
-            !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) || depth[e] != min_depth)
+            !(hta_name_bits(c, ev->name) & HTA_NAME_SEQ) || depth[di++] != min_depth)
             continue;
         h->seq_roots++;
         /* the launches on its thread within [ts, ts + dur] */

@@ -9,6 +9,7 @@
 #include "core/analyses/gpu.h"
 #include "core/analyses/tensorcore.h"
 #include "core/base/hmap.h"
+#include "core/base/radix.h"
 #include "core/model/catkind.h"
 
 #define AGREE_MASK (TRACE_KARG_GRID | TRACE_KARG_BLOCK | TRACE_KARG_REGS | TRACE_KARG_SMEM)
@@ -238,20 +239,38 @@ static int order_rows(kernels *k, kernels_row *rows, size_t n)
 
 /* ---- the GPU summary ---- */
 
-static int cmp_kev(const void *pa, const void *pb)
+/* Scratch of the stable radix sorts below (core/base/radix.h), for 2n
+   elements: by several fields, a pass per field, the last first, so ties
+   keep their order as qsort's merge sort kept it (the occupancy and SM
+   efficiency add floating-point figures in that order). */
+struct ksort {
+    uint64_t *key, *tkey;
+    uint32_t *idx, *tidx;
+};
+
+static void ksort_done(struct ksort *z)
 {
-    const struct kev *a = pa, *b = pb;
-    if (a->dev != b->dev)
-        return a->dev < b->dev ? -1 : 1;
-    return (a->s > b->s) - (a->s < b->s);
+    free(z->key);
+    free(z->tkey);
+    free(z->idx);
+    free(z->tidx);
 }
 
-static int cmp_ept(const void *pa, const void *pb)
+static int ksort_init(struct ksort *z, size_t n)
 {
-    const struct ept *a = pa, *b = pb;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    return a->end - b->end;
+    z->key = malloc(n * sizeof *z->key);
+    z->tkey = malloc(n * sizeof *z->tkey);
+    z->idx = malloc(n * sizeof *z->idx);
+    z->tidx = malloc(n * sizeof *z->tidx);
+    if (z->key && z->tkey && z->idx && z->tidx)
+        return 0;
+    ksort_done(z);
+    return -1;
+}
+
+static uint64_t key_i64(int64_t x)
+{
+    return (uint64_t)x ^ (UINT64_C(1) << 63);
 }
 
 static int64_t clip_len(int64_t s, int64_t e, int64_t S, int64_t E)
@@ -284,8 +303,9 @@ static void find_span(kernels *k, const steps *s, const unsigned char *keep)
 }
 
 /* One device's figures from its kernels kv[0..n) (sorted by start); ep is
-   scratch for 2n ends. */
-static void gpu_figures(kernels *k, kernels_gpu *g, const struct kev *kv, size_t n, struct ept *ep)
+   scratch for 2n ends, z for sorting them. */
+static void gpu_figures(kernels *k, kernels_gpu *g, const struct kev *kv, size_t n, struct ept *ep,
+                        struct ksort *z)
 {
     int64_t S = k->span_start, E = k->span_end, span = E - S;
     /* utilization: the union of the kernels, in the span */
@@ -317,7 +337,16 @@ static void gpu_figures(kernels *k, kernels_gpu *g, const struct kev *kv, size_t
             ep[ne++] = (struct ept){ kv[i].e, 1, kv[i].bps };
         }
     if (ne && span > 0) {
-        qsort(ep, ne, sizeof *ep, cmp_ept);
+        /* by (time, starts first) */
+        for (size_t i = 0; i < ne; i++) {
+            z->idx[i] = (uint32_t)i;
+            z->key[i] = (uint64_t)ep[i].end;
+        }
+        radix_sort(z->key, z->idx, ne, z->tkey, z->tidx);
+        for (size_t i = 0; i < ne; i++)
+            z->key[i] = key_i64(ep[z->idx[i]].t);
+        radix_sort(z->key, z->idx, ne, z->tkey, z->tidx);
+        radix_permute(ep, sizeof *ep, z->idx, ne);
         double v = 0, sum = 0;
         bool any = false;
         for (size_t i = 0; i < ne; i++) {
@@ -365,7 +394,19 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
 {
     if (!n)
         return 0;
-    qsort(kv, n, sizeof *kv, cmp_kev);
+    struct ksort z;
+    if (ksort_init(&z, 2 * n) < 0)
+        return -1;
+    /* by (device, start) */
+    for (size_t i = 0; i < n; i++) {
+        z.idx[i] = (uint32_t)i;
+        z.key[i] = key_i64(kv[i].s);
+    }
+    radix_sort(z.key, z.idx, n, z.tkey, z.tidx);
+    for (size_t i = 0; i < n; i++)
+        z.key[i] = key_i64(kv[z.idx[i]].dev);
+    radix_sort(z.key, z.idx, n, z.tkey, z.tidx);
+    radix_permute(kv, sizeof *kv, z.idx, n);
     size_t ndev = 1;
     for (size_t i = 1; i < n; i++)
         ndev += kv[i].dev != kv[i - 1].dev;
@@ -373,6 +414,7 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
     struct ept *ep = malloc(2 * n * sizeof *ep);
     if (!k->gpus || !ep) {
         free(ep);
+        ksort_done(&z);
         return -1;
     }
     for (size_t a = 0; a < n;) {
@@ -382,10 +424,11 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
         kernels_gpu *g = &k->gpus[k->ngpus++];
         g->device = kv[a].dev;
         g->has_tc = any_by_op;
-        gpu_figures(k, g, kv + a, b - a, ep);
+        gpu_figures(k, g, kv + a, b - a, ep, &z);
         a = b;
     }
     free(ep);
+    ksort_done(&z);
     return 0;
 }
 

@@ -224,9 +224,14 @@ fail:
 trace *trace_load(const char *path, const trace_load_opts *opts, t2p_error *err)
 {
     /* several threads for a whole regular file; any error there, and the
-       single-thread load says what it is (a failed input costs two tries) */
+       single-thread load says what it is (a failed input costs two tries).
+       With partial too: a file that loads whole on several threads is what
+       a partial load of it gives (partial changes only how a file that ends
+       early loads), and one that does not is loaded again on one thread,
+       which keeps what was read. So the explorer (partial by default) loads
+       on every core; only a cut file pays for the second try. */
     struct stat st;
-    if (opts && opts->jobs > 1 && !opts->partial && strcmp(path, "-") != 0 &&
+    if (opts && opts->jobs > 1 && strcmp(path, "-") != 0 &&
         stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
         t2p_error perr;
         trace *t = calloc(1, sizeof *t);

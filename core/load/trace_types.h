@@ -292,7 +292,9 @@ typedef struct trace_load_opts {
     trace_progress_fn progress;  /* may be NULL */
     void *progress_ctx;
     /* threads tokenising one file; 0 or 1: one (the single-thread path).
-       Standard input, pipes and partial loads always take one. */
+       Standard input and pipes always take one; a partial load takes
+       several and, when the file does not load whole, loads it again on
+       one (trace_load). */
     unsigned jobs;
     size_t chunk_bytes;          /* the text per tokenising task; 0: 2 MiB (tests go smaller) */
 } trace_load_opts;

@@ -68,6 +68,32 @@ for j in 1 4; do
 done
 cmp -s "$tmp/e1.err" "$tmp/e4.err" ||
     { echo "FAIL: a truncated trace's error differs with --jobs 4:"; cat "$tmp/e1.err" "$tmp/e4.err"; fail=1; }
+# --partial (the explorer's default) loads on N threads a file that is
+# whole, and a cut one again on one thread: what it keeps is the same
+# whatever --jobs, a cut gzip stream (chunks handed to the workers before
+# the cut) and a cut JSON text alike
+r="$SHARED/traces/tb_resnet50_w0.json.gz"
+cuts="$tmp/cut.json"
+if [ -e "$r" ]; then
+    head -c 400000 "$r" > "$tmp/cut.json.gz"
+    cuts="$cuts $tmp/cut.json.gz $r"
+fi
+for c in $cuts; do
+    for j in 1 4; do
+        "$tool" analyze --json --partial --jobs $j "$c" > "$tmp/p$j.json" 2>&1
+        echo "exit $?" >> "$tmp/p$j.json"
+    done
+    cmp -s "$tmp/p1.json" "$tmp/p4.json" ||
+        { echo "FAIL: analyze --partial differs between --jobs 1 and --jobs 4: $c"; fail=1; }
+    if [ -x "$tui" ]; then
+        for j in 1 3; do
+            "$tui" --jobs $j --replay "1" --print "$c" 2>&1 |
+                grep -v "^first-screen\|^key \|^load \|^max-key " > "$tmp/pt$j.txt"
+        done
+        cmp -s "$tmp/pt1.txt" "$tmp/pt3.txt" ||
+            { echo "FAIL: the explorer's screen of $c differs between --jobs 1 and --jobs 3"; fail=1; }
+    fi
+done
 t="$SHARED/traces/ns_resolution_rank0.pt.trace.json.gz"
 if [ -e "$t" ] && [ -x "$tui" ]; then
     for j in 1 3; do

@@ -18,6 +18,7 @@
 #include "core/base/num.h"
 #include "core/base/strtab.h"
 #include "core/load/trace.h"
+#include "core/base/radix.h"
 #include "core/base/vec.h"
 #include "tests/unit/unit.h"
 
@@ -262,6 +263,71 @@ static void test_vec_reuse(void **state)
     vec_free(c, 16, sizeof *c);
 }
 
+/* radix_sort against a stable reference (insertion by key, then index):
+   keys with many ties, keys that differ only in high bits, and without
+   values */
+struct kv {
+    uint64_t k;
+    uint32_t v;
+};
+
+static int cmp_kv(const void *pa, const void *pb)
+{
+    const struct kv *a = pa, *b = pb;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v; /* v is the input position: stability */
+}
+
+static void test_radix(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    uint64_t *k = malloc(N * sizeof *k), *tk = malloc(N * sizeof *tk), *k2 = malloc(N * sizeof *k2);
+    uint32_t *v = malloc(N * sizeof *v), *tv = malloc(N * sizeof *tv);
+    struct kv *ref = malloc(N * sizeof *ref);
+    assert_true(k && tk && k2 && v && tv && ref);
+    uint64_t x = 88172645463325252ull;
+    for (int shape = 0; shape < 4; shape++) {
+        for (uint32_t i = 0; i < N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            k[i] = shape == 0 ? x % 37                     /* ties */
+                   : shape == 1 ? (x % 5) << 58 | (x >> 40) % 3 /* high digits */
+                   : shape == 2 ? x                        /* all 64 bits */
+                                : 7;                       /* all equal */
+            v[i] = i;
+            ref[i] = (struct kv){ k[i], i };
+            k2[i] = k[i];
+        }
+        qsort(ref, N, sizeof *ref, cmp_kv);
+        radix_sort(k, v, N, tk, tv);
+        radix_sort(k2, NULL, N, tk, NULL);
+        for (uint32_t i = 0; i < N; i++) {
+            assert_true(k[i] == ref[i].k);
+            assert_int_equal(v[i], ref[i].v);
+            assert_true(k2[i] == ref[i].k);
+        }
+        /* the records themselves in that order, in place */
+        struct kv *rec = malloc(N * sizeof *rec);
+        assert_non_null(rec);
+        for (uint32_t i = 0; i < N; i++)
+            rec[ref[i].v] = ref[i]; /* rec: the input order again */
+        radix_permute(rec, sizeof *rec, v, N);
+        for (uint32_t i = 0; i < N; i++) {
+            assert_true(rec[i].k == ref[i].k);
+            assert_int_equal(rec[i].v, ref[i].v);
+            assert_int_equal(v[i], i);
+        }
+        free(rec);
+    }
+    free(k);
+    free(tk);
+    free(k2);
+    free(v);
+    free(tv);
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_vec_reuse),
+        cmocka_unit_test(test_radix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
