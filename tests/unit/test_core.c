@@ -262,6 +262,34 @@ static void test_vec_reuse(void **state)
     vec_free(c, 16, sizeof *c);
 }
 
+/* vec_grow_heap: element by element its contents survive each doubling;
+   asked for room far past its end (a buffer's length) it doubles until that
+   fits, not once. */
+static void test_vec_grow_heap(void **state)
+{
+    (void)state;
+    uint32_t *a = NULL;
+    size_t cap = 0;
+    for (uint32_t i = 0; i < 1000; i++) {
+        assert_int_equal(vec_grow_heap((void **)&a, &cap, i, sizeof *a), 0);
+        a[i] = i * 3;
+    }
+    assert_true(cap > 999);
+    for (uint32_t i = 0; i < 1000; i++)
+        assert_int_equal(a[i], i * 3);
+    free(a);
+    char *buf = NULL;
+    cap = 0;
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, 10, 1), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, 200, 1), 0);
+    assert_int_equal(cap, 256);
+    memset(buf, 'x', 201); /* in bounds: ASan and valgrind say so */
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, SIZE_MAX / 2 + 1, 1), -1);
+    assert_int_equal(cap, 256);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_vec_reuse),
+        cmocka_unit_test(test_vec_grow_heap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
