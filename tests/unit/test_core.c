@@ -224,6 +224,12 @@ static void test_fmt(void **state)
     assert_string_equal(fmt_ms(-584000, b, sizeof b), "-0.584");
     assert_string_equal(fmt_count(1234567, b, sizeof b), "1,234,567");
     assert_string_equal(fmt_count(12, b, sizeof b), "12");
+    assert_string_equal(fmt_ms_signed(1234567, b, sizeof b), "+1.235");
+    assert_string_equal(fmt_ms_signed(-1234567, b, sizeof b), "-1.235");
+    assert_string_equal(fmt_ms_signed(-499, b, sizeof b), "0.000");
+    assert_string_equal(fmt_ms_signed(499, b, sizeof b), "0.000");
+    assert_string_equal(fmt_ms_signed(500, b, sizeof b), "+0.001");
+    assert_string_equal(fmt_ms(-499, b, sizeof b), "-0.000");
     assert_string_equal(fmt_ellipsize("abcdefgh", 8, 5, b, sizeof b), "abcd\xe2\x80\xa6");
     assert_string_equal(fmt_ellipsize("abc", 3, 5, b, sizeof b), "abc");
     assert_int_equal(fmt_width("\xc3\xa9t\xc3\xa9", 5), 3);
