@@ -19,6 +19,7 @@
 #include "core/base/strtab.h"
 #include "core/load/trace.h"
 #include "core/base/vec.h"
+#include "core/model/stack_text.h"
 #include "tests/unit/unit.h"
 
 static void test_num_exact(void **state)
@@ -296,6 +297,40 @@ static void test_vec_grow_heap(void **state)
     free(buf);
 }
 
+/* model_stack_text: outermost first, the innermost max frames with "..."
+   when there are more, "" outside any operator, cut at a whole character. */
+static void test_stack_text(void **state)
+{
+    (void)state;
+    char *path = unit_write_tmp(
+        "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+        "{\"ph\":\"X\",\"name\":\"B\xc3\xa9\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":80},"
+        "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":60},"
+        "{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40}]");
+    t2p_error err;
+    trace *tr = trace_load(path, NULL, &err);
+    assert_non_null(tr);
+    model *m = model_build(tr, NULL, &err);
+    assert_non_null(m);
+    uint32_t d = MODEL_NONE;
+    for (size_t e = 0; e < tr->nevents; e++)
+        if (!strcmp(trace_str(tr, tr->events[e].name), "D"))
+            d = m->ev_node[e];
+    assert_int_not_equal(d, MODEL_NONE);
+    char b[64];
+    assert_string_equal(model_stack_text(m, d, " > ", 4, b, sizeof b), "A > B\xc3\xa9 > C > D");
+    assert_string_equal(model_stack_text(m, d, " > ", 2, b, sizeof b), "... > C > D");
+    assert_string_equal(model_stack_text(m, m->nodes[d].parent, "/", 64, b, sizeof b),
+                        "A/B\xc3\xa9/C");
+    /* "A > B" and the first byte of é fit in 6: é goes whole */
+    assert_string_equal(model_stack_text(m, d, " > ", 4, b, 7), "A > B");
+    assert_string_equal(model_stack_text(m, MODEL_NONE, " > ", 4, b, sizeof b), "");
+    model_free(m);
+    trace_free(tr);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_vec_reuse),
         cmocka_unit_test(test_vec_grow_heap),
+        cmocka_unit_test(test_stack_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
