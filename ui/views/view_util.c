@@ -97,18 +97,6 @@ void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse)
     qsort(k, n, sizeof *k, cmp_keyed);
 }
 
-int64_t view_track_busy(const model *m, uint32_t k)
-{
-    uint32_t s = m->tracks[k].stream;
-    return s != MODEL_NONE ? m->streams[s].busy_ns : m->tracks[k].busy_ns;
-}
-
-int64_t view_track_idle(const model *m, uint32_t k)
-{
-    uint32_t s = m->tracks[k].stream;
-    return s != MODEL_NONE ? m->streams[s].max_gap_ns : m->tracks[k].max_gap_ns;
-}
-
 void view_cell_ms(cols_line *l, int64_t ns, int width)
 {
     char t[64];
