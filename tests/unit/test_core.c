@@ -88,7 +88,9 @@ static void test_strtab(void **state)
 static void test_nesting_rule(void **state)
 {
     (void)state;
-    char *path = unit_write_tmp(
+    char *path;
+    trace *tr;
+    model *m = unit_load(
         "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
         "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},"
         "{\"ph\":\"X\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
@@ -96,12 +98,7 @@ static void test_nesting_rule(void **state)
         "{\"ph\":\"X\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":30},"
         "{\"ph\":\"X\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":95,\"dur\":5},"
         "{\"ph\":\"X\",\"name\":\"Z\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":0},"
-        "{\"ph\":\"X\",\"name\":\"N\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-1}");
-    t2p_error err;
-    trace *tr = trace_load(path, NULL, &err);
-    assert_non_null(tr);
-    model *m = model_build(tr, NULL, &err);
-    assert_non_null(m);
+        "{\"ph\":\"X\",\"name\":\"N\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-1}", &tr, &path);
     const model_op *A = unit_find_op(m, "A"), *B = unit_find_op(m, "B"), *C = unit_find_op(m, "C"),
                    *D = unit_find_op(m, "D"), *E = unit_find_op(m, "E"), *F = unit_find_op(m, "F"),
                    *Z = unit_find_op(m, "Z");
@@ -123,10 +120,7 @@ static void test_nesting_rule(void **state)
     assert_int_equal(tr->skipped[TRACE_SKIP_NEGATIVE_DUR], 1);
     assert_int_equal(m->busy_ns, 20000 + 30000 + 30000 + 30000 + 25000 + 5000);
     assert_int_equal(m->window_ns, 120000);
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
+    unit_close(m, tr, path);
 }
 
 static void test_steps_and_window(void **state)
@@ -302,16 +296,14 @@ static void test_vec_grow_heap(void **state)
 static void test_stack_text(void **state)
 {
     (void)state;
-    char *path = unit_write_tmp(
+    char *path;
+    trace *tr;
+    model *m = unit_load(
         "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
         "{\"ph\":\"X\",\"name\":\"B\xc3\xa9\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":80},"
         "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":60},"
-        "{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40}]");
-    t2p_error err;
-    trace *tr = trace_load(path, NULL, &err);
-    assert_non_null(tr);
-    model *m = model_build(tr, NULL, &err);
-    assert_non_null(m);
+        "{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40}]",
+        &tr, &path);
     uint32_t d = MODEL_NONE;
     for (size_t e = 0; e < tr->nevents; e++)
         if (!strcmp(trace_str(tr, tr->events[e].name), "D"))
@@ -325,10 +317,7 @@ static void test_stack_text(void **state)
     /* "A > B" and the first byte of é fit in 6: é goes whole */
     assert_string_equal(model_stack_text(m, d, " > ", 4, b, 7), "A > B");
     assert_string_equal(model_stack_text(m, MODEL_NONE, " > ", 4, b, sizeof b), "");
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
+    unit_close(m, tr, path);
 }
 
 int main(void)
