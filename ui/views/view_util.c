@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/base/vec.h"
 #include "core/load/pyframe.h"
 #include "core/model/shortname.h"
 #include "core/analyses/derived.h"
@@ -47,14 +48,8 @@ const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *
 
 int view_rows_push(view_rows *r, uint32_t id)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 256;
-        uint32_t *p = realloc(r->ids, nc * sizeof *p);
-        if (!p)
-            return -1;
-        r->ids = p;
-        r->cap = nc;
-    }
+    if (vec_grow_heap((void **)&r->ids, &r->cap, r->n, sizeof *r->ids) < 0)
+        return -1;
     r->ids[r->n++] = id;
     return 0;
 }
