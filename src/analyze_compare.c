@@ -18,16 +18,6 @@
 #include "src/cli.h"
 #include "src/cli_table.h"
 
-/* "+1.234" / "-1.234" / "0.000": a change always carries its sign */
-static const char *sms(int64_t ns, char *buf, size_t size)
-{
-    char t[40];
-    fmt_ms(ns, t, sizeof t);
-    bool zero = !strcmp(t, "0.000") || !strcmp(t, "-0.000");
-    snprintf(buf, size, "%s%s", ns > 0 && !zero ? "+" : "", zero ? "0.000" : t);
-    return buf;
-}
-
 static bool integral(double x)
 {
     return x == floor(x) && fabs(x) < 9e15;
@@ -161,7 +151,7 @@ static void steps_text(FILE *f, const struct side *sd)
         fprintf(f, "  %-16s %14s %14s", what, has[0] ? fmt_ms(v[0][i], a, sizeof a) : "-",
                 has[1] ? fmt_ms(v[1][i], b, sizeof b) : "-");
         if (has[0] && has[1]) {
-            fprintf(f, " %14s", sms(v[1][i] - v[0][i], d, sizeof d));
+            fprintf(f, " %14s", fmt_ms_signed(v[1][i] - v[0][i], d, sizeof d));
             if (v[0][i])
                 fprintf(f, " %+8.1f", 100.0 * (double)(v[1][i] - v[0][i]) / (double)v[0][i]);
         }
@@ -201,13 +191,13 @@ static void cmp_row(void *ctx, size_t i, const char **cell, size_t *len)
     cell[5] = calls_str(dl.calls, true, x->buf[5], 64);
     cell[6] = fmt_ms(r->b.self_ns, x->buf[6], 64);
     cell[7] = fmt_ms(r->n.self_ns, x->buf[7], 64);
-    cell[8] = sms(dl.self_ns, x->buf[8], 64);
+    cell[8] = fmt_ms_signed(dl.self_ns, x->buf[8], 64);
     cell[9] = pct_str(r, x->buf[9], 64);
     cell[10] = fmt_ms(r->b.total_ns, x->buf[10], 64);
     cell[11] = fmt_ms(r->n.total_ns, x->buf[11], 64);
-    cell[12] = sms(dl.total_ns, x->buf[12], 64);
-    cell[13] = sms(dl.dev_self_ns, x->buf[13], 64);
-    cell[14] = sms(dl.dev_total_ns, x->buf[14], 64);
+    cell[12] = fmt_ms_signed(dl.total_ns, x->buf[12], 64);
+    cell[13] = fmt_ms_signed(dl.dev_self_ns, x->buf[13], 64);
+    cell[14] = fmt_ms_signed(dl.dev_total_ns, x->buf[14], 64);
     len[0] = 1;
     len[2] = x->cats ? 0 : compare_strlen(c, r->cat);
     for (int k = 3; k < 15; k++)
@@ -238,14 +228,14 @@ static void report_text(FILE *f, const compare *c, const uint32_t *order, size_t
     print_side(f, "New:", &sd[1], &c->new_busy, c->new_div);
     compare_fig db = compare_delta(&c->base_busy, &c->new_busy);
     fprintf(f, "Busy time:         %s ms -> %s ms: %s ms", fmt_ms(c->base_busy.self_ns, a, sizeof a),
-            fmt_ms(c->new_busy.self_ns, b, sizeof b), sms(db.self_ns, d, sizeof d));
+            fmt_ms(c->new_busy.self_ns, b, sizeof b), fmt_ms_signed(db.self_ns, d, sizeof d));
     if (c->base_busy.self_ns)
         fprintf(f, " (%+.1f%%)", compare_delta_pct(&c->base_busy, &c->new_busy));
     fputc('\n', f);
     if (gpu)
         fprintf(f, "GPU time:          %s ms -> %s ms: %s ms\n",
                 fmt_ms(c->base_busy.dev_self_ns, a, sizeof a),
-                fmt_ms(c->new_busy.dev_self_ns, b, sizeof b), sms(db.dev_self_ns, d, sizeof d));
+                fmt_ms(c->new_busy.dev_self_ns, b, sizeof b), fmt_ms_signed(db.dev_self_ns, d, sizeof d));
     fprintf(f, "Operations:        %s in both, %s only in new (+), %s only in base (-)\n",
             fmt_count(nboth, a, sizeof a), fmt_count(nadd, b, sizeof b),
             fmt_count(nrem, d, sizeof d));

@@ -7,31 +7,9 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/model/stack_text.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
-
-/* The last frames of a node's stack, innermost last: "a > b > c", raw
-   (cli_put_fit shows it), cut at its start when buf is short. */
-static const char *stack_str(const model *m, uint32_t node, char *buf, size_t size)
-{
-    uint32_t path[4];
-    int n = 0;
-    bool more = false;
-    for (uint32_t p = node; p != MODEL_NONE && m->nodes[p].op != MODEL_NONE; p = m->nodes[p].parent) {
-        if (n == 4) {
-            more = true;
-            break;
-        }
-        path[n++] = p;
-    }
-    if (!n)
-        return "outside any operator";
-    size_t o = (size_t)snprintf(buf, size, "%s", more ? "... > " : "");
-    for (int i = n - 1; i >= 0 && o < size; i--)
-        o += (size_t)snprintf(buf + o, size - o, "%s%s", model_op_name(m, m->nodes[path[i]].op),
-                              i ? " > " : "");
-    return buf;
-}
 
 struct mem_rows {
     const memory *mem;
@@ -96,7 +74,9 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
         if (v->peak_node != MEMORY_NONE) {
             /* on a terminal the outer frames give way */
             char sb[2048];
-            const char *sp = stack_str(m, v->peak_node, sb, sizeof sb);
+            const char *sp = model_stack_text(m, v->peak_node, " > ", 4, sb, sizeof sb);
+            if (!sp[0])
+                sp = "outside any operator";
             size_t lim = cli_text_cols(f), sl = strlen(sp);
             fputs("      in ", f);
             cli_put_fit(f, sp, sl, lim > 29 ? lim - 9 : SIZE_MAX, CLI_COL_LEFT | CLI_COL_PATH, 0);

@@ -26,40 +26,8 @@ import subprocess
 import sys
 import tempfile
 
-ROW = re.compile(r"^\s*(\S+) +(\S+) +(\S+) +(\S+) +(\S+)  (.*)$")
-TOTAL = re.compile(r"of (\S+) total")
-
-
-def number(s):
-    m = re.match(r"^(-?[0-9.]+)([a-z]*)$", s)
-    if not m or m.group(2) not in ("", "ns"):
-        raise ValueError("unexpected pprof value %r" % s)
-    return int(float(m.group(1)))
-
-
-def top(profile, index):
-    """{function name: flat} and the total of sample type index."""
-    cmd = ["go", "tool", "pprof", "-top", "-unit=ns", "-nodecount=1000000",
-           "-nodefraction=0", "-edgefraction=0", "-sample_index=" + index, profile]
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
-    if p.returncode != 0:
-        raise RuntimeError("`%s` exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr))
-    rows, total, header = {}, 0, True
-    for line in p.stdout.split("\n"):
-        if header:
-            m = TOTAL.search(line)
-            if m and line.startswith("Showing nodes"):
-                total = number(m.group(1))
-            if line.split() == ["flat", "flat%", "sum%", "cum", "cum%"]:
-                header = False
-            continue
-        if not line:
-            continue
-        m = ROW.match(line)
-        if not m:
-            raise RuntimeError("cannot read pprof row %r" % line)
-        rows[m.group(6)] = number(m.group(1))
-    return rows, total
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pprof_top import go_env, top  # noqa: E402
 
 
 def main(argv):
@@ -107,7 +75,9 @@ def main(argv):
         ours = {}
         for o in d["ops"]:
             ours[o["name"]] = ours.get(o["name"], 0) + o["self_ns"]
-        flat, total = top(out, "time")
+        go, env = shutil.which("go") or "go", go_env(work)
+        rows, total = top(go, env, out, "time")
+        flat = {n: r[0] for n, r in rows.items()}
         selected = sc.get("selected_ns", d["busy_ns"])
         if total != selected:
             bad.append("pprof total %d != analyze's selected %d" % (total, selected))
@@ -121,7 +91,7 @@ def main(argv):
             bad.append("no operator with self time: a scope that tests nothing")
         if d.get("gpu_events") and "selected_ns" in sc:
             dev = sum(s["gpu_ns"] for s in d["streams"])
-            _, dtotal = top(out, "device_time")
+            _, dtotal = top(go, env, out, "device_time")
             if dtotal != dev:
                 bad.append("pprof device_time total %d != analyze's streams %d" % (dtotal, dev))
         t = subprocess.run([tool, "analyze", "-top", "3"] + scope + [trace],

@@ -33,7 +33,6 @@ import json
 import os
 import random
 import signal
-import re
 import shutil
 import subprocess
 import sys
@@ -41,59 +40,10 @@ import tempfile
 import time
 import urllib.request
 
-ROW = re.compile(r"^\s*(\S+) +(\S+) +(\S+) +(\S+) +(\S+)  (.*)$")
-TOTAL = re.compile(r"of (\S+) total")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pprof_top import go_env, pprof, top  # noqa: E402
+
 MAX_SHOWN = 20
-
-
-def number(s):
-    """pprof prints 123ns, 1.5ms, 42 ...; with -unit=ns values are integers."""
-    m = re.match(r"^(-?[0-9.]+)([a-z]*)$", s)
-    if not m or m.group(2) not in ("", "ns"):
-        raise ValueError("unexpected pprof value %r" % s)
-    v = float(m.group(1))
-    if v != int(v):
-        raise ValueError("non-integer pprof value %r" % s)
-    return int(v)
-
-
-def pprof(go, env, args, profile):
-    cmd = [go, "tool", "pprof"] + args + [profile]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                       timeout=300)
-    return cmd, p
-
-
-def top(go, env, profile, index, extra=()):
-    """{name: (flat, cum)} and the total, from pprof -top."""
-    args = ["-top", "-unit=ns", "-nodecount=1000000", "-nodefraction=0",
-            "-edgefraction=0", "-sample_index=" + index] + list(extra)
-    cmd, p = pprof(go, env, args, profile)
-    if p.returncode != 0:
-        raise RuntimeError("`%s` exited %d: %s" % (" ".join(cmd), p.returncode,
-                                                  p.stderr.decode(errors="replace")))
-    rows, total, header = {}, None, True
-    for line in p.stdout.decode("utf-8", errors="replace").split("\n"):
-        if header:
-            m = TOTAL.search(line)
-            if m and line.startswith("Showing nodes"):
-                total = number(m.group(1))
-            if line.split() == ["flat", "flat%", "sum%", "cum", "cum%"]:
-                header = False
-            continue
-        if not line:
-            continue
-        m = ROW.match(line)
-        if not m:
-            raise RuntimeError("cannot read pprof row %r" % line)
-        name = m.group(6)
-        if name in rows:
-            raise RuntimeError("pprof lists %r twice" % name)
-        rows[name] = (number(m.group(1)), number(m.group(4)))
-    if total is None:
-        # an empty profile has no "Showing nodes" line
-        total = 0
-    return rows, total
 
 
 def check_http(go, env, profile, bad, tries=5):
@@ -172,10 +122,7 @@ def main(argv):
         return 1
 
     tmp = tempfile.mkdtemp(prefix="t2p-convert-")
-    env = dict(os.environ)
-    # go wants a cache and a home; CI may give neither
-    env.update(HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"), GOFLAGS="",
-               PPROF_TMPDIR=tmp, GOTOOLCHAIN="local")
+    env = go_env(tmp)
     out = os.path.join(tmp, "out.pb.gz")
     bad = []
     try:

@@ -29,7 +29,7 @@ import tempfile
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_convert import number, pprof, top  # noqa: E402
+from pprof_top import go_env, number, pprof, top  # noqa: E402
 
 FRAME = re.compile(r"^(.+?)\((\d+)\): ?(.*)$", re.S)
 MAX_SHOWN = 20
@@ -181,9 +181,7 @@ def main(argv):
         bad.append("go missing: pprof cannot be checked (./setup.sh --test installs it)")
         return report(trace, bad, ", ".join(checked))
     tmp = tempfile.mkdtemp(prefix="t2p-pylines-")
-    env = dict(os.environ)
-    env.update(HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"), GOFLAGS="",
-               PPROF_TMPDIR=tmp, GOTOOLCHAIN="local")
+    env = go_env(tmp)
     try:
         out = os.path.join(tmp, "out.pb.gz")
         c = subprocess.run([tool, "convert", trace, out], stdout=subprocess.PIPE,

@@ -39,6 +39,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
+import pprof_top  # noqa: E402
 
 GPU_WORK = {"kernel", "gpu_memcpy", "gpu_memset", "mtia_ccp_events"}
 failures = []
@@ -210,20 +211,19 @@ def check_straggler(d, exp, label):
              % (label, r["rank"], r["skew"], want, metric))
 
 
+def pprof_top_rows(go, profile, extra):
+    """pprof_top.top's rows of the profile's default sample type, {} when
+    pprof fails (said as a failure)."""
+    try:
+        return pprof_top.top(go, None, profile, None, extra)[0]
+    except RuntimeError as e:
+        need(False, "go tool pprof %s: %s" % (extra, e))
+        return {}
+
+
 def pprof_total(go, profile, extra):
     """Sum of flat time (ns) pprof shows for profile with extra options."""
-    p = subprocess.run([go, "tool", "pprof", "-top", "-unit=ns", "-nodecount=1000000",
-                        "-nodefraction=0", "-edgefraction=0"] + extra + [profile],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
-    need(p.returncode == 0, "go tool pprof %s: %s" % (extra, p.stderr.strip()))
-    total, rows = 0, False
-    for line in p.stdout.splitlines():
-        if line.strip().startswith("flat"):
-            rows = True
-            continue
-        if rows and line.strip():
-            total += int(re.match(r"\s*(-?\d+)ns", line).group(1))
-    return total
+    return sum(flat for flat, _ in pprof_top_rows(go, profile, extra).values())
 
 
 def check_convert(tool, go, job, d, work):
@@ -255,18 +255,7 @@ def check_convert(tool, go, job, d, work):
 
 def pprof_rows(go, profile, extra):
     """(flat ns, cum ns, name) of every row go tool pprof -top shows."""
-    p = subprocess.run([go, "tool", "pprof", "-top", "-unit=ns", "-nodecount=1000000",
-                        "-nodefraction=0", "-edgefraction=0"] + extra + [profile],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
-    need(p.returncode == 0, "go tool pprof %s: %s" % (extra, p.stderr.strip()))
-    rows, started = [], False
-    for line in p.stdout.splitlines():
-        if line.strip().startswith("flat"):
-            started = True
-        elif started and line.strip():
-            m = re.match(r"\s*(-?\d+)ns\s+\S+\s+\S+\s+(-?\d+)ns\s+\S+\s+(.*)$", line)
-            rows.append((int(m.group(1)), int(m.group(2)), m.group(3)))
-    return sorted(rows)
+    return sorted((f, c, n) for n, (f, c) in pprof_top_rows(go, profile, extra).items())
 
 
 def check_steps(tool, go, job, spec, label, work, convert_step=None):

@@ -23,7 +23,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import check_convert  # noqa: E402
+import pprof_top  # noqa: E402
 
 
 def hta_names():
@@ -81,8 +81,7 @@ def main(argv):
         bad.append("go missing: pprof's total cannot be checked (./setup.sh --test installs it)")
     if go:
         tmp = tempfile.mkdtemp(prefix="t2p-short-")
-        env = dict(os.environ, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"), GOFLAGS="",
-                   PPROF_TMPDIR=tmp, GOTOOLCHAIN="local")
+        env = pprof_top.go_env(tmp)
         try:
             out = os.path.join(tmp, "s.pb.gz")
             c = subprocess.run([tool, "convert", "--short-names", trace, out],
@@ -90,7 +89,7 @@ def main(argv):
             if c.returncode != 0:
                 bad.append("convert --short-names exited %d" % c.returncode)
             else:
-                rows, total = check_convert.top(go, env, out, "time", ["-filefunctions"])
+                rows, total = pprof_top.top(go, env, out, "time", ["-filefunctions"])
                 if total != full["busy_ns"]:
                     bad.append("pprof total %d, busy %d" % (total, full["busy_ns"]))
                 flat = {}

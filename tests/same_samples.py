@@ -11,12 +11,16 @@ import subprocess
 import sys
 
 
-def summed(path):
-    raw = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
-                         text=True)
-    if raw.returncode != 0:
-        sys.exit("same_samples: %s: %s" % (path, raw.stderr.strip()))
-    lines = raw.stdout.splitlines()
+def raw(path):
+    """What `go tool pprof -raw` prints of path: the sample types, the samples
+    as [values, location ids, labels text] and {location id: its lines (the
+    address line's text, then one per inlined frame)}. Exits saying why
+    when pprof fails."""
+    p = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        sys.exit("same_samples: %s: %s" % (path, p.stderr.strip()))
+    lines = p.stdout.splitlines()
     i = lines.index("Samples:")
     types = lines[i + 1].replace("[dflt]", "").split()
     locs, samples = {}, []
@@ -36,9 +40,16 @@ def summed(path):
         m = re.match(r"^\s+(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*)$", line)
         if m:
             cur = m.group(1)
-            locs[cur] = m.group(2).strip()
+            locs[cur] = [m.group(2).strip()]
         elif cur:
-            locs[cur] += " | " + line.strip()
+            locs[cur].append(line.strip())
+    return types, samples, locs
+
+
+def summed(path):
+    """The sample types, and the values summed per (stack, labels)."""
+    types, samples, locs = raw(path)
+    locs = {k: " | ".join(v) for k, v in locs.items()}
     out = {}
     for vals, ids, labels in samples:
         key = (tuple(locs[x] for x in ids), " ".join(sorted(labels.split())))

@@ -17,12 +17,10 @@ over its own tree). Modes:
 Reads `go tool pprof -raw` through same_samples.summed."""
 import json
 import os
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from same_samples import summed  # noqa: E402
+from same_samples import raw, summed  # noqa: E402
 
 
 def frame_name(loc):
@@ -105,26 +103,8 @@ def raw_samples(path):
     """(values, [location text leaf first], labels text as pprof prints
     them) per sample: same_samples.summed sorts the labels' words, which
     splits an input shape."""
-    raw = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
-                         text=True).stdout.splitlines()
-    i = raw.index("Samples:")
-    out, j = [], i + 2
-    while j < len(raw) and raw[j] != "Locations":
-        m = re.match(r"^\s+([-\d ]+?)\s*:\s*([\d ]*)$", raw[j])
-        if m:
-            out.append([tuple(int(v) for v in m.group(1).split()), m.group(2).split(), ""])
-        elif out:
-            out[-1][2] += raw[j].strip() + " "
-        j += 1
-    locs, cur = {}, None
-    for line in raw[j + 1:]:
-        if line.startswith("Mappings"):
-            break
-        m = re.match(r"^\s+(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*)$", line)
-        if m:
-            cur = m.group(1)
-            locs[cur] = m.group(2).strip()
-    return [(v, [locs[x] for x in ids], lab) for v, ids, lab in out]
+    _, samples, locs = raw(path)
+    return [(v, [locs[x][0] for x in ids], lab) for v, ids, lab in samples]
 
 
 def check_shapes(path, js):

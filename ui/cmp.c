@@ -22,19 +22,10 @@ compare_fig cmp_shown(const view *v, const compare_fig *b, const compare_fig *n)
     }
 }
 
-static const char *dms(int64_t ns, char *buf, size_t size)
-{
-    char t[40];
-    fmt_ms(ns, t, sizeof t);
-    bool zero = !strcmp(t, "0.000") || !strcmp(t, "-0.000");
-    snprintf(buf, size, "%s%s", ns > 0 && !zero ? "+" : "", zero ? "0.000" : t);
-    return buf;
-}
-
 void cmp_cell_dms(cols_line *l, int64_t ns, int width)
 {
     char s[64];
-    dms(ns, s, sizeof s);
+    fmt_ms_signed(ns, s, sizeof s);
     cols_cell(l, s, strlen(s), width, true);
 }
 
@@ -148,7 +139,7 @@ void cmp_title(const view *v, char *buf, size_t size)
     const compare *c = v->cmp;
     char a[32], b[32], d[64];
     compare_fig db = compare_delta(&c->base_busy, &c->new_busy);
-    dms(db.self_ns, d, sizeof d);
+    fmt_ms_signed(db.self_ns, d, sizeof d);
     snprintf(buf, size, "%s vs base %s | busy %s ms -> %s ms (%s ms)", c->new->tr->path,
              c->base->tr->path, fmt_ms(c->base_busy.self_ns, a, sizeof a),
              fmt_ms(c->new_busy.self_ns, b, sizeof b), d);

@@ -4,6 +4,7 @@
 #include "ui/keys.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -299,19 +300,21 @@ static void views_text(unsigned views, const char *const *labels, int nlabels, c
 
 struct out {
     char *buf;
-    size_t size, off, lines;
+    size_t size, off;
 };
 
 static void out_line(struct out *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* off counts every byte written, past size too: what the whole text needs */
 static void out_line(struct out *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (w->off < w->size)
-        w->off += (size_t)vsnprintf(w->buf + w->off, w->size - w->off, fmt, ap);
+    int n = w->off < w->size ? vsnprintf(w->buf + w->off, w->size - w->off, fmt, ap)
+                             : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    w->lines++;
+    if (n > 0)
+        w->off += (size_t)n;
 }
 
 /* One action: its keys, then its text wrapped under itself so that the
@@ -338,9 +341,10 @@ static void out_entry(struct out *w, const char *keys, const char *help)
     }
 }
 
-size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size)
+/* The help into w (cut at its size, w->off counting what all of it needs). */
+static void help_write(struct out *w0, const char *const *labels, int nlabels, int nviews)
 {
-    struct out w = { buf, size, 0, 0 };
+    struct out w = *w0;
     bool done[sizeof table / sizeof *table] = { false };
     char head[256], ks[128], kn[32], help[512];
     out_line(&w, "torch2pprof-tui: keys (Up, Down, PgUp, PgDn scroll; any other key closes)\n");
@@ -390,5 +394,23 @@ size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, 
     out_line(&w, "Under a focus or filter the tree shows only the selected stacks' time,\n");
     out_line(&w, "like pprof.\n");
     out_line(&w, "Search and filter ignore case unless the text has a capital (smart case).\n");
-    return w.lines;
+    *w0 = w;
+}
+
+char *keys_help_new(const char *const *labels, int nlabels, int nviews, size_t *nlines)
+{
+    /* measured first: the text grows with the table and the views' names */
+    struct out w = { NULL, 0, 0 };
+    help_write(&w, labels, nlabels, nviews);
+    char *buf = malloc(w.off + 1);
+    if (!buf)
+        return NULL;
+    w = (struct out){ buf, w.off + 1, 0 };
+    buf[0] = '\0';
+    help_write(&w, labels, nlabels, nviews);
+    /* the lines as split on '\n' (out_line may write more than one) */
+    *nlines = 0;
+    for (const char *p = buf; *p; p++)
+        *nlines += *p == '\n' || !p[1];
+    return buf;
 }

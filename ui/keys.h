@@ -83,11 +83,12 @@ const char *keys_name(int key, char *buf, size_t size);
    unknown <Name> (name then holds it). name gets the key as written. */
 int keys_script_next(const char **s, char *name, size_t size);
 
-/* The help screen from the table, lines ended by '\n', into buf: each
-   action with its keys, grouped by the views they apply in. labels[i] is
-   view i's name, for nlabels views of which the first nviews have a digit
-   (the others are panes). Returns the number of lines. */
-size_t keys_help(const char *const *labels, int nlabels, int nviews, char *buf, size_t size);
+/* The help screen from the table, lines ended by '\n': each action with
+   its keys, grouped by the views they apply in. labels[i] is view i's name,
+   for nlabels views of which the first nviews have a digit (the others are
+   panes). A new string as long as the table needs (the caller frees it),
+   *nlines its lines; NULL when out of memory. */
+char *keys_help_new(const char *const *labels, int nlabels, int nviews, size_t *nlines);
 /* The hint bar of view index `view` for a screen cols columns wide, into
    buf: whole hints in the table's order, as many as fit (never one cut in
    the middle). A pane (view >= nviews) hints only at the keys that name it. */

@@ -12,6 +12,7 @@
 #include "ui/view_impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/base/fmt.h"
@@ -374,21 +375,41 @@ bool view_bar_span(view *v, int y, int *x0, int *w)
     return false;
 }
 
+/* The help text and its lines, as long as the key table makes them (it grows
+   with the views); false when out of memory. */
+static bool help_build(view *v)
+{
+    const char *labels[VIEW_NVIEWS];
+    for (int k = 0; k < VIEW_NVIEWS; k++)
+        labels[k] = v->ops[k]->label;
+    size_t n = 0;
+    char *text = keys_help_new(labels, VIEW_NVIEWS, VIEW_NTABS, &n);
+    const char **lines = text ? malloc((n ? n : 1) * sizeof *lines) : NULL;
+    if (!lines) {
+        free(text);
+        return false;
+    }
+    free(v->help);
+    free(v->help_lines);
+    v->help = text;
+    v->help_lines = lines;
+    v->nhelp = 0;
+    for (char *p = text; *p && v->nhelp < n;) {
+        char *e = strchr(p, '\n');
+        lines[v->nhelp++] = p;
+        if (!e)
+            break;
+        *e = '\0';
+        p = e + 1;
+    }
+    return v->nhelp > 0;
+}
+
 const char *view_help_line(view *v, size_t i)
 {
-    if (!v->nhelp) {
-        const char *labels[VIEW_NVIEWS];
-        for (int k = 0; k < VIEW_NVIEWS; k++)
-            labels[k] = v->ops[k]->label;
-        keys_help(labels, VIEW_NVIEWS, VIEW_NTABS, v->help, sizeof v->help);
-        for (char *p = v->help; *p && v->nhelp < sizeof v->help_lines / sizeof *v->help_lines;) {
-            char *e = strchr(p, '\n');
-            v->help_lines[v->nhelp++] = p;
-            if (!e)
-                break;
-            *e = '\0';
-            p = e + 1;
-        }
+    if (!v->nhelp && !help_build(v)) {
+        /* said on its first line; the next key closes it */
+        return i == 0 ? "out of memory: no help to show" : NULL;
     }
     /* the screen: a page of the help from help_top, then where it is */
     size_t page = v->height > 1 ? (size_t)v->height - 1 : 1;

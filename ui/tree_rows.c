@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/vec.h"
+
 /* Writes to every page of a fresh allocation, so that a key press later
    does not take thousands of page faults (memset to 0 would not do: the
    compiler may turn malloc + memset into calloc, which leaves pages
@@ -318,14 +320,8 @@ static const uint32_t *siblings(tree_rows *t, uint32_t u, size_t *n)
 
 static int scratch_push(tree_rows *t, size_t *n, uint32_t id)
 {
-    if (*n == t->scratch_cap) {
-        size_t nc = t->scratch_cap ? t->scratch_cap * 2 : 1024;
-        uint32_t *p = realloc(t->scratch, nc * sizeof *p);
-        if (!p)
-            return -1;
-        t->scratch = p;
-        t->scratch_cap = nc;
-    }
+    if (vec_grow_heap((void **)&t->scratch, &t->scratch_cap, *n, sizeof *t->scratch) < 0)
+        return -1;
     t->scratch[(*n)++] = id;
     return 0;
 }

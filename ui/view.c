@@ -325,6 +325,8 @@ void view_free(view *v)
     for (int k = 0; k < VIEW_NVIEWS; k++)
         free(v->rows[k].ids);
     free(v->kbuf);
+    free(v->help);
+    free(v->help_lines);
     derived_set_free(v->derived);
     free(v);
 }

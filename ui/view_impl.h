@@ -161,8 +161,8 @@ struct view {
     view_back back[SCOPE_MAX];
     search srch;
     char status[1024];
-    char help[8192];          /* the help screen (ui/keys.c), lines split */
-    const char *help_lines[128];
+    char *help;               /* the help screen (ui/keys.c), lines split; owned */
+    const char **help_lines;  /* nhelp of them, into help; owned */
     size_t nhelp;
     size_t help_top;          /* the first help line on screen */
     char help_foot[160];

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/model/track_figs.h"
 
 /* x / div rounded half away from zero */
 static int64_t div_round(int64_t x, uint64_t div)
@@ -152,10 +153,8 @@ static int add_threads(compare *c, const model *m, int side, hmap *map, size_t *
         uint32_t name = strtab_intern(c->strs, buf, strlen(buf));
         if (name == STRTAB_NONE)
             return -1;
-        bool stream = t->stream != MODEL_NONE;
-        compare_fig f = fig_of(t->events, stream ? m->streams[t->stream].busy_ns : t->busy_ns,
-                               stream ? m->streams[t->stream].max_gap_ns : t->max_gap_ns, 0, 0,
-                               div);
+        compare_fig f = fig_of(t->events, track_figs_busy(m, (uint32_t)k),
+                               track_figs_idle(m, (uint32_t)k), 0, 0, div);
         uint64_t key = (uint64_t)name << 32 | STRTAB_NONE;
         uint32_t r = hmap_get(map, key);
         if (r == UINT32_MAX) {

@@ -8,6 +8,7 @@
 #include "core/analyses/modules.h"
 #include "core/base/hmap.h"
 #include "core/base/strtab.h"
+#include "core/base/vec.h"
 #include "core/model/catkind.h"
 
 #define PREFIX "nn.Module: "
@@ -17,19 +18,6 @@ struct sig {
     uint32_t stats;
     uint32_t child0, nchild; /* into the pool of child signatures */
 };
-
-static int grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *np = realloc(*p, ncap * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
 
 static const modules *cmp_mo;
 static const trace *cmp_tr;
@@ -200,7 +188,7 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         uint64_t k = (uint64_t)tr->events[n->event].name << 32 | dense;
         uint32_t s = hmap_get(&bykey, k);
         if (s == UINT32_MAX) {
-            if (grow((void **)&mo->stats, &capstats, mo->nstats, sizeof *mo->stats) < 0)
+            if (vec_grow_heap((void **)&mo->stats, &capstats, mo->nstats, sizeof *mo->stats) < 0)
                 goto nomem;
             s = (uint32_t)mo->nstats++;
             mo->stats[s] = (modules_stats){ .name = tr->events[n->event].name, .module_id = modid };
@@ -338,7 +326,7 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
             uint64_t sk = (uint64_t)ev->name << 32 | dense;
             uint32_t s = hmap_get(&bykey, sk);
             if (s == UINT32_MAX) { /* a module with no call in the scope */
-                if (grow((void **)&mo->stats, &capstats, mo->nstats, sizeof *mo->stats) < 0)
+                if (vec_grow_heap((void **)&mo->stats, &capstats, mo->nstats, sizeof *mo->stats) < 0)
                     goto nomem;
                 s = (uint32_t)mo->nstats++;
                 mo->stats[s] = (modules_stats){ .name = ev->name, .module_id = pys[k].module };
@@ -349,12 +337,12 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
                equals another with the same children in the same order */
             size_t c0 = npool;
             for (uint32_t c = first[k]; c != MODULES_NONE; c = next[c]) {
-                if (grow((void **)&pool, &cappool, npool, sizeof *pool) < 0)
+                if (vec_grow_heap((void **)&pool, &cappool, npool, sizeof *pool) < 0)
                     goto nomem;
                 pool[npool++] = sigof[c];
             }
             size_t need = 32 + (npool - c0) * 11;
-            if (grow((void **)&key, &capkey, need, 1) < 0)
+            if (vec_grow_heap((void **)&key, &capkey, need, 1) < 0)
                 goto nomem;
             size_t kl = (size_t)snprintf(key, need, "%u:", s);
             for (size_t q = c0; q < npool; q++)
@@ -364,7 +352,7 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
             if (id == STRTAB_NONE)
                 goto nomem;
             if (id >= before) { /* new */
-                if (grow((void **)&sigs, &capsigs, nsigs, sizeof *sigs) < 0)
+                if (vec_grow_heap((void **)&sigs, &capsigs, nsigs, sizeof *sigs) < 0)
                     goto nomem;
                 sigs[nsigs++] = (struct sig){ s, (uint32_t)c0, (uint32_t)(npool - c0) };
             } else {
@@ -397,7 +385,7 @@ modules *modules_build(const tbtree *t, const unsigned char *keep, t2p_error *er
     while (top) {
         top--;
         uint32_t sg = sstk[top], par = pstk[top];
-        if (grow((void **)&mo->entries, &capent, mo->nentries, sizeof *mo->entries) < 0)
+        if (vec_grow_heap((void **)&mo->entries, &capent, mo->nentries, sizeof *mo->entries) < 0)
             goto nomem;
         uint32_t e = (uint32_t)mo->nentries++;
         mo->entries[e] = (modules_entry){ sigs[sg].stats,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/analyses/steps_types.h"
+#include "core/base/vec.h"
 #include "core/model/catkind.h"
 
 enum {
@@ -105,14 +106,8 @@ static int cmp_step(const void *a, const void *b)
 /* appends v to a growing array; -1 when out of memory */
 static int push(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        uint32_t *na = realloc(*a, nc * sizeof *na);
-        if (!na)
-            return -1;
-        *a = na;
-        *cap = nc;
-    }
+    if (vec_grow_heap((void **)a, cap, *n, sizeof **a) < 0)
+        return -1;
     (*a)[(*n)++] = v;
     return 0;
 }

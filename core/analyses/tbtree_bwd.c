@@ -8,6 +8,7 @@
 
 #include "core/analyses/tbtree_bwd.h"
 #include "core/base/hmap.h"
+#include "core/base/vec.h"
 
 #define NONE UINT32_MAX
 
@@ -140,19 +141,6 @@ struct regroup {
     const uint32_t *fwd_grp;    /* per association: its group, NONE */
 };
 
-static int rg_grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *np = realloc(*p, ncap * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 static void bn_child(struct bnode *b, int64_t s, int64_t e)
 {
     /* the children sorted by (start, -end): first and last */
@@ -171,7 +159,7 @@ static int build_bmodule(struct regroup *g, uint32_t k, uint32_t cur)
     const tbtree_bwd_node *c = g->c;
     const trace_event *ev = &g->tr->events[c[k].event];
     if (c[k].module) {
-        if (rg_grow((void **)&g->bn, &g->capbn, g->nbn, sizeof *g->bn) < 0)
+        if (vec_grow_heap((void **)&g->bn, &g->capbn, g->nbn, sizeof *g->bn) < 0)
             return -1;
         uint32_t b = (uint32_t)g->nbn++;
         g->bn[b] = (struct bnode){ .start = ev->ts, .end = ev->ts + ev->dur, .parent = cur,
@@ -192,7 +180,7 @@ static int build_bmodule(struct regroup *g, uint32_t k, uint32_t cur)
                     hi = mid;
             }
             if (lo < g->nfwd && g->fwd[lo].fwd == ts && g->fwd_grp[lo] != NONE) {
-                if (rg_grow((void **)&g->att_bn, &g->capatt, g->natt, sizeof *g->att_bn) < 0)
+                if (vec_grow_heap((void **)&g->att_bn, &g->capatt, g->natt, sizeof *g->att_bn) < 0)
                     return -1;
                 size_t cap2 = g->capatt;
                 uint32_t *na = realloc(g->att_grp, cap2 * sizeof *na);

@@ -9,15 +9,30 @@
 #include <string.h>
 #include <stdint.h>
 
-const char *fmt_ms(int64_t ns, char *buf, size_t size)
+/* ns as "ms.mmm" rounded to microseconds, half away from zero; plus is the
+   sign of a positive figure ("" or "+"), and a figure that rounds to zero
+   takes no sign when plus is "+" (a change of "-0.000" reads as a loss) */
+static const char *ms_text(int64_t ns, const char *plus, char *buf, size_t size)
 {
     bool neg = ns < 0;
     uint64_t a = neg ? 0 - (uint64_t)ns : (uint64_t)ns;
-    /* round to microseconds, half away from zero */
     uint64_t us = (a + 500) / 1000;
-    snprintf(buf, size, "%s%llu.%03llu", neg ? "-" : "", (unsigned long long)(us / 1000),
+    const char *sign = neg ? "-" : plus;
+    if (us == 0 && *plus)
+        sign = "";
+    snprintf(buf, size, "%s%llu.%03llu", sign, (unsigned long long)(us / 1000),
              (unsigned long long)(us % 1000));
     return buf;
+}
+
+const char *fmt_ms(int64_t ns, char *buf, size_t size)
+{
+    return ms_text(ns, "", buf, size);
+}
+
+const char *fmt_ms_signed(int64_t ns, char *buf, size_t size)
+{
+    return ms_text(ns, "+", buf, size);
 }
 
 const char *fmt_dur(int64_t ns, char *buf, size_t size)

@@ -9,6 +9,11 @@
 /* ns as milliseconds with three decimals: "1234.567". Returns buf. */
 const char *fmt_ms(int64_t ns, char *buf, size_t size);
 
+/* A change in ns as milliseconds, always with its sign: "+1.234", "-1.234",
+   and "0.000" for what rounds to zero either way (the compare tables of
+   analyze and the explorer). Returns buf. */
+const char *fmt_ms_signed(int64_t ns, char *buf, size_t size);
+
 /* ns with a unit chosen for reading: "812 ns", "12.3 us", "4.56 ms", "1.234 s". */
 const char *fmt_dur(int64_t ns, char *buf, size_t size);
 

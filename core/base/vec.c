@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -119,6 +120,28 @@ int vec_grow(void **p, size_t *cap, size_t n, size_t elem)
         return -1;
     *p = np;
     *cap = bytes / elem;
+    return 0;
+}
+
+int vec_grow_heap(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    /* doubling until n fits: a caller may ask for room far past its end (a
+       buffer of n bytes), not only for the next element */
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap <= n) {
+        if (ncap > SIZE_MAX / 2)
+            return -1;
+        ncap *= 2;
+    }
+    if (ncap > SIZE_MAX / elem)
+        return -1;
+    void *np = realloc(*p, ncap * elem);
+    if (!np)
+        return -1;
+    *p = np;
+    *cap = ncap;
     return 0;
 }
 

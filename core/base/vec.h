@@ -12,6 +12,14 @@
    when out of memory (then *p and *cap are unchanged). */
 int vec_grow(void **p, size_t *cap, size_t n, size_t elem);
 
+/* The heap twin of vec_grow, for the many small arrays (processes, tracks,
+   per-analysis lists) where a mapping of at least a page each would waste
+   memory: makes room for element n of *p by realloc, doubling from 8
+   elements until n fits (so n may also be a buffer's length). *p == NULL and *cap == 0 at first; release with free(). The new
+   room is not zeroed. Returns 0, or -1 when out of memory (then *p and *cap
+   are unchanged). */
+int vec_grow_heap(void **p, size_t *cap, size_t n, size_t elem);
+
 /* A zeroed array of n elements on its own mapping (huge pages when large),
    for big scratch arrays; release it with vec_free(p, n, elem). NULL when
    out of memory. */

@@ -15,30 +15,13 @@
 
 #define BEGIN_NONE (UINT32_MAX - 1) /* hmap cannot hold UINT32_MAX as a value */
 
-/* The small arrays (processes, tracks, open B events), from 8 doubling (the
-   explorer keeps thousands of tiny ranks); the big ones are vec_grow's. */
-static int grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 8;
-    if (ncap > SIZE_MAX / elem)
-        return -1;
-    void *np = realloc(*p, ncap * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 static uint32_t process_get(trace_parser *L, uint32_t pid)
 {
     uint32_t p = hmap_get(&L->procs, pid);
     if (p != UINT32_MAX)
         return p;
     trace *t = L->t;
-    if (grow((void **)&t->processes, &L->proccap, t->nprocesses, sizeof *t->processes) < 0)
+    if (vec_grow_heap((void **)&t->processes, &L->proccap, t->nprocesses, sizeof *t->processes) < 0)
         return UINT32_MAX;
     p = (uint32_t)t->nprocesses++;
     t->processes[p] = (trace_process){ pid, STRTAB_NONE, STRTAB_NONE, INT64_MIN };
@@ -57,7 +40,7 @@ static uint32_t track_get(trace_parser *L, uint32_t pid, uint32_t tid)
         trace *t = L->t;
         uint32_t p = process_get(L, pid);
         if (p == UINT32_MAX ||
-            grow((void **)&t->tracks, &L->trackcap, t->ntracks, sizeof *t->tracks) < 0)
+            vec_grow_heap((void **)&t->tracks, &L->trackcap, t->ntracks, sizeof *t->tracks) < 0)
             return UINT32_MAX;
         k = (uint32_t)t->ntracks++;
         t->tracks[k] = (trace_track){ p, tid, STRTAB_NONE, INT64_MIN, false };
@@ -198,7 +181,7 @@ static int finish_event(trace_parser *L)
                 L->free_begin = L->begins[slot].prev;
             } else {
                 if (L->nbegins >= BEGIN_NONE ||
-                    grow((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
+                    vec_grow_heap((void **)&L->begins, &L->begincap, L->nbegins, sizeof *L->begins) < 0)
                     return trace_pstate_nomem(L);
                 slot = (uint32_t)L->nbegins++;
             }

@@ -21,18 +21,6 @@
 #include "core/load/trace.h"
 #include "tests/unit/unit.h"
 
-static model *open_model(const char *path, trace **tr)
-{
-    t2p_error err;
-    if (access(path, R_OK) != 0)
-        return NULL; /* ../shared may be absent outside CI */
-    *tr = trace_load(path, NULL, &err);
-    assert_non_null(*tr);
-    model *m = model_build(*tr, NULL, &err);
-    assert_non_null(m);
-    return m;
-}
-
 static uint32_t find_op(const model *m, const char *name, const char *cat)
 {
     for (uint32_t i = 0; i < m->nops; i++)
@@ -58,7 +46,7 @@ static void test_by_hand(void **state)
     (void)state;
     trace *tr;
     t2p_error err;
-    model *m = open_model(TOP_SRCDIR "/tests/fixtures/recursion.json", &tr);
+    model *m = unit_open(TOP_SRCDIR "/tests/fixtures/recursion.json", &tr);
     callers *c = callers_build(m, NULL, NULL, false, &err);
     assert_non_null(c);
     assert_int_equal(c->nroots, 1);
@@ -94,8 +82,7 @@ static void test_by_hand(void **state)
     }
     callers_free(c);
     callers_free(NULL);
-    model_free(m);
-    trace_free(tr);
+    unit_close(m, tr, NULL);
 }
 
 /* Every inverted node against the stacks: its path, innermost first, is a
@@ -173,7 +160,7 @@ static void test_vs_stacks_small(void **state)
     for (size_t t = 0; t < sizeof paths / sizeof *paths; t++) {
         trace *tr;
         t2p_error err;
-        model *m = open_model(paths[t], &tr);
+        model *m = unit_open(paths[t], &tr);
         if (!m)
             continue;
         for (int per = 0; per < 2; per++) {
@@ -199,8 +186,7 @@ static void test_vs_stacks_small(void **state)
         assert_int_equal(c->nodes[0].total_ns, kept);
         callers_free(c);
         free(keep);
-        model_free(m);
-        trace_free(tr);
+        unit_close(m, tr, NULL);
     }
 }
 
@@ -217,7 +203,7 @@ static void test_vs_ops_large(void **state)
     for (size_t t = 0; t < sizeof paths / sizeof *paths; t++) {
         trace *tr;
         t2p_error err;
-        model *m = open_model(paths[t], &tr);
+        model *m = unit_open(paths[t], &tr);
         if (!m)
             continue;
         callers *c = callers_build(m, NULL, NULL, false, &err);
@@ -250,8 +236,7 @@ static void test_vs_ops_large(void **state)
             want_roots += m->ops[o].calls > 0 || m->ops[o].self_ns > 0 || m->ops[o].dev_total_ns > 0;
         assert_int_equal(nroot, want_roots);
         callers_free(c);
-        model_free(m);
-        trace_free(tr);
+        unit_close(m, tr, NULL);
     }
 }
 
@@ -266,7 +251,7 @@ static void test_hide_python(void **state)
     (void)state;
     trace *tr;
     t2p_error err;
-    model *m = open_model(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", &tr);
+    model *m = unit_open(TOP_SRCDIR "/tests/fixtures/pyfunc_frames.json", &tr);
     assert_non_null(m);
     uint8_t *hide = calloc(m->nops, 1);
     assert_non_null(hide);
@@ -312,8 +297,7 @@ static void test_hide_python(void **state)
     assert_int_equal(c->nodes[fwd].total_ns, 170 * 1000);
     callers_free(c);
     free(hide);
-    model_free(m);
-    trace_free(tr);
+    unit_close(m, tr, NULL);
 }
 
 int main(void)

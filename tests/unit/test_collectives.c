@@ -19,31 +19,9 @@
 #include "core/analyses/collectives.h"
 #include "core/analyses/ranks.h"
 #include "core/load/trace.h"
+#include "tests/unit/unit.h"
 
 static char dir[64];
-
-static void mk_dir(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/t2p-colls-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-}
-
-static void rm_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
-static void put(const char *name, const char *text)
-{
-    char path[320];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 static void test_kernel_names(void **state)
 {
@@ -84,7 +62,7 @@ static void put_rank(int rank, int a0, int a1)
              "\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":%d,\"args\":{\"Collective name\":\"allreduce\","
              "\"Process Group Name\":\"0\",\"In msg nelems\":10,\"dtype\":\"BFloat16\"}}]}",
              rank, a0, 500 - a0, a1, 900 - a1);
-    put(name, text);
+    unit_dir_put(dir, name, text);
 }
 
 /* Three ranks through the whole job: arrivals 100/130/110 us, then
@@ -93,7 +71,7 @@ static void put_rank(int rank, int a0, int a1)
 static void test_job_skews(void **state)
 {
     (void)state;
-    mk_dir();
+    unit_dir_make(dir, "/tmp/t2p-colls-XXXXXX");
     put_rank(0, 100, 600);
     put_rank(1, 130, 610);
     put_rank(2, 110, 700);
@@ -130,7 +108,7 @@ static void test_job_skews(void **state)
     assert_int_equal(c->wait_ns[2], 20000);
     assert_int_equal(c->count[0], 2);
     ranks_free(j);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 /* Kernels without metadata take it from the record_param_comms with their
@@ -138,8 +116,8 @@ static void test_job_skews(void **state)
 static void test_of_trace(void **state)
 {
     (void)state;
-    mk_dir();
-    put("k.json",
+    unit_dir_make(dir, "/tmp/t2p-colls-XXXXXX");
+    unit_dir_put(dir, "k.json",
         "{\"traceEvents\":["
         "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":9,\"tid\":1,"
@@ -149,7 +127,7 @@ static void test_of_trace(void **state)
         "\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":3,\"args\":{\"External id\":77}},"
         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_SendRecv_RING_SIMPLE(a)\","
         "\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":3,\"args\":{\"External id\":78}}]}");
-    put("cpu.json",
+    unit_dir_put(dir, "cpu.json",
         "{\"baseTimeNanoseconds\":1000000000,\"traceEvents\":["
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":9,\"tid\":1,"
         "\"ts\":10,\"dur\":8,\"args\":{\"Collective name\":\"all_to_all\"}},"
@@ -198,7 +176,7 @@ static void test_of_trace(void **state)
     free(v);
     trace_free(tr);
     strtab_free(names);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 /* Calls given straight to collectives_match. */

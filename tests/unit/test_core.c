@@ -20,6 +20,7 @@
 #include "core/load/trace.h"
 #include "core/base/radix.h"
 #include "core/base/vec.h"
+#include "core/model/stack_text.h"
 #include "tests/unit/unit.h"
 
 static void test_num_exact(void **state)
@@ -88,7 +89,9 @@ static void test_strtab(void **state)
 static void test_nesting_rule(void **state)
 {
     (void)state;
-    char *path = unit_write_tmp(
+    char *path;
+    trace *tr;
+    model *m = unit_load(
         "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
         "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},"
         "{\"ph\":\"X\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":30},"
@@ -96,12 +99,7 @@ static void test_nesting_rule(void **state)
         "{\"ph\":\"X\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":30},"
         "{\"ph\":\"X\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":95,\"dur\":5},"
         "{\"ph\":\"X\",\"name\":\"Z\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":0},"
-        "{\"ph\":\"X\",\"name\":\"N\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-1}");
-    t2p_error err;
-    trace *tr = trace_load(path, NULL, &err);
-    assert_non_null(tr);
-    model *m = model_build(tr, NULL, &err);
-    assert_non_null(m);
+        "{\"ph\":\"X\",\"name\":\"N\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-1}", &tr, &path);
     const model_op *A = unit_find_op(m, "A"), *B = unit_find_op(m, "B"), *C = unit_find_op(m, "C"),
                    *D = unit_find_op(m, "D"), *E = unit_find_op(m, "E"), *F = unit_find_op(m, "F"),
                    *Z = unit_find_op(m, "Z");
@@ -123,10 +121,7 @@ static void test_nesting_rule(void **state)
     assert_int_equal(tr->skipped[TRACE_SKIP_NEGATIVE_DUR], 1);
     assert_int_equal(m->busy_ns, 20000 + 30000 + 30000 + 30000 + 25000 + 5000);
     assert_int_equal(m->window_ns, 120000);
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
+    unit_close(m, tr, path);
 }
 
 static void test_steps_and_window(void **state)
@@ -225,6 +220,12 @@ static void test_fmt(void **state)
     assert_string_equal(fmt_ms(-584000, b, sizeof b), "-0.584");
     assert_string_equal(fmt_count(1234567, b, sizeof b), "1,234,567");
     assert_string_equal(fmt_count(12, b, sizeof b), "12");
+    assert_string_equal(fmt_ms_signed(1234567, b, sizeof b), "+1.235");
+    assert_string_equal(fmt_ms_signed(-1234567, b, sizeof b), "-1.235");
+    assert_string_equal(fmt_ms_signed(-499, b, sizeof b), "0.000");
+    assert_string_equal(fmt_ms_signed(499, b, sizeof b), "0.000");
+    assert_string_equal(fmt_ms_signed(500, b, sizeof b), "+0.001");
+    assert_string_equal(fmt_ms(-499, b, sizeof b), "-0.000");
     assert_string_equal(fmt_ellipsize("abcdefgh", 8, 5, b, sizeof b), "abcd\xe2\x80\xa6");
     assert_string_equal(fmt_ellipsize("abc", 3, 5, b, sizeof b), "abc");
     assert_int_equal(fmt_width("\xc3\xa9t\xc3\xa9", 5), 3);
@@ -326,6 +327,61 @@ static void test_radix(void **state)
     free(v);
     free(tv);
     free(ref);
+/* vec_grow_heap: element by element its contents survive each doubling;
+   asked for room far past its end (a buffer's length) it doubles until that
+   fits, not once. */
+static void test_vec_grow_heap(void **state)
+{
+    (void)state;
+    uint32_t *a = NULL;
+    size_t cap = 0;
+    for (uint32_t i = 0; i < 1000; i++) {
+        assert_int_equal(vec_grow_heap((void **)&a, &cap, i, sizeof *a), 0);
+        a[i] = i * 3;
+    }
+    assert_true(cap > 999);
+    for (uint32_t i = 0; i < 1000; i++)
+        assert_int_equal(a[i], i * 3);
+    free(a);
+    char *buf = NULL;
+    cap = 0;
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, 10, 1), 0);
+    assert_int_equal(cap, 16);
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, 200, 1), 0);
+    assert_int_equal(cap, 256);
+    memset(buf, 'x', 201); /* in bounds: ASan and valgrind say so */
+    assert_int_equal(vec_grow_heap((void **)&buf, &cap, SIZE_MAX / 2 + 1, 1), -1);
+    assert_int_equal(cap, 256);
+    free(buf);
+}
+
+/* model_stack_text: outermost first, the innermost max frames with "..."
+   when there are more, "" outside any operator, cut at a whole character. */
+static void test_stack_text(void **state)
+{
+    (void)state;
+    char *path;
+    trace *tr;
+    model *m = unit_load(
+        "[{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+        "{\"ph\":\"X\",\"name\":\"B\xc3\xa9\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":80},"
+        "{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":60},"
+        "{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40}]",
+        &tr, &path);
+    uint32_t d = MODEL_NONE;
+    for (size_t e = 0; e < tr->nevents; e++)
+        if (!strcmp(trace_str(tr, tr->events[e].name), "D"))
+            d = m->ev_node[e];
+    assert_int_not_equal(d, MODEL_NONE);
+    char b[64];
+    assert_string_equal(model_stack_text(m, d, " > ", 4, b, sizeof b), "A > B\xc3\xa9 > C > D");
+    assert_string_equal(model_stack_text(m, d, " > ", 2, b, sizeof b), "... > C > D");
+    assert_string_equal(model_stack_text(m, m->nodes[d].parent, "/", 64, b, sizeof b),
+                        "A/B\xc3\xa9/C");
+    /* "A > B" and the first byte of é fit in 6: é goes whole */
+    assert_string_equal(model_stack_text(m, d, " > ", 4, b, 7), "A > B");
+    assert_string_equal(model_stack_text(m, MODEL_NONE, " > ", 4, b, sizeof b), "");
+    unit_close(m, tr, path);
 }
 
 int main(void)
@@ -339,6 +395,8 @@ int main(void)
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_vec_reuse),
         cmocka_unit_test(test_radix),
+        cmocka_unit_test(test_vec_grow_heap),
+        cmocka_unit_test(test_stack_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,18 +32,6 @@ static const char *const traces[] = {
     SHARED_DIR "/traces/x_events_only.json.gz",
 };
 
-static model *open_model(const char *path, trace **tr)
-{
-    t2p_error err;
-    if (access(path, R_OK) != 0)
-        return NULL; /* ../shared may be absent outside CI */
-    *tr = trace_load(path, NULL, &err);
-    assert_non_null(*tr);
-    model *m = model_build(*tr, NULL, &err);
-    assert_non_null(m);
-    return m;
-}
-
 static const model_op *find(const model *m, const char *name, const char *cat)
 {
     for (size_t i = 0; i < m->nops; i++)
@@ -63,7 +51,7 @@ static void test_cum_by_hand(void **state)
 {
     (void)state;
     trace *tr;
-    model *m = open_model(traces[0], &tr);
+    model *m = unit_open(traces[0], &tr);
     assert_non_null(m);
     const model_op *sum = find(m, "aten::sum", "cpu_op");
     assert_int_equal(sum->calls, 5);
@@ -75,8 +63,7 @@ static void test_cum_by_hand(void **state)
     assert_int_equal(find(m, "overlap_parent", "cpu_op")->total_ns, 100000);
     assert_int_equal(find(m, "overlap_parent", "cpu_op")->cum_ns, 110000);
     assert_int_equal(find(m, "child_y", "cpu_op")->cum_ns, 40000);
-    model_free(m);
-    trace_free(tr);
+    unit_close(m, tr, NULL);
 }
 
 /* cum against the definition: per node, every distinct op on its path gets
@@ -86,7 +73,7 @@ static void test_cum_vs_stacks(void **state)
     (void)state;
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         trace *tr;
-        model *m = open_model(traces[t], &tr);
+        model *m = unit_open(traces[t], &tr);
         if (!m)
             continue;
         int64_t *cum = calloc(m->nops, sizeof *cum);
@@ -112,8 +99,7 @@ static void test_cum_vs_stacks(void **state)
             assert_int_equal(differ, 2);
         free(cum);
         free(stamp);
-        model_free(m);
-        trace_free(tr);
+        unit_close(m, tr, NULL);
     }
 }
 
@@ -125,7 +111,7 @@ static void test_select_cum(void **state)
     t2p_error err;
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         trace *tr;
-        model *m = open_model(traces[t], &tr);
+        model *m = unit_open(traces[t], &tr);
         if (!m)
             continue;
         int64_t *cum = malloc((m->nops + 1) * sizeof *cum);
@@ -147,8 +133,7 @@ static void test_select_cum(void **state)
             free(keep);
         }
         free(cum);
-        model_free(m);
-        trace_free(tr);
+        unit_close(m, tr, NULL);
     }
 }
 
@@ -157,42 +142,31 @@ static void test_select_cum(void **state)
 static void test_window_covers_events(void **state)
 {
     (void)state;
-    char *path = unit_write_tmp(
+    char *path;
+    trace *tr;
+    model *m = unit_load(
         "{\"traceEvents\":["
         "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":100,\"dur\":1000},"
         "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":100},"
         "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":2,\"ts\":1000,\"dur\":500},"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":10}"
-        "]}");
-    t2p_error err;
-    trace *tr = trace_load(path, NULL, &err);
-    assert_non_null(tr);
-    model *m = model_build(tr, NULL, &err);
-    assert_non_null(m);
+        "]}", &tr, &path);
     assert_int_equal(m->window_ns, (1500 - 40) * 1000);
     for (size_t k = 0; k < m->ntracks; k++)
         if (m->tracks[k].events) {
             assert_true(m->tracks[k].first_ns >= m->window_start);
             assert_true(m->tracks[k].last_ns <= m->window_end);
         }
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
+    unit_close(m, tr, path);
 
     /* the span alone when it covers everything */
-    path = unit_write_tmp(
+    m = unit_load(
         "{\"traceEvents\":["
         "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":0,\"dur\":1000},"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":10}"
-        "]}");
-    tr = trace_load(path, NULL, &err);
-    m = model_build(tr, NULL, &err);
+        "]}", &tr, &path);
     assert_int_equal(m->window_ns, 1000000);
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
+    unit_close(m, tr, path);
 }
 
 /* triton_example: ProfilerStep#1 runs 13 s past the profiler's 355 ms span. */
@@ -200,7 +174,7 @@ static void test_window_triton(void **state)
 {
     (void)state;
     trace *tr;
-    model *m = open_model(SHARED_DIR "/traces/triton_example.json.gz", &tr);
+    model *m = unit_open(SHARED_DIR "/traces/triton_example.json.gz", &tr);
     if (!m)
         skip();
     const model_op *step = find(m, "ProfilerStep*", "user_annotation");
@@ -211,8 +185,7 @@ static void test_window_triton(void **state)
             assert_true(m->tracks[k].first_ns >= m->window_start);
             assert_true(m->tracks[k].last_ns <= m->window_end);
         }
-    model_free(m);
-    trace_free(tr);
+    unit_close(m, tr, NULL);
 }
 
 /* Device figures: each op's against its nodes', in the per-track and the
@@ -293,7 +266,7 @@ static void test_device_ops_vs_tree(void **state)
     (void)state;
     for (size_t t = 0; t < sizeof traces / sizeof *traces; t++) {
         trace *tr;
-        model *m = open_model(traces[t], &tr);
+        model *m = unit_open(traces[t], &tr);
         if (!m)
             continue;
         char what[600];
@@ -307,8 +280,7 @@ static void test_device_ops_vs_tree(void **state)
             if (m->nodes[i].gpu)
                 under += m->nodes[i].dev_leaf_ns;
         assert_int_equal(under, m->gpu_ns - m->gpu_unattributed_ns);
-        model_free(m);
-        trace_free(tr);
+        unit_close(m, tr, NULL);
     }
 }
 
@@ -328,7 +300,7 @@ static void test_scope_restrict(void **state)
     (void)state;
     trace *tr;
     t2p_error err;
-    model *m = open_model(traces[0], &tr);
+    model *m = unit_open(traces[0], &tr);
     assert_non_null(m);
     uint32_t sum = op_id(m, "aten::sum", "cpu_op");
     scope *by_entry = scope_new(m), *by_keep = scope_new(m);
@@ -379,8 +351,7 @@ static void test_scope_restrict(void **state)
     free(keep);
     scope_free(by_entry);
     scope_free(by_keep);
-    model_free(m);
-    trace_free(tr);
+    unit_close(m, tr, NULL);
 }
 
 int main(void)

@@ -25,24 +25,6 @@
         assert_int_equal(o_->dev_total_ns, (int64_t)(total) * 1000); \
     } while (0)
 
-static model *load(const char *text, trace **tr, char **path)
-{
-    t2p_error err;
-    *path = unit_write_tmp(text);
-    *tr = trace_load(*path, NULL, &err);
-    assert_non_null(*tr);
-    model *m = model_build(*tr, NULL, &err);
-    assert_non_null(m);
-    return m;
-}
-
-static void done(model *m, trace *tr, char *path)
-{
-    model_free(m);
-    trace_free(tr);
-    unlink(path);
-    free(path);
-}
 
 /* CPU thread (1,1):
      outer [0,100]
@@ -59,7 +41,7 @@ static void test_gpu_attribution(void **state)
     (void)state;
     trace *tr;
     char *path;
-    model *m = load(
+    model *m = unit_load(
         "{\"traceEvents\":["
         "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":1,\"args\":{\"labels\":\"CPU\"}},"
         "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
@@ -111,7 +93,7 @@ static void test_gpu_attribution(void **state)
     assert_int_equal(m->streams[0].busy_ns, 129000);
     assert_int_equal(m->streams[0].max_gap_ns, 83000);
     assert_string_equal(trace_str(tr, tr->tracks[m->streams[0].track].tid), "7");
-    done(m, tr, path);
+    unit_close(m, tr, path);
 }
 
 /* No correlation ids anywhere: the kernels load, count as GPU work without a
@@ -121,7 +103,7 @@ static void test_gpu_no_correlation(void **state)
     (void)state;
     trace *tr;
     char *path;
-    model *m = load(
+    model *m = unit_load(
         "{\"traceEvents\":["
         "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}},"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
@@ -141,7 +123,7 @@ static void test_gpu_no_correlation(void **state)
     assert_int_equal(m->nstreams, 1);
     assert_int_equal(m->streams[0].busy_ns, 32000);
     assert_int_equal(m->streams[0].max_gap_ns, 10000);
-    done(m, tr, path);
+    unit_close(m, tr, path);
 }
 
 /* No GPU at all (legacy CPU trace): zero device time, no streams. */
@@ -150,7 +132,7 @@ static void test_gpu_none(void **state)
     (void)state;
     trace *tr;
     char *path;
-    model *m = load(
+    model *m = unit_load(
         "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":\"CPU functions\",\"tid\":1,\"ts\":0,\"dur\":10},"
         "{\"ph\":\"X\",\"name\":\"b\",\"pid\":\"CPU functions\",\"tid\":1,\"ts\":2,\"dur\":3}]",
         &tr, &path);
@@ -160,7 +142,7 @@ static void test_gpu_none(void **state)
     assert_int_equal(m->gpu_ns, 0);
     assert_int_equal(m->gpu_unattributed_events, 0);
     assert_int_equal(m->nstreams, 0);
-    done(m, tr, path);
+    unit_close(m, tr, path);
 }
 
 int main(void)

@@ -32,11 +32,7 @@ struct fx {
 static void load(struct fx *f, const char *text, const hta_opts *o)
 {
     t2p_error err;
-    f->path = unit_write_tmp(text);
-    f->tr = trace_load(f->path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
+    f->m = unit_load(text, &f->tr, &f->path);
     f->h = hta_build(f->m, NULL, o, &err);
     assert_non_null(f->h);
 }
@@ -44,10 +40,7 @@ static void load(struct fx *f, const char *text, const hta_opts *o)
 static void done(struct fx *f)
 {
     hta_free(f->h);
-    model_free(f->m);
-    trace_free(f->tr);
-    unlink(f->path);
-    free(f->path);
+    unit_close(f->m, f->tr, f->path);
 }
 
 #define GPU_META                                                                              \

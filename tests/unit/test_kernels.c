@@ -32,11 +32,7 @@ struct fx {
 static void open_fx(struct fx *f, const char *text, const unsigned char *keep)
 {
     t2p_error err;
-    f->path = unit_write_tmp(text);
-    f->tr = trace_load(f->path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
+    f->m = unit_load(text, &f->tr, &f->path);
     f->st = steps_build(f->m, &err);
     assert_non_null(f->st);
     f->k = kernels_build(f->m, f->st, keep, &err);
@@ -47,10 +43,7 @@ static void close_fx(struct fx *f)
 {
     kernels_free(f->k);
     steps_free(f->st);
-    model_free(f->m);
-    trace_free(f->tr);
-    unlink(f->path);
-    free(f->path);
+    unit_close(f->m, f->tr, f->path);
 }
 
 static const kernels_row *row(const kernels *k, const char *name)

@@ -29,11 +29,7 @@ struct fix {
 static void load(struct fix *f, const char *text)
 {
     t2p_error err;
-    f->path = unit_write_tmp(text);
-    f->tr = trace_load(f->path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
+    f->m = unit_load(text, &f->tr, &f->path);
     f->mem = memory_build(f->m, &err);
     assert_non_null(f->mem);
 }
@@ -41,10 +37,7 @@ static void load(struct fix *f, const char *text)
 static void done(struct fix *f)
 {
     memory_free(f->mem);
-    model_free(f->m);
-    trace_free(f->tr);
-    unlink(f->path);
-    free(f->path);
+    unit_close(f->m, f->tr, f->path);
 }
 
 static uint32_t op_index(const model *m, const char *name)

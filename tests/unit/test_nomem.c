@@ -27,45 +27,7 @@
 #include "core/pprof/pprof.h"
 #include "core/analyses/steps.h"
 #include "core/load/trace.h"
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-char *__real_strdup(const char *s);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-char *__wrap_strdup(const char *s);
-
-static bool armed;
-static long calls, fail_at = -1;
-
-static bool should_fail(void)
-{
-    if (!armed)
-        return false;
-    return calls++ == fail_at;
-}
-
-void *__wrap_malloc(size_t n)
-{
-    return should_fail() ? NULL : __real_malloc(n);
-}
-
-void *__wrap_calloc(size_t n, size_t size)
-{
-    return should_fail() ? NULL : __real_calloc(n, size);
-}
-
-void *__wrap_realloc(void *p, size_t n)
-{
-    return should_fail() ? NULL : __real_realloc(p, n);
-}
-
-char *__wrap_strdup(const char *s)
-{
-    return should_fail() ? NULL : __real_strdup(s);
-}
+#include "tests/unit/nomem_wrap.h"
 
 /* A trace that reaches every growth path: enough distinct names and tracks
    to grow the string table, the hash maps and the arrays past their first

@@ -16,31 +16,9 @@
 #include <cmocka.h>
 
 #include "core/analyses/ranks.h"
+#include "tests/unit/unit.h"
 
 static char dir[64];
-
-static void put(const char *name, const char *text)
-{
-    char path[320];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void rm_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-}
-
-static void mk_dir(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/t2p-ranks-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-}
 
 static void test_name_rank(void **state)
 {
@@ -125,11 +103,11 @@ static void test_metric(void **state)
 static void test_job(void **state)
 {
     (void)state;
-    mk_dir();
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
     for (size_t i = 0; i < 3; i++)
-        put(job[i][0], job[i][1]);
-    put("notes.txt", "not a trace name: left out");
-    put(".hidden.json", "a temp file: left out");
+        unit_dir_put(dir, job[i][0], job[i][1]);
+    unit_dir_put(dir, "notes.txt", "not a trace name: left out");
+    unit_dir_put(dir, ".hidden.json", "a temp file: left out");
     t2p_error err;
     const char *args[] = { dir };
     ranks_job *j = ranks_open(args, 1, &err);
@@ -225,21 +203,21 @@ static void test_job(void **state)
     assert_int_equal(all_self, all_ops_self);
     free(cats);
     ranks_free(j);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 static void test_failures(void **state)
 {
     (void)state;
-    mk_dir();
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
     t2p_error err;
     const char *args[] = { dir };
     assert_null(ranks_open(args, 1, &err)); /* empty */
     assert_int_equal(err.kind, T2P_ERR_EMPTY);
     assert_non_null(strstr(err.reason, "no trace files"));
 
-    put(job[0][0], job[0][1]);
-    put("rank-5.json", "[{\"ph\":\"X\", \"ts\": 1,");
+    unit_dir_put(dir, job[0][0], job[0][1]);
+    unit_dir_put(dir, "rank-5.json", "[{\"ph\":\"X\", \"ts\": 1,");
     ranks_job *j = ranks_open(args, 1, &err);
     assert_non_null(j);
     assert_int_equal(ranks_load(j, NULL, &err), 0);
@@ -256,8 +234,8 @@ static void test_failures(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/rank-5.json", dir);
     unlink(path);
-    put("rank-1.json", job[0][1]);
-    put("other.json", job[1][1]);
+    unit_dir_put(dir, "rank-1.json", job[0][1]);
+    unit_dir_put(dir, "other.json", job[1][1]);
     j = ranks_open(args, 1, &err);
     assert_non_null(j);
     assert_int_equal(ranks_load(j, NULL, &err), -1);
@@ -274,7 +252,7 @@ static void test_failures(void **state)
     assert_int_equal(j->nfailed, 1);
     assert_int_equal(j->files[0].err.kind, T2P_ERR_IO);
     ranks_free(j);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 /* A trace without rank, so ranked by its position in name order. */
@@ -309,15 +287,15 @@ static const t2p_error *note_of(const ranks_job *j, const char *name)
 static void test_not_traces(void **state)
 {
     (void)state;
-    mk_dir();
-    put("README.json", "This directory holds the traces of run 7.\n");
-    put("a.json", plain);
-    put("b.json", "{\"a\":1}");
-    put("bad.json", "{\"traceEvents\":[{\"ph\":\"X\",}]}");
-    put("c.json", plain);
-    put("d.json", plain);
-    put("rank-7.json", "not JSON either, but named as rank 7's trace\n");
-    put("x.json.gz", "\x0a\x05hello\x12"); /* protobuf bytes: a pprof, not gzipped */
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
+    unit_dir_put(dir, "README.json", "This directory holds the traces of run 7.\n");
+    unit_dir_put(dir, "a.json", plain);
+    unit_dir_put(dir, "b.json", "{\"a\":1}");
+    unit_dir_put(dir, "bad.json", "{\"traceEvents\":[{\"ph\":\"X\",}]}");
+    unit_dir_put(dir, "c.json", plain);
+    unit_dir_put(dir, "d.json", plain);
+    unit_dir_put(dir, "rank-7.json", "not JSON either, but named as rank 7's trace\n");
+    unit_dir_put(dir, "x.json.gz", "\x0a\x05hello\x12"); /* protobuf bytes: a pprof, not gzipped */
     t2p_error err;
     const char *args[] = { dir };
     for (int pass = 0; pass < 2; pass++) {
@@ -367,12 +345,12 @@ static void test_not_traces(void **state)
     assert_int_equal(j->nnotes, 0);
     assert_int_equal(j->files[1].err.kind, T2P_ERR_NOT_TRACE);
     ranks_free(j);
-    rm_dir();
+    unit_dir_remove(dir);
 
     /* nothing but non-traces: an error, the notes still say why */
-    mk_dir();
-    put("README.json", "text");
-    put("b.json", "{\"a\":1}");
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
+    unit_dir_put(dir, "README.json", "text");
+    unit_dir_put(dir, "b.json", "{\"a\":1}");
     j = ranks_open(args, 1, &err);
     assert_non_null(j);
     assert_int_equal(ranks_load(j, NULL, &err), -1);
@@ -381,7 +359,7 @@ static void test_not_traces(void **state)
     assert_string_equal(err.file, dir);
     assert_int_equal(j->nnotes, 2);
     ranks_free(j);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 /* A FIFO named like a trace blocks open() until a writer comes: left out
@@ -389,8 +367,8 @@ static void test_not_traces(void **state)
 static void test_fifo(void **state)
 {
     (void)state;
-    mk_dir();
-    put("a.json", plain);
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
+    unit_dir_put(dir, "a.json", plain);
     char path[256];
     snprintf(path, sizeof path, "%s/pipe.json", dir);
     assert_int_equal(mkfifo(path, 0600), 0);
@@ -413,14 +391,14 @@ static void test_fifo(void **state)
     assert_int_equal(err.kind, T2P_ERR_EMPTY);
     assert_non_null(strstr(err.reason, "pipe.json: a FIFO"));
     alarm(0);
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 /* A directory without traces names its subdirectories that hold some. */
 static void test_subdirs(void **state)
 {
     (void)state;
-    mk_dir();
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
     char sub[256], top[256];
     snprintf(top, sizeof top, "%s", dir);
     const char *subs[] = { "run10", "run2", "logs" };
@@ -428,10 +406,10 @@ static void test_subdirs(void **state)
         snprintf(sub, sizeof sub, "%s/%s", top, subs[i]);
         assert_int_equal(mkdir(sub, 0700), 0);
     }
-    put("run2/rank-0.json", plain);
-    put("run10/rank-0.json", plain);
-    put("run10/rank-1.json.gz", plain);
-    put("logs/out.txt", "x");
+    unit_dir_put(dir, "run2/rank-0.json", plain);
+    unit_dir_put(dir, "run10/rank-0.json", plain);
+    unit_dir_put(dir, "run10/rank-1.json.gz", plain);
+    unit_dir_put(dir, "logs/out.txt", "x");
     t2p_error err;
     const char *args[] = { top };
     assert_null(ranks_open(args, 1, &err));
@@ -441,14 +419,14 @@ static void test_subdirs(void **state)
              "%s/run2 (1 trace), %s/run10 (2 traces)", top, top);
     assert_string_equal(err.reason, want);
     assert_null(strstr(err.reason, "logs"));
-    rm_dir();
+    unit_dir_remove(dir);
     /* none anywhere: the names looked for */
-    mk_dir();
+    unit_dir_make(dir, "/tmp/t2p-ranks-XXXXXX");
     const char *args2[] = { dir };
     assert_null(ranks_open(args2, 1, &err));
     assert_string_equal(err.reason, "no trace files in the directory (.json, .json.gz, "
                                     ".pt.trace.json[.gz])");
-    rm_dir();
+    unit_dir_remove(dir);
 }
 
 int main(void)

@@ -31,11 +31,7 @@ struct fx {
 static void load(struct fx *f, const char *text)
 {
     t2p_error err;
-    f->path = unit_write_tmp(text);
-    f->tr = trace_load(f->path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
+    f->m = unit_load(text, &f->tr, &f->path);
     f->s = steps_build(f->m, &err);
     assert_non_null(f->s);
 }
@@ -43,10 +39,7 @@ static void load(struct fx *f, const char *text)
 static void done(struct fx *f)
 {
     steps_free(f->s);
-    model_free(f->m);
-    trace_free(f->tr);
-    unlink(f->path);
-    free(f->path);
+    unit_close(f->m, f->tr, f->path);
 }
 
 /* the eight roles of step i, in us */

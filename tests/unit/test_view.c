@@ -1126,6 +1126,10 @@ static void test_key_table(void **state)
         if (!shown)
             fail_msg("key %s is not in the help", name);
     }
+    /* the help is whole, however long the table makes it: its last line */
+    assert_true(view_help_count(v) > 128);
+    assert_string_equal(v->help_lines[view_help_count(v) - 1],
+                        "Search and filter ignore case unless the text has a capital (smart case).");
     for (int a = ACT_NONE + 1; a < ACT_N; a++)
         if (!acts[a])
             fail_msg("action %d has no key", a);

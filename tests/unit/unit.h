@@ -3,6 +3,7 @@
 #ifndef T2P_TESTS_UNIT_H
 #define T2P_TESTS_UNIT_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,68 @@ static inline char *unit_write_tmp(const char *text)
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     return path;
+}
+
+/* The trace at path loaded and modelled with the defaults, *tr the trace;
+   NULL (nothing loaded) when path cannot be read: ../shared may be absent
+   outside CI. */
+static inline model *unit_open(const char *path, trace **tr)
+{
+    t2p_error err;
+    if (access(path, R_OK) != 0)
+        return NULL;
+    *tr = trace_load(path, NULL, &err);
+    assert_non_null(*tr);
+    model *m = model_build(*tr, NULL, &err);
+    assert_non_null(m);
+    return m;
+}
+
+/* text written to a temp file (*path), loaded and modelled with the
+   defaults, *tr the trace: the start of most suites' fixtures. */
+static inline model *unit_load(const char *text, trace **tr, char **path)
+{
+    *path = unit_write_tmp(text);
+    model *m = unit_open(*path, tr);
+    assert_non_null(m);
+    return m;
+}
+
+/* Frees what unit_load or unit_open made and removes unit_load's file;
+   path may be NULL (unit_open's). */
+static inline void unit_close(model *m, trace *tr, char *path)
+{
+    model_free(m);
+    trace_free(tr);
+    if (path)
+        unlink(path);
+    free(path);
+}
+
+/* A scratch directory for a suite's files: made from tmpl (its last six
+   characters XXXXXX) into dir (64 bytes), filled with unit_dir_put, removed
+   with all it holds by unit_dir_remove. */
+static inline void unit_dir_make(char dir[64], const char *tmpl)
+{
+    snprintf(dir, 64, "%s", tmpl);
+    assert_non_null(mkdtemp(dir));
+}
+
+static inline void unit_dir_put(const char *dir, const char *name, const char *text)
+{
+    char path[320];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static inline void unit_dir_remove(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* The first op named name (any category), or NULL. */

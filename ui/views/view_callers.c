@@ -16,7 +16,7 @@
 #include "core/analyses/callers.h"
 #include "core/base/fmt.h"
 #include "core/load/pyframe.h"
-#include "ui/tree_moves.h"
+#include "ui/callers_pane.h"
 #include "ui/tree_rows.h"
 #include "ui/view.h"
 #include "ui/view_impl.h"
@@ -40,15 +40,12 @@ static const enum model_sort sorts[] = { MODEL_SORT_TOTAL, MODEL_SORT_CALLS, MOD
                                          MODEL_SORT_N };
 
 struct callers_state {
+    callers_pane pane;   /* first: the rows and the pane's own sort */
     callers *c;          /* NULL until opened, or out of memory */
-    tree_rows rows;
-    bool has_rows;
     uint32_t scope_gen;  /* the scope c was built for */
     bool hidden;         /* c was built without the Python frames (p) */
     uint32_t op;         /* the operator alone on top, or MODEL_NONE: all */
     uint32_t at_op;      /* the operator to put the cursor on when built */
-    enum model_sort sort; /* its own sort: by time from the start */
-    bool reverse;
     view *v;
 };
 
@@ -63,16 +60,16 @@ static int cl_open(view *v)
     if (!s)
         return -1;
     s->op = s->at_op = MODEL_NONE;
-    s->sort = MODEL_SORT_TOTAL;
+    s->pane.sort = MODEL_SORT_TOTAL;
     s->v = v;
     return 0;
 }
 
 static void drop(struct callers_state *s)
 {
-    if (s->has_rows)
-        tree_rows_done(&s->rows);
-    s->has_rows = false;
+    if (s->pane.has_rows)
+        tree_rows_done(&s->pane.rows);
+    s->pane.has_rows = false;
     callers_free(s->c);
     s->c = NULL;
 }
@@ -106,11 +103,11 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         return; /* out of memory: callers_build's order is still an order */
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        k[i].key = key_of(&s->c->nodes[ids[i]], s->sort);
+        k[i].key = key_of(&s->c->nodes[ids[i]], s->pane.sort);
         k[i].name = view_op_name(s->v, s->c->nodes[ids[i]].op, &len);
         k[i].id = ids[i];
     }
-    view_keyed_sort(k, n, s->sort == MODEL_SORT_NAME, s->reverse);
+    view_keyed_sort(k, n, s->pane.sort == MODEL_SORT_NAME, s->pane.reverse);
     for (size_t i = 0; i < n; i++)
         ids[i] = k[i].id;
 }
@@ -168,32 +165,29 @@ static void sync(view *v)
          u = s->c->nodes[u].next_sibling)
         if (s->op == MODEL_NONE || s->c->nodes[u].op == s->op)
             tops[n++] = u;
-    int rc = tree_rows_init(&s->rows, s->c->nodes, s->c->nnodes, tops, n);
+    int rc = tree_rows_init(&s->pane.rows, s->c->nodes, s->c->nnodes, tops, n);
     free(tops);
-    s->has_rows = true;
+    s->pane.has_rows = true;
     if (rc < 0) {
         drop(s);
         return;
     }
-    tree_rows_set_sort(&s->rows, sort_kids, s);
-    /* all operators: folded, a list of them; one: its callers shown */
-    if (s->op == MODEL_NONE)
-        for (size_t i = 0; i < s->rows.ntops; i++)
-            tree_rows_expand(&s->rows, s->rows.tops[i], false);
+    tree_rows_set_sort(&s->pane.rows, sort_kids, s);
+    callers_pane_fold(&s->pane, s->op == MODEL_NONE);
 }
 
 static size_t cl_count(view *v)
 {
     struct callers_state *s = st(v);
     sync(v);
-    return s->has_rows ? tree_rows_count(&s->rows) : 0;
+    return s->pane.has_rows ? tree_rows_count(&s->pane.rows) : 0;
 }
 
 static uint32_t cl_row(view *v, size_t i)
 {
     struct callers_state *s = st(v);
     sync(v);
-    uint32_t u = s->has_rows ? tree_rows_at(&s->rows, i) : MODEL_NONE;
+    uint32_t u = s->pane.has_rows ? tree_rows_at(&s->pane.rows, i) : MODEL_NONE;
     return u == MODEL_NONE ? UINT32_MAX : u;
 }
 
@@ -218,8 +212,8 @@ static void cl_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
         if (ind > 40)
             ind = 40;
         cols_pad(l, (size_t)ind);
-        const char *mark = !tree_rows_has_kids(&s->rows, u) ? "  "
-                           : tree_rows_expanded(&s->rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
+        const char *mark = !tree_rows_has_kids(&s->pane.rows, u) ? "  "
+                           : tree_rows_expanded(&s->pane.rows, u) ? "\xe2\x96\xbe " : "\xe2\x96\xb8 ";
         cols_put(l, mark, strlen(mark));
         cols_cell_sec(l, name, len, split, namew - ind - (int)fmt_width(mark, strlen(mark)));
         break;
@@ -254,57 +248,24 @@ static int cl_global(view *v, enum key_act act, int arg)
     s->at_op = op;
     view_pane_open(v, VIEW_CALLERS);
     sync(v);
-    v->cur[VIEW_CALLERS] = v->top[VIEW_CALLERS] = 0;
-    if (s->has_rows && op != MODEL_NONE)
-        for (size_t i = 0; i < s->rows.ntops; i++)
-            if (s->c->nodes[s->rows.tops[i]].op == op) {
-                size_t r = tree_rows_index_of(&s->rows, s->rows.tops[i]);
-                v->cur[VIEW_CALLERS] = r == SIZE_MAX ? 0 : r;
-                break;
-            }
-    if (s->has_rows && s->rows.ntops == 0)
-        view_status_set(v, "no stack of the scope ends at this operator");
-    view_clamp(v);
+    callers_pane_place(v, &s->pane, op, "no stack of the scope ends at this operator");
     return VIEW_DRAW_ALL;
 }
 
 static int cl_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
-    struct callers_state *s = st(v);
-    switch (act) {
-    case ACT_BACK: case ACT_QUIT: case ACT_CALLERS:
-        view_pane_close(v);
-        return VIEW_DRAW_ALL;
-    case ACT_DRILL: case ACT_FOCUS: case ACT_MERGE: case ACT_SOURCE: case ACT_EXPORT:
-        view_status_set(v, "the Callers pane only shows: i or Esc goes back");
-        return VIEW_DRAW_FOOTER;
-    case ACT_OPEN: case ACT_CLOSE: case ACT_EXPAND: case ACT_COLLAPSE:
-    case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL: case ACT_TOGGLE:
-        break;
-    default:
-        return -1; /* sorting is the generic cycling on own_sort */
-    }
-    if (cl_count(v) == 0)
-        return VIEW_DRAW_FOOTER;
-    uint32_t u = cl_row(v, v->cur[VIEW_CALLERS]);
-    return view_tree_move(v, &s->rows, act, u, s->c->nodes[u].depth > 1);
-}
-
-static void cl_own_sort(view *v, enum model_sort **sort, bool **reverse)
-{
-    *sort = &st(v)->sort;
-    *reverse = &st(v)->reverse;
+    return callers_pane_action(v, &st(v)->pane, act);
 }
 
 static size_t cl_refresh(view *v)
 {
     struct callers_state *s = st(v);
     sync(v);
-    if (!s->has_rows)
+    if (!s->pane.has_rows)
         return 0;
     /* a sort change: re-sort, back to the top as every view does */
-    tree_rows_resort(&s->rows);
+    tree_rows_resort(&s->pane.rows);
     return 0;
 }
 
@@ -331,6 +292,6 @@ const struct view_ops view_callers_ops = {
     .cell = cl_cell,
     .action = cl_action,
     .global = cl_global,
-    .own_sort = cl_own_sort,
+    .own_sort = callers_pane_own_sort,
     .tabinfo = cl_tabinfo,
 };

@@ -11,23 +11,20 @@
 #include <string.h>
 
 #include "core/analyses/callers.h"
+#include "ui/callers_pane.h"
 #include "ui/cmp.h"
-#include "ui/tree_moves.h"
 #include "ui/tree_rows.h"
 #include "ui/view.h"
 #include "ui/views/view_util.h"
 
 struct ccallers {
+    callers_pane pane;   /* first: the rows (over shadow) and the pane's own sort */
     view *v;
     compare_node *nodes; /* the paired inverted trees, node 0 the root */
     size_t n;
-    model_node *shadow;  /* their shape for tree_rows */
-    tree_rows rows;
-    bool has_rows;
+    model_node *shadow;  /* their shape for tree_rows; op is the compare row */
     uint32_t row;        /* the operator (compare row) alone on top, or MODEL_NONE */
     uint32_t order_gen;
-    enum model_sort sort; /* its own sort: by time from the start, as the Callers' */
-    bool reverse;
 };
 
 static struct ccallers *st(view *v)
@@ -42,15 +39,15 @@ static int cc_open(view *v)
         return -1;
     s->v = v;
     s->row = MODEL_NONE;
-    s->sort = MODEL_SORT_TOTAL;
+    s->pane.sort = MODEL_SORT_TOTAL;
     return 0;
 }
 
 static void drop(struct ccallers *s)
 {
-    if (s->has_rows)
-        tree_rows_done(&s->rows);
-    s->has_rows = false;
+    if (s->pane.has_rows)
+        tree_rows_done(&s->pane.rows);
+    s->pane.has_rows = false;
     free(s->nodes);
     free(s->shadow);
     s->nodes = NULL;
@@ -76,11 +73,11 @@ static void sort_kids(void *ctx, uint32_t *ids, size_t n)
         return; /* creation order is still an order */
     for (size_t i = 0; i < n; i++) {
         size_t len;
-        k[i].key = cmp_node_key(&s->nodes[ids[i]], s->sort);
+        k[i].key = cmp_node_key(&s->nodes[ids[i]], s->pane.sort);
         k[i].name = cmp_node_name(v, &s->nodes[ids[i]], &len);
         k[i].id = ids[i];
     }
-    view_keyed_sort(k, n, s->sort == MODEL_SORT_NAME, s->reverse);
+    view_keyed_sort(k, n, s->pane.sort == MODEL_SORT_NAME, s->pane.reverse);
     for (size_t i = 0; i < n; i++)
         ids[i] = k[i].id;
 }
@@ -113,25 +110,22 @@ static int build(view *v)
         if (x->parent == 0 && (s->row == MODEL_NONE || x->row == s->row))
             tops[nt++] = (uint32_t)i;
     }
-    int rc = tree_rows_init(&s->rows, s->shadow, s->n, tops, nt);
+    int rc = tree_rows_init(&s->pane.rows, s->shadow, s->n, tops, nt);
     free(tops);
-    s->has_rows = true;
+    s->pane.has_rows = true;
     if (rc < 0)
         return -1;
-    tree_rows_set_sort(&s->rows, sort_kids, s);
+    tree_rows_set_sort(&s->pane.rows, sort_kids, s);
     s->order_gen = v->order_gen;
-    /* all operators: folded, a list of them; one: its callers shown */
-    if (s->row == MODEL_NONE)
-        for (size_t i = 0; i < s->rows.ntops; i++)
-            tree_rows_expand(&s->rows, s->rows.tops[i], false);
+    callers_pane_fold(&s->pane, s->row == MODEL_NONE);
     return 0;
 }
 
 static void sync(view *v)
 {
     struct ccallers *s = st(v);
-    if (s->has_rows && s->order_gen != v->order_gen) {
-        tree_rows_resort(&s->rows);
+    if (s->pane.has_rows && s->order_gen != v->order_gen) {
+        tree_rows_resort(&s->pane.rows);
         s->order_gen = v->order_gen;
     }
 }
@@ -140,14 +134,14 @@ static size_t cc_count(view *v)
 {
     struct ccallers *s = st(v);
     sync(v);
-    return s->has_rows ? tree_rows_count(&s->rows) : 0;
+    return s->pane.has_rows ? tree_rows_count(&s->pane.rows) : 0;
 }
 
 static uint32_t cc_row(view *v, size_t i)
 {
     struct ccallers *s = st(v);
     sync(v);
-    uint32_t u = s->has_rows ? tree_rows_at(&s->rows, i) : MODEL_NONE;
+    uint32_t u = s->pane.has_rows ? tree_rows_at(&s->pane.rows, i) : MODEL_NONE;
     return u == MODEL_NONE ? UINT32_MAX : u;
 }
 
@@ -167,7 +161,7 @@ static const char *cc_name(view *v, uint32_t u, char *buf, size_t size, size_t *
 static void cc_cell(view *v, uint32_t u, const col *c, int namew, cols_line *l)
 {
     struct ccallers *s = st(v);
-    cmp_node_cell(v, &s->nodes[u], &s->rows, u, 1, c, namew, l);
+    cmp_node_cell(v, &s->nodes[u], &s->pane.rows, u, 1, c, namew, l);
 }
 
 static enum view_style cc_style(view *v, uint32_t u)
@@ -198,48 +192,16 @@ static int cc_global(view *v, enum key_act act, int arg)
         drop(s);
         view_status_set(v, "out of memory");
     }
-    v->cur[VIEW_CALLERS] = v->top[VIEW_CALLERS] = 0;
-    for (size_t i = 0; s->has_rows && row != MODEL_NONE && i < s->rows.ntops; i++)
-        if (s->nodes[s->rows.tops[i]].row == row) {
-            size_t r = tree_rows_index_of(&s->rows, s->rows.tops[i]);
-            v->cur[VIEW_CALLERS] = r == SIZE_MAX ? 0 : r;
-            break;
-        }
-    if (s->has_rows && s->rows.ntops == 0)
-        view_status_set(v, "no stack of either trace ends at this operator");
-    view_clamp(v);
+    callers_pane_place(v, &s->pane, row, "no stack of either trace ends at this operator");
     return VIEW_DRAW_ALL;
 }
 
 static int cc_action(view *v, enum key_act act, int arg)
 {
     (void)arg;
-    struct ccallers *s = st(v);
-    switch (act) {
-    case ACT_BACK: case ACT_QUIT: case ACT_CALLERS:
-        view_pane_close(v);
-        return VIEW_DRAW_ALL;
-    case ACT_CMP_FIGS:
+    if (act == ACT_CMP_FIGS)
         return cmp_action(v, act);
-    case ACT_DRILL: case ACT_FOCUS: case ACT_MERGE: case ACT_SOURCE: case ACT_EXPORT:
-        view_status_set(v, "the Callers pane only shows: i or Esc goes back");
-        return VIEW_DRAW_FOOTER;
-    case ACT_OPEN: case ACT_CLOSE: case ACT_EXPAND: case ACT_COLLAPSE:
-    case ACT_EXPAND_SUBTREE: case ACT_EXPAND_ALL: case ACT_COLLAPSE_ALL: case ACT_TOGGLE:
-        break;
-    default:
-        return -1;
-    }
-    if (cc_count(v) == 0)
-        return VIEW_DRAW_FOOTER;
-    uint32_t u = cc_row(v, v->cur[VIEW_CALLERS]);
-    return view_tree_move(v, &s->rows, act, u, s->nodes[u].depth > 1);
-}
-
-static void cc_own_sort(view *v, enum model_sort **sort, bool **reverse)
-{
-    *sort = &st(v)->sort;
-    *reverse = &st(v)->reverse;
+    return callers_pane_action(v, &st(v)->pane, act);
 }
 
 static void cc_tabinfo(view *v, char *buf, size_t size)
@@ -270,6 +232,6 @@ const struct view_ops view_cmp_callers_ops = {
     .style = cc_style,
     .action = cc_action,
     .global = cc_global,
-    .own_sort = cc_own_sort,
+    .own_sort = callers_pane_own_sort,
     .tabinfo = cc_tabinfo,
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model/track_figs.h"
 #include "ui/view.h"
 #include "ui/view_impl.h"
 #include "ui/views/view_util.h"
@@ -40,7 +41,7 @@ static void track_fig(view *v, uint32_t k, uint64_t *events, int64_t *busy)
     bool stream = m->tracks[k].stream != MODEL_NONE;
     if (!sf) {
         *events = m->tracks[k].events;
-        *busy = view_track_busy(m, k);
+        *busy = track_figs_busy(m, k);
     } else {
         *events = stream ? sf[k].dev_events : sf[k].calls;
         *busy = stream ? sf[k].dev_total_ns : sf[k].self_ns;
@@ -117,7 +118,7 @@ static void threads_cell(view *v, uint32_t k, const col *c, int namew, cols_line
         if (scope_active(v->scope))
             cols_cell(l, "-", 1, c->width, true);
         else
-            view_cell_ms(l, view_track_idle(m, k), c->width);
+            view_cell_ms(l, track_figs_idle(m, k), c->width);
         break;
     default: cols_cell(l, "", 0, c->width, true);
     }

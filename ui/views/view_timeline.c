@@ -31,6 +31,7 @@
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
 #include "core/base/fmt.h"
+#include "core/model/stack_text.h"
 #include "ui/view.h"
 #include "ui/view_impl.h"
 #include "ui/views/view_timeline.h"
@@ -378,21 +379,6 @@ static const char *at_text(const struct tl_state *s, int64_t x, char *buf, size_
     return fmt_dur(x - s->tl->start, buf, size);
 }
 
-/* the event's stack, outermost first: "a › b › c" */
-static void stack_text(const model *m, uint32_t e, char *buf, size_t size)
-{
-    uint32_t path[64];
-    size_t n = 0;
-    for (uint32_t u = m->ev_node[e]; u != MODEL_NONE && m->nodes[u].op != MODEL_NONE && n < 64;
-         u = m->nodes[u].parent)
-        path[n++] = m->nodes[u].op;
-    size_t o = 0;
-    buf[0] = '\0';
-    while (n-- > 0 && o + 8 < size)
-        o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? " \xe2\x80\xba " : "",
-                              model_op_name(m, path[n]));
-}
-
 /* the event under the cursor on row i: the one , or . went to, else the
    innermost open at the cursor */
 static uint32_t cursor_event(const struct tl_state *s, uint32_t i)
@@ -452,7 +438,8 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
                 else
                     snprintf(more, sizeof more, "no launch known");
             } else {
-                stack_text(m, e, more, sizeof more);
+                model_stack_text(m, m->ev_node[e], " \xe2\x80\xba ", MODEL_STACK_TEXT_MAX, more,
+                                 sizeof more); /* "a › b › c" */
             }
             /* what it is first: a narrow screen cuts the end */
             snprintf(buf, size, "%s | at %s for %s | %s | %s", trace_str(m->tr, x->name),

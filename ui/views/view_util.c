@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/fmt.h"
+#include "core/base/vec.h"
 #include "core/load/pyframe.h"
 #include "core/model/shortname.h"
 #include "core/analyses/derived.h"
@@ -47,14 +48,8 @@ const char *view_op_label(view *v, uint32_t op, char *buf, size_t size, size_t *
 
 int view_rows_push(view_rows *r, uint32_t id)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 256;
-        uint32_t *p = realloc(r->ids, nc * sizeof *p);
-        if (!p)
-            return -1;
-        r->ids = p;
-        r->cap = nc;
-    }
+    if (vec_grow_heap((void **)&r->ids, &r->cap, r->n, sizeof *r->ids) < 0)
+        return -1;
     r->ids[r->n++] = id;
     return 0;
 }
@@ -95,18 +90,6 @@ void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse)
     kctx.by_name = by_name;
     kctx.reverse = reverse;
     qsort(k, n, sizeof *k, cmp_keyed);
-}
-
-int64_t view_track_busy(const model *m, uint32_t k)
-{
-    uint32_t s = m->tracks[k].stream;
-    return s != MODEL_NONE ? m->streams[s].busy_ns : m->tracks[k].busy_ns;
-}
-
-int64_t view_track_idle(const model *m, uint32_t k)
-{
-    uint32_t s = m->tracks[k].stream;
-    return s != MODEL_NONE ? m->streams[s].max_gap_ns : m->tracks[k].max_gap_ns;
 }
 
 void view_cell_ms(cols_line *l, int64_t ns, int width)

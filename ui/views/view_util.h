@@ -35,11 +35,6 @@ typedef struct view_keyed {
 view_keyed *view_keyed_buf(view *v, size_t n);
 void view_keyed_sort(view_keyed *k, size_t n, bool by_name, bool reverse);
 
-/* A stream's GPU busy time and idle gap, as analyze's streams table; any
-   other track its events' self time and largest gap. */
-int64_t view_track_busy(const model *m, uint32_t k);
-int64_t view_track_idle(const model *m, uint32_t k);
-
 /* A figure as a right-aligned cell. */
 void view_cell_ms(cols_line *l, int64_t ns, int width);
 void view_cell_count(cols_line *l, uint64_t n, int width);

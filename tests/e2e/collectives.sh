@@ -1,0 +1,8 @@
+#!/bin/sh
+# The job report's collectives (each matched call, each rank's wait and the
+# "By collective" table) against tests/check_collectives.py's second
+# computation from the trace JSON of jobs made from a real NCCL trace.
+set -u
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found (./setup.sh --test installs it)"; exit 1; }
+exec "$py" "$top_srcdir/tests/check_collectives.py" "$top_builddir/torch2pprof" "$SHARED"
