@@ -327,6 +327,8 @@ static void test_radix(void **state)
     free(v);
     free(tv);
     free(ref);
+}
+
 /* vec_grow_heap: element by element its contents survive each doubling;
    asked for room far past its end (a buffer's length) it doubles until that
    fits, not once. */
