@@ -149,15 +149,32 @@ static int cmp_blink_a(const void *pa, const void *pb)
     return a->t < b->t ? -1 : a->t > b->t;
 }
 
-static const trace *sort_tr;
-
-static int cmp_ev_ts(const void *pa, const void *pb)
+/* Sorts idx[0..n) by the start of an event, ties by the event's index: the
+   event being idx[i] itself, or with bl, bl[idx[i]].t. Two stable radix
+   passes (index, then start) instead of qsort, whose comparator would need
+   the trace in a file-level variable (C11 has no qsort_r) that two
+   hta_build calls on two threads would race on. -1 when out of memory. */
+static int sort_by_start(const trace *tr, uint32_t *idx, size_t n, const struct blink *bl)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    int64_t x = sort_tr->events[a].ts, y = sort_tr->events[b].ts;
-    if (x != y)
-        return x < y ? -1 : 1;
-    return a < b ? -1 : a > b;
+    uint64_t *key = malloc((n ? n : 1) * 2 * sizeof *key);
+    uint32_t *tval = malloc((n ? n : 1) * sizeof *tval);
+    if (!key || !tval) {
+        free(key);
+        free(tval);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        key[i] = bl ? bl[idx[i]].t : idx[i];
+    radix_sort(key, idx, n, key + n, tval);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = bl ? bl[idx[i]].t : idx[i];
+        /* the sign bit flipped: signed order as unsigned */
+        key[i] = (uint64_t)tr->events[e].ts ^ (UINT64_C(1) << 63);
+    }
+    radix_sort(key, idx, n, key + n, tval);
+    free(key);
+    free(tval);
+    return 0;
 }
 
 enum { NB_DONE = 1, NB_STEP = 2, NB_AUTOGRAD = 4, NB_BWD_ANN = 8 };
@@ -266,8 +283,8 @@ static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t 
             }
         }
     }
-    sort_tr = tr;
-    qsort(top, ntop, sizeof *top, cmp_ev_ts);
+    if (sort_by_start(tr, top, ntop, NULL) < 0)
+        goto out;
     bl = malloc((ntop ? ntop : 1) * sizeof *bl);
     if (!bl)
         goto out;
@@ -331,14 +348,6 @@ static size_t tie_of(const trace *tr, const struct blink *bl, const uint32_t *bt
     return ev->ts + ev->dur <= t->ts + t->dur ? i : SIZE_MAX;
 }
 
-static const struct blink *sort_bl;
-
-static int cmp_bt(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return cmp_ev_ts(&sort_bl[a].t, &sort_bl[b].t);
-}
-
 /* The launches on track k within [ts, end] (nested in it: a launch that
    starts at its end and lasts is the next call's): their GPU events
    appended to gk (at most cap), their GPU time added to *gpu_ns. */
@@ -388,9 +397,8 @@ int hta_sequences(hta_ctx *c)
         goto out;
     for (size_t i = 0; i < nbl; i++)
         bt[i] = (uint32_t)i;
-    sort_tr = tr;
-    sort_bl = bl;
-    qsort(bt, nbl, sizeof *bt, cmp_bt);
+    if (sort_by_start(tr, bt, nbl, bl) < 0)
+        goto out;
     /* the candidates' smallest depth (a backward-thread call stands under
        its tie); depth[i]: the i-th event, in file order, that passes the
        filter below (the loop over the calls below walks them alike) */
