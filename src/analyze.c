@@ -16,6 +16,7 @@
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/kernels.h"
+#include "core/analyses/memory_scope.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_gpu.h"
 #include "src/analyze_kernels.h"
@@ -484,7 +485,8 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     shortnames *sn = NULL;
     hta *gpu = NULL;
     unsigned char *keep = NULL;
-    kernels *kr = NULL;
+    kernels *kr = NULL, *skr = NULL; /* skr: the kernels of --focus/--filter's stacks */
+    memory_scoped *smem = NULL;       /* and their allocations */
     unsigned char *kmask = NULL;
     analyze_shapes shapes = { 0 };
     if (!whole)
@@ -596,6 +598,15 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
         memory_free(mem);
         mem = sm;
     }
+    /* under a scope of stacks: the kernels launched and the allocations
+       made inside them (the GPU summary and the devices' peaks stay the
+       device's); mem is m's here */
+    if (sc->stacks && sc->keep &&
+        (!(skr = kernels_build_in(m, st, kmask ? kmask : keep, sc->keep, &err)) ||
+         (mem->m == m && !(smem = memory_scope_build(mem, sc->keep, &err))))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
@@ -611,21 +622,27 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
             goto out;
         }
         report_json(stdout, m, order, nshow, sn, sel, rg, &rank, sc);
-        analyze_kernels_json(stdout, kr, top);
+        analyze_kernels_json(stdout, skr ? skr : kr, skr ? kr : NULL, top);
         ranks_file_clear(&rank);
-        analyze_memory_json(stdout, mem, msort, top);
+        if (smem)
+            analyze_memory_scoped_json(stdout, smem, msort, top);
+        else
+            analyze_memory_json(stdout, mem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)
-            analyze_lines_json(stdout, m, top);
+            analyze_lines_json(stdout, m, sc->keep, top);
         analyze_shapes_json(stdout, &shapes, tr, top);
         fputs("}\n", stdout);
     } else {
         report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg, sc);
-        analyze_kernels_text(stdout, kr, top);
-        analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_kernels_text(stdout, skr ? skr : kr, skr ? kr : NULL, top);
+        if (smem)
+            analyze_memory_scoped_text(stdout, smem, st, msort, top);
+        else
+            analyze_memory_text(stdout, mem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
         if (by_line)
-            analyze_lines_text(stdout, m, top);
+            analyze_lines_text(stdout, m, sc->keep, top);
         if (by_shape)
             analyze_shapes_text(stdout, &shapes, tr, top);
         if (with_modules)
@@ -647,6 +664,8 @@ out:
     analyze_shapes_done(&shapes);
     shortname_free(sn);
     kernels_free(kr);
+    kernels_free(skr);
+    memory_scope_free(smem);
     free(kmask);
     free(order);
     memory_free(mem);
