@@ -1,0 +1,47 @@
+#!/bin/sh
+# analyze under a scope of stacks (--focus OP, --focus A>B, --filter, both):
+# its Kernels and Memory sections count the kernels launched and the
+# allocations made inside the scope's stacks, against
+# tests/check_focus_figures.py's own computation from the trace JSON, on the
+# sample trace and, when present, the shared traces with kernels. Fails,
+# saying so, without python3.
+set -u
+tool="$top_builddir/torch2pprof"
+py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
+check="$top_srcdir/tests/check_focus_figures.py"
+fail=0
+t="$top_srcdir/data/resnet50_gpu.json.gz"
+"$py" "$check" "$tool" "$t" --focus aten::conv2d || fail=1
+"$py" "$check" "$tool" "$t" --focus aten::batch_norm || fail=1
+"$py" "$check" "$tool" "$t" --focus 'ProfilerStep*>aten::conv2d' || fail=1
+"$py" "$check" "$tool" "$t" --focus Optimizer.step#SGD.step || fail=1
+"$py" "$check" "$tool" "$t" --filter sgemm || fail=1
+for a in "ns_resolution_rank0.pt.trace.json.gz --focus ConvolutionBackward0" \
+         "ns_resolution_rank0.pt.trace.json.gz --filter conv" \
+         "sampled_rank0_noflows.json.gz --focus DistributedDataParallel.forward" \
+         "nccl_relative_time.json.gz --focus c10d::allreduce_" \
+         "nccl_relative_time.json.gz --filter Conv --focus cudaLaunchKernel"; do
+    # shellcheck disable=SC2086
+    set -- $a
+    t="$SHARED/traces/$1"
+    shift
+    if [ -e "$t" ]; then
+        "$py" "$check" "$tool" "$t" "$@" || fail=1
+    else
+        echo "note: $t not found; not checked"
+    fi
+done
+# the text report says what each section covers
+out=$("$tool" analyze --focus aten::conv2d --by-line --top 3 "$top_srcdir/data/resnet50_gpu.json.gz") || fail=1
+for want in "in the scope: those launched inside its stacks" \
+            "the whole device, not the scope" \
+            "Memory in the scope (the allocations made inside its stacks" \
+            "source lines by self (in the scope"; do
+    echo "$out" | grep -qF "$want" || { echo "missing from the scoped report: $want"; fail=1; }
+done
+# a scope with no kernel says so instead of printing the whole trace's
+out=$("$tool" analyze --focus 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__' \
+      "$top_srcdir/data/resnet50_gpu.json.gz") || fail=1
+echo "$out" | grep -qF "Kernels: none launched inside the scope's stacks" ||
+    { echo "a scope without kernels does not say so"; fail=1; }
+exit $fail
