@@ -44,4 +44,40 @@ out=$("$tool" analyze --focus 'enumerate(DataLoader)#_SingleProcessDataLoaderIte
       "$top_srcdir/data/resnet50_gpu.json.gz") || fail=1
 echo "$out" | grep -qF "Kernels: none launched inside the scope's stacks" ||
     { echo "a scope without kernels does not say so"; fail=1; }
+# the explorer under the same focus: e from the Kernels view writes the
+# kernels of the scope (device time = analyze's scoped kernel time), e from
+# the Memory view the scope's allocations (analyze's in_scope figures)
+if command -v go >/dev/null 2>&1; then
+    res="$top_srcdir/data/resnet50_gpu.json.gz"
+    work=$(mktemp -d /tmp/t2p-focus-figures.XXXXXX)
+    trap 'rm -rf "$work"' EXIT INT TERM
+    want=$("$tool" analyze --json --top 0 --focus aten::conv2d "$res" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["kernels_info"]["total_ns"],
+      sum(v["in_scope"]["allocs"] for v in d["memory"]["devices"]),
+      sum(v["in_scope"]["alloc_bytes"] for v in d["memory"]["devices"]))') || fail=1
+    set -- $want
+    for v in kernels memory; do
+        rm -f "$work"/*.pb.gz
+        (cd "$work" && "$top_builddir/torch2pprof-tui" --replay "e <Enter>" --print --size 200x40 \
+            --view $v --focus aten::conv2d "$res") >"$work/screen" 2>&1
+        got=$(go tool pprof -raw "$work"/*.pb.gz 2>/dev/null | awk '
+            /^Samples:/ { s = 1; next }
+            s && $1 ~ /^[0-9]+$/ && NF >= 7 && $7 ~ /^[0-9]+$/ { d += $3; n += $4; b += $5 }
+            /^Locations/ { s = 0 }
+            END { printf "%d %d %d", d, n, b }')
+        set -- $want $got
+        if [ "$v" = kernels ] && [ "$4" != "$1" ]; then
+            echo "e in Kernels under --focus: device time $4, analyze's kernels $1"; fail=1
+        elif [ "$v" = memory ] && { [ "$5" != "$2" ] || [ "$6" != "$3" ]; }; then
+            echo "e in Memory under --focus: $5 allocs of $6 B, analyze's $2 of $3 B"; fail=1
+        else
+            echo "ok: e in $v under --focus aten::conv2d: $got"
+        fi
+        set -- $want
+    done
+else
+    echo "note: go tool pprof missing; e from the views not checked"
+fi
 exit $fail
