@@ -64,9 +64,9 @@ print(d["kernels_info"]["total_ns"],
             --view $v --focus aten::conv2d "$res") >"$work/screen" 2>&1
         got=$(go tool pprof -raw "$work"/*.pb.gz 2>/dev/null | awk '
             /^Samples:/ { s = 1; next }
-            s && $1 ~ /^[0-9]+$/ && NF >= 7 && $7 ~ /^[0-9]+$/ { d += $3; n += $4; b += $5 }
+            s && $1 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+:$/ { d += $3; n += $4; b += $5 }
             /^Locations/ { s = 0 }
-            END { printf "%d %d %d", d, n, b }')
+            END { printf "%.0f %.0f %.0f", d, n, b }')
         set -- $want $got
         if [ "$v" = kernels ] && [ "$4" != "$1" ]; then
             echo "e in Kernels under --focus: device time $4, analyze's kernels $1"; fail=1
