@@ -610,7 +610,7 @@ static int analyze_one(const char *path, const model_opts *mo, bool partial, int
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
-        analyze_kernels_only(stdout, kr, top, json);
+        analyze_kernels_only(stdout, skr ? skr : kr, skr ? kr : NULL, top, json);
     } else if (json) {
         ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
         ranks_file rank = { .path = (char *)path };
@@ -788,10 +788,9 @@ int cli_analyze(int argc, char **argv)
     cli_set_jobs(cv.jobs);
     analyze_scope_init(&sc, &cv);
     bool stacks = analyze_scope_stacks(&cv);
-    if (stacks && (cv.base || cmp.per_step || cmp.base_step || sel.only || kernels_only)) {
-        opts_usage_error(c, "--focus, --category, --track and --filter scope the full report "
-                            "of one trace: not with --base, --per-step, --base-step, --steps "
-                            "or --kernels");
+    if (stacks && (cv.base || cmp.per_step || cmp.base_step || sel.only)) {
+        opts_usage_error(c, "--focus, --category, --track and --filter scope the report "
+                            "of one trace: not with --base, --per-step, --base-step or --steps");
         goto done;
     }
     bool job = analyze_ranks_wanted((int)p.noperands, p.operands);

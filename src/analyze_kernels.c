@@ -292,20 +292,21 @@ void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_
     fputc('}', f);
 }
 
-void analyze_kernels_only(FILE *f, const kernels *k, size_t top, bool json)
+void analyze_kernels_only(FILE *f, const kernels *k, const kernels *whole, size_t top,
+                          bool json)
 {
     const trace *tr = k->m->tr;
     if (!json) {
         fputs("File:              ", f);
         cli_put_text(f, tr->path, strlen(tr->path));
         fputc('\n', f);
-        if (!k->nrows)
+        if (!k->nrows && !whole)
             fprintf(f, "\nNo kernel in this trace (or this scope).\n");
-        analyze_kernels_text(f, k, NULL, top);
+        analyze_kernels_text(f, k, whole, top);
         return;
     }
     fputs("{\"file\":", f);
     cli_json_string(f, tr->path, strlen(tr->path));
-    analyze_kernels_json(f, k, NULL, top);
+    analyze_kernels_json(f, k, whole, top);
     fputs("}\n", f);
 }

@@ -25,7 +25,8 @@ void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_
 void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_t top);
 
 /* --kernels: the whole report is those sections: text, or a JSON object
-   with "file" and the members above. */
-void analyze_kernels_only(FILE *f, const kernels *k, size_t top, bool json);
+   with "file" and the members above; whole as above (--kernels --focus). */
+void analyze_kernels_only(FILE *f, const kernels *k, const kernels *whole, size_t top,
+                          bool json);
 
 #endif

@@ -44,6 +44,14 @@ out=$("$tool" analyze --focus 'enumerate(DataLoader)#_SingleProcessDataLoaderIte
       "$top_srcdir/data/resnet50_gpu.json.gz") || fail=1
 echo "$out" | grep -qF "Kernels: none launched inside the scope's stacks" ||
     { echo "a scope without kernels does not say so"; fail=1; }
+# --kernels under a focus: the same kernels as the full report's
+res="$top_srcdir/data/resnet50_gpu.json.gz"
+k1=$("$tool" analyze --kernels --json --focus aten::conv2d "$res" |
+     "$py" -c 'import json, sys; print(json.load(sys.stdin)["kernels_info"]["total_ns"])')
+k2=$("$tool" analyze --json --focus aten::conv2d "$res" |
+     "$py" -c 'import json, sys; print(json.load(sys.stdin)["kernels_info"]["total_ns"])')
+[ -n "$k1" ] && [ "$k1" = "$k2" ] ||
+    { echo "--kernels --focus: $k1 ns of kernels, the full report $k2"; fail=1; }
 # the explorer under the same focus: e from the Kernels view writes the
 # kernels of the scope (device time = analyze's scoped kernel time), e from
 # the Memory view the scope's allocations (analyze's in_scope figures)
