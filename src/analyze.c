@@ -15,6 +15,7 @@
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/kernels.h"
+#include "core/analyses/memory_scope.h"
 #include "src/analyze_compare.h"
 #include "src/analyze_report.h"
 #include "src/analyze_gpu.h"
@@ -81,7 +82,8 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     memory *mem = NULL;
     shortnames *sn = NULL;
     hta *gpu = NULL;
-    kernels *kr = NULL;
+    kernels *kr = NULL, *skr = NULL; /* skr: the kernels of --focus/--filter's stacks */
+    memory_scoped *smem = NULL;       /* and their allocations */
     analyze_shapes shapes = { 0 };
     if (!whole)
         return EXIT_INPUT;
@@ -170,8 +172,7 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
        links cross step bounds); the step's or range's keep mask picks the
        calls that count, as convert --by-shape does */
     if (!sel->only && (json || by_shape || with_modules) &&
-        analyze_shapes_build(&shapes, whole, m != whole ? m->keep : NULL, (enum model_sort)sort,
-                             &err) < 0) {
+        analyze_shapes_build(&shapes, whole, keep, (enum model_sort)sort, &err) < 0) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -187,10 +188,19 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
         memory_free(mem);
         mem = sm;
     }
+    /* under a scope of stacks: the kernels launched and the allocations
+       made inside them (the GPU summary and the devices' peaks stay the
+       device's); mem, when built (not for --kernels), is m's here */
+    if (sc->stacks && sc->keep &&
+        (!(skr = kernels_build_in(m, st, keep, sc->keep, &err)) ||
+         (mem && mem->m == m && !(smem = memory_scope_build(mem, sc->keep, &err))))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
-        analyze_kernels_only(stdout, kr, top, json);
+        analyze_kernels_only(stdout, skr ? skr : kr, skr ? kr : NULL, top, json);
     } else if (json) {
         ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
         ranks_file rank = { .path = (char *)path };
@@ -203,21 +213,27 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
             goto out;
         }
         analyze_report_json(stdout, m, order, nshow, sn, sel, rg, &rank, sc);
-        analyze_kernels_json(stdout, kr, top);
+        analyze_kernels_json(stdout, skr ? skr : kr, skr ? kr : NULL, top);
         ranks_file_clear(&rank);
-        analyze_memory_json(stdout, mem, msort, top);
+        if (smem)
+            analyze_memory_scoped_json(stdout, smem, msort, top);
+        else
+            analyze_memory_json(stdout, mem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)
-            analyze_lines_json(stdout, m, top);
+            analyze_lines_json(stdout, m, sc->keep, top);
         analyze_shapes_json(stdout, &shapes, tr, top);
         fputs("}\n", stdout);
     } else {
         analyze_report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg, sc);
-        analyze_kernels_text(stdout, kr, top);
-        analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_kernels_text(stdout, skr ? skr : kr, skr ? kr : NULL, top);
+        if (smem)
+            analyze_memory_scoped_text(stdout, smem, st, msort, top);
+        else
+            analyze_memory_text(stdout, mem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
         if (by_line)
-            analyze_lines_text(stdout, m, top);
+            analyze_lines_text(stdout, m, sc->keep, top);
         if (by_shape)
             analyze_shapes_text(stdout, &shapes, tr, top);
         if (with_modules)
@@ -238,6 +254,8 @@ out:
     analyze_shapes_done(&shapes);
     shortname_free(sn);
     kernels_free(kr);
+    kernels_free(skr);
+    memory_scope_free(smem);
     free(order);
     memory_free(mem);
     steps_free(st);
@@ -359,10 +377,9 @@ int cli_analyze(int argc, char **argv)
     cli_set_jobs(cv.jobs);
     analyze_scope_init(&sc, &cv);
     bool stacks = analyze_scope_stacks(&cv);
-    if (stacks && (cv.base || cmp.per_step || cmp.base_step || sel.only || kernels_only)) {
-        opts_usage_error(c, "--focus, --category, --track and --filter scope the full report "
-                            "of one trace: not with --base, --per-step, --base-step, --steps "
-                            "or --kernels");
+    if (stacks && (cv.base || cmp.per_step || cmp.base_step || sel.only)) {
+        opts_usage_error(c, "--focus, --category, --track and --filter scope the report "
+                            "of one trace: not with --base, --per-step, --base-step or --steps");
         goto done;
     }
     bool job = analyze_ranks_wanted((int)p.noperands, p.operands);

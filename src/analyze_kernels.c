@@ -118,13 +118,25 @@ static const cli_col gpu_cols[] = { { "Device", CLI_COL_LEFT },
                                     { "Est.occupancy%", 0 },
                                     { "Tensor cores%", 0 } };
 
-void analyze_kernels_text(FILE *f, const kernels *k, size_t top)
+void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_t top)
 {
+    char a[32], b[32];
+    if (whole && whole->nrows && !k->nrows) {
+        fprintf(f, "\nKernels: none launched inside the scope's stacks (%s ms of kernel time "
+                   "in the whole trace)\n", fmt_ms(whole->kernel_ns, a, sizeof a));
+        return;
+    }
     if (!k || !k->nrows)
         return;
     struct krows x = { .k = k, .rows = k->rows };
-    fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names)\n",
-            shown(k->nrows, top), k->nrows);
+    if (whole)
+        fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names; in the "
+                   "scope: those launched inside its stacks, %s of %s ms kernel time)\n",
+                shown(k->nrows, top), k->nrows, fmt_ms(k->kernel_ns, a, sizeof a),
+                fmt_ms(whole->kernel_ns, b, sizeof b));
+    else
+        fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names)\n",
+                shown(k->nrows, top), k->nrows);
     cli_table(f, name_cols, sizeof name_cols / sizeof name_cols[0], shown(k->nrows, top),
               name_row, &x);
     uint64_t nb = 0, no = 0;
@@ -143,14 +155,17 @@ void analyze_kernels_text(FILE *f, const kernels *k, size_t top)
     if (k->no_launch)
         fprintf(f, "(no launch): %llu kernels without a launch (no correlation matched one)\n",
                 (unsigned long long)k->no_launch);
-    char a[32];
-    if (k->span_end > k->span_start)
-        fprintf(f, "\nGPUs (TensorBoard's GPU summary, over the steps' span: %s ms)\n",
-                fmt_ms(k->span_end - k->span_start, a, sizeof a));
+    /* the GPU summary is the device's: under a scope, the whole build's */
+    const kernels *g = whole ? whole : k;
+    const char *of = whole ? "; the whole device, not the scope" : "";
+    if (g->span_end > g->span_start)
+        fprintf(f, "\nGPUs (TensorBoard's GPU summary, over the steps' span: %s ms%s)\n",
+                fmt_ms(g->span_end - g->span_start, a, sizeof a), of);
     else
-        fprintf(f, "\nGPUs (TensorBoard's GPU summary; no steps' span)\n");
-    if (k->ngpus)
-        cli_table(f, gpu_cols, sizeof gpu_cols / sizeof gpu_cols[0], k->ngpus, gpu_row, &x);
+        fprintf(f, "\nGPUs (TensorBoard's GPU summary; no steps' span%s)\n", of);
+    struct krows gx = { .k = g, .rows = g->rows };
+    if (g->ngpus)
+        cli_table(f, gpu_cols, sizeof gpu_cols / sizeof gpu_cols[0], g->ngpus, gpu_row, &gx);
     if (k->no_device)
         fprintf(f, "%llu kernels without args.device: in the tables above, in no GPU\n",
                 (unsigned long long)k->no_device);
@@ -224,8 +239,9 @@ static void row_json(FILE *f, const kernels *k, const kernels_row *r, bool with_
     fputc('}', f);
 }
 
-void analyze_kernels_json(FILE *f, const kernels *k, size_t top)
+void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_t top)
 {
+    const kernels *dev = whole ? whole : k; /* the GPU summary: the device's */
     fputs(",\"kernels\":[", f);
     for (size_t i = 0; k && i < shown(k->nrows, top); i++) {
         if (i)
@@ -239,8 +255,8 @@ void analyze_kernels_json(FILE *f, const kernels *k, size_t top)
         row_json(f, k, &k->by_op[i], true);
     }
     fputs("],\"gpus\":[", f);
-    for (size_t i = 0; k && i < k->ngpus; i++) {
-        const kernels_gpu *g = &k->gpus[i];
+    for (size_t i = 0; dev && i < dev->ngpus; i++) {
+        const kernels_gpu *g = &dev->gpus[i];
         fprintf(f, "%s{\"device\":%d,\"kernels\":%llu,\"kernel_ns\":%lld", i ? "," : "",
                 g->device, (unsigned long long)g->kernels, (long long)g->kernel_ns);
         json_opt(f, "utilization_pct", g->has_utilization, g->utilization_pct);
@@ -263,9 +279,12 @@ void analyze_kernels_json(FILE *f, const kernels *k, size_t top)
             (unsigned long long)k->kernel_events, (long long)k->kernel_ns, k->nrows, k->nby_op,
             (unsigned long long)k->no_launch, (unsigned long long)k->no_device,
             (unsigned long long)k->negative_occupancy, (unsigned long long)k->nonpositive_bps);
-    if (k->span_end > k->span_start)
-        fprintf(f, ",\"span_start_ns\":%lld,\"span_end_ns\":%lld", (long long)k->span_start,
-                (long long)k->span_end);
+    if (whole)
+        fprintf(f, ",\"scope\":\"stacks\",\"all_events\":%llu,\"all_total_ns\":%lld",
+                (unsigned long long)whole->kernel_events, (long long)whole->kernel_ns);
+    if (dev->span_end > dev->span_start)
+        fprintf(f, ",\"span_start_ns\":%lld,\"span_end_ns\":%lld", (long long)dev->span_start,
+                (long long)dev->span_end);
     else
         fputs(",\"span_start_ns\":null,\"span_end_ns\":null", f);
     json_opt(f, "tensor_core_pct", k->has_tc_used, k->tc_used_pct);
@@ -273,20 +292,21 @@ void analyze_kernels_json(FILE *f, const kernels *k, size_t top)
     fputc('}', f);
 }
 
-void analyze_kernels_only(FILE *f, const kernels *k, size_t top, bool json)
+void analyze_kernels_only(FILE *f, const kernels *k, const kernels *whole, size_t top,
+                          bool json)
 {
     const trace *tr = k->m->tr;
     if (!json) {
         fputs("File:              ", f);
         cli_put_text(f, tr->path, strlen(tr->path));
         fputc('\n', f);
-        if (!k->nrows)
+        if (!k->nrows && !whole)
             fprintf(f, "\nNo kernel in this trace (or this scope).\n");
-        analyze_kernels_text(f, k, top);
+        analyze_kernels_text(f, k, whole, top);
         return;
     }
     fputs("{\"file\":", f);
     cli_json_string(f, tr->path, strlen(tr->path));
-    analyze_kernels_json(f, k, top);
+    analyze_kernels_json(f, k, whole, top);
     fputs("}\n", f);
 }

@@ -11,15 +11,22 @@
 #include "core/analyses/kernels.h"
 
 /* The three tables, top rows each (0: every row). Prints nothing for a
-   trace without kernels. */
-void analyze_kernels_text(FILE *f, const kernels *k, size_t top);
+   trace without kernels. Under a scope of stacks (--focus, --filter, ...)
+   k is kernels_build_in's over the scope and whole the unscoped build:
+   the kernel tables are the scope's, the GPU summary (a property of the
+   device, not of a stack) whole's, and the headers say which is which.
+   whole NULL: no scope of stacks, everything from k. */
+void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_t top);
 
 /* ,"kernels":[...],"kernels_by_op":[...],"gpus":[...],"kernels_info":{...}:
-   members to put inside the report's object; top rows (0: every row). */
-void analyze_kernels_json(FILE *f, const kernels *k, size_t top);
+   members to put inside the report's object; top rows (0: every row).
+   whole as above: "gpus" from it, "kernels_info" gets "scope":"stacks" and
+   the whole trace's "all_events" / "all_total_ns" beside the scope's. */
+void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_t top);
 
 /* --kernels: the whole report is those sections: text, or a JSON object
-   with "file" and the members above. */
-void analyze_kernels_only(FILE *f, const kernels *k, size_t top, bool json);
+   with "file" and the members above; whole as above (--kernels --focus). */
+void analyze_kernels_only(FILE *f, const kernels *k, const kernels *whole, size_t top,
+                          bool json);
 
 #endif

@@ -9,10 +9,10 @@
 #include "src/cli.h"
 #include "src/cli_table.h"
 
-static pylines *lines_of(const model *m)
+static pylines *lines_of(const model *m, const uint8_t *sel)
 {
     t2p_error err;
-    pylines *p = pylines_build(m, NULL, &err);
+    pylines *p = pylines_build(m, sel, &err);
     if (!p)
         cli_fail(&err);
     return p;
@@ -44,30 +44,34 @@ static const cli_col line_cols[] = {
     {"File:line", CLI_COL_LEFT | CLI_COL_PATH}, {"Function", CLI_COL_LEFT | CLI_COL_NAME},
     {"Self ms", 0}, {"Total ms", 0}};
 
-int analyze_lines_text(FILE *f, const model *m, size_t top)
+int analyze_lines_text(FILE *f, const model *m, const uint8_t *sel, size_t top)
 {
-    pylines *p = lines_of(m);
+    pylines *p = lines_of(m, sel);
     if (!p)
         return -1;
     size_t n = pylines_count(p);
     if (top && top < n)
         n = top;
     if (!pylines_count(p)) {
-        fprintf(f, "\nSource lines: the trace has no Python frames with a file "
-                   "(python_function events or Call stacks)\n");
+        if (sel)
+            fprintf(f, "\nSource lines: no Python frame with a file on the scope's stacks\n");
+        else
+            fprintf(f, "\nSource lines: the trace has no Python frames with a file "
+                       "(python_function events or Call stacks)\n");
         pylines_free(p);
         return 0;
     }
-    fprintf(f, "\nTop %zu source lines by self\n", n);
+    fprintf(f, "\nTop %zu source lines by self%s\n", n,
+            sel ? " (in the scope: the time of its stacks alone)" : "");
     struct line_rows x = {.p = p};
     cli_table(f, line_cols, 4, n, line_row, &x);
     pylines_free(p);
     return 0;
 }
 
-int analyze_lines_json(FILE *f, const model *m, size_t top)
+int analyze_lines_json(FILE *f, const model *m, const uint8_t *sel, size_t top)
 {
-    pylines *p = lines_of(m);
+    pylines *p = lines_of(m, sel);
     if (!p)
         return -1;
     size_t n = pylines_count(p);

@@ -40,19 +40,45 @@ static const cli_col mem_cols[] = {
     {"Name", CLI_COL_LEFT | CLI_COL_NAME}, {"Device", CLI_COL_LEFT}, {"Allocs", 0},
     {"Alloc size", 0}, {"Increase", 0}, {"Self allocs", 0}, {"Self size", 0}, {"Self incr.", 0}};
 
+/* The top operators table; note: what the figures cover, after "self = ...". */
+static void ops_table(FILE *f, const memory *mem, enum memory_sort sort, size_t top,
+                      const char *note)
+{
+    uint32_t *idx = malloc((mem->nops ? mem->nops : 1) * sizeof *idx);
+    if (!idx)
+        return;
+    memory_sort_ops(mem, sort, MEMORY_NONE, idx);
+    size_t n = top == 0 || top > mem->nops ? mem->nops : top;
+    fprintf(f, "\nTop %zu operators by %s (with children; self = the operator's own%s)\n", n,
+            memory_sort_name(sort), note);
+    struct mem_rows x = {.mem = mem, .idx = idx};
+    cli_table(f, mem_cols, 8, n, mem_row, &x);
+    free(idx);
+}
+
+static void analyze_memory_devices(FILE *f, const memory *mem, const steps *st);
+
 void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
                          size_t top)
 {
     if (!mem || !mem->ndevices)
         return;
+    if (mem->windowed)
+        fprintf(f, "\nMemory (the [memory] records in %s alone)\n", mem->m->scope_note);
+    else
+        fprintf(f, "\nMemory\n");
+    analyze_memory_devices(f, mem, st);
+    ops_table(f, mem, sort, top, "");
+}
+
+/* Per device: the peak, when and where, reserved at the peak, allocations,
+   frees and what was still allocated at the end. */
+static void analyze_memory_devices(FILE *f, const memory *mem, const steps *st)
+{
     const model *m = mem->m;
     /* times are offsets from the trace's start, under a scope too */
     int64_t origin = st ? st->m->window_start : m->window_start;
     char a[64], b[64], c[64], d[64], e[64], g[64];
-    if (mem->windowed)
-        fprintf(f, "\nMemory (the [memory] records in %s alone)\n", m->scope_note);
-    else
-        fprintf(f, "\nMemory\n");
     for (size_t i = 0; i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];
         if (mem->windowed && !v->records) {
@@ -99,21 +125,56 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
                      fmt_bytes(v->live_bytes_at_end, e, sizeof e));
         cli_put_wrapped(f, line, 8);
     }
-    uint32_t *idx = malloc((mem->nops ? mem->nops : 1) * sizeof *idx);
-    if (!idx)
-        return;
-    memory_sort_ops(mem, sort, MEMORY_NONE, idx);
-    size_t n = top == 0 || top > mem->nops ? mem->nops : top;
-    fprintf(f, "\nTop %zu operators by %s (with children; self = the operator's own)\n", n,
-            memory_sort_name(sort));
-    struct mem_rows x = {.mem = mem, .idx = idx};
-    cli_table(f, mem_cols, 8, n, mem_row, &x);
-    free(idx);
 }
+
+void analyze_memory_scoped_text(FILE *f, const memory_scoped *ms, const steps *st,
+                                enum memory_sort sort, size_t top)
+{
+    const memory *mem = &ms->view;
+    if (!mem->ndevices)
+        return;
+    char a[64], b[64], c[64], d[64], e[64];
+    fprintf(f, "\nMemory in the scope (the allocations made inside its stacks; the devices' "
+               "peak, frees and end level below are the %s's, not the scope's)\n",
+            mem->windowed ? "window" : "whole trace");
+    for (size_t i = 0; i < mem->ndevices; i++) {
+        const memory_scope_dev *v = &ms->devs[i];
+        char line[512];
+        snprintf(line, sizeof line, "%-5s in the scope: %s allocs (%s), increase %s; %s of "
+                 "them (%s) never freed in the window",
+                 mem->devices[i].name, fmt_count(v->allocs, a, sizeof a),
+                 fmt_bytes(v->alloc_bytes, b, sizeof b), fmt_bytes(v->increase_bytes, c, sizeof c),
+                 fmt_count(v->live_allocs, d, sizeof d), fmt_bytes(v->live_bytes, e, sizeof e));
+        cli_put_wrapped(f, line, 8);
+    }
+    /* the devices' own figures, as the unscoped report prints them */
+    analyze_memory_devices(f, mem, st);
+    ops_table(f, mem, sort, top, "; on the scope's stacks");
+}
+
+static void memory_json(FILE *f, const memory *mem, const memory_scoped *ms,
+                        enum memory_sort sort, size_t top);
 
 void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size_t top)
 {
-    fputs(",\"memory\":{\"devices\":[", f);
+    memory_json(f, mem, NULL, sort, top);
+}
+
+void analyze_memory_scoped_json(FILE *f, const memory_scoped *ms, enum memory_sort sort,
+                                size_t top)
+{
+    memory_json(f, &ms->view, ms, sort, top);
+}
+
+/* The "memory" object; under a scope (ms) each device's "in_scope" figures
+   and the scope's operator rows (mem is then ms->view). */
+static void memory_json(FILE *f, const memory *mem, const memory_scoped *ms,
+                        enum memory_sort sort, size_t top)
+{
+    fputs(",\"memory\":{", f);
+    if (ms)
+        fputs("\"scope\":\"stacks\",", f);
+    fputs("\"devices\":[", f);
     for (size_t i = 0; mem && i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];
         fprintf(f, "%s{\"device\":\"%s\",\"peak_bytes\":%lld,\"peak_ns\":%lld,"
@@ -121,7 +182,7 @@ void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size
                    "\"live_bytes_at_end\":%lld,\"alloc_bytes\":%lld,\"free_bytes\":%lld,"
                    "\"live_allocs_at_end\":%llu,"
                    "\"matched_allocs\":%llu,\"lifetime_ns\":%lld,\"unmatched_frees\":%llu,"
-                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu,\"records\":%llu}",
+                   "\"unmatched_free_bytes\":%lld,\"unattributed_records\":%llu,\"records\":%llu",
                 i ? "," : "", v->name, (long long)v->peak_bytes, (long long)v->peak_ns,
                 (long long)v->reserved_at_peak, (unsigned long long)v->allocs,
                 (unsigned long long)v->frees, (long long)v->live_bytes_at_end,
@@ -130,6 +191,15 @@ void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size
                 (long long)v->lifetime_ns, (unsigned long long)v->unmatched_frees,
                 (long long)v->unmatched_free_bytes, (unsigned long long)v->unattributed,
                 (unsigned long long)v->records);
+        if (ms) {
+            const memory_scope_dev *x = &ms->devs[i];
+            fprintf(f, ",\"in_scope\":{\"allocs\":%llu,\"alloc_bytes\":%lld,"
+                       "\"increase_bytes\":%lld,\"live_allocs\":%llu,\"live_bytes\":%lld}",
+                    (unsigned long long)x->allocs, (long long)x->alloc_bytes,
+                    (long long)x->increase_bytes, (unsigned long long)x->live_allocs,
+                    (long long)x->live_bytes);
+        }
+        fputc('}', f);
     }
     fputs("],\"ops\":[", f);
     uint32_t *idx = mem ? malloc((mem->nops ? mem->nops : 1) * sizeof *idx) : NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/analyses/memory.h"
+#include "core/analyses/memory_scope.h"
 
 /* The Memory section: per device the peak, when and where, reserved at the
    peak, allocations, frees and what was still allocated at the end; then the
@@ -15,5 +16,17 @@ void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memor
 
 /* ,"memory":{"devices":[...],"ops":[...]} (with the leading comma). */
 void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size_t top);
+
+/* The same under a scope of stacks (--focus, --filter, ...; ms built over
+   the memory printed): per device the allocations made inside the scope,
+   then its device figures (peak, frees, end level: the device's, said so),
+   then the top operators by their allocations on the scope's stacks. */
+void analyze_memory_scoped_text(FILE *f, const memory_scoped *ms, const steps *st,
+                                enum memory_sort sort, size_t top);
+/* --json: as analyze_memory_json (devices' figures whole), each device with
+   "in_scope":{allocs, alloc_bytes, increase_bytes, live_allocs, live_bytes},
+   "scope":"stacks", and the operators' rows the scope's. */
+void analyze_memory_scoped_json(FILE *f, const memory_scoped *ms, enum memory_sort sort,
+                                size_t top);
 
 #endif

@@ -148,8 +148,10 @@ void analyze_scope_text(FILE *f, const analyze_scope *sc)
     fputs("Scope:            ", f);
     cli_put_text(f, opts, strlen(opts));
     fprintf(f, " (the stacks `torch2pprof convert` writes with these options: %s of %s ms "
-               "self time over all tracks; the totals, categories, operations, threads and "
-               "streams count them alone)\n",
+               "self time over all tracks; the totals, categories, operations, threads, "
+               "streams, kernels, allocations and source lines count them alone; the steps, "
+               "the GPU summary, the devices' memory peaks and HTA's device figures are the "
+               "device's)\n",
             fmt_ms(sc->busy_ns, a, sizeof a), fmt_ms(sc->m->busy_ns, b, sizeof b));
 }
 

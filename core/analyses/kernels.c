@@ -52,11 +52,12 @@ static bool plugin_operator(const model *m, uint32_t op)
            strcmp(n, "DataParallel.forward") && strcmp(n, "DistributedDataParallel.forward");
 }
 
-static void row_start(kernels_row *r, const model *m, uint32_t name, uint32_t op)
+static void row_start(kernels_row *r, const model *m, uint32_t name, uint32_t op, uint32_t kop)
 {
     memset(r, 0, sizeof *r);
     r->name = name;
     r->op = op;
+    r->kop = kop;
     r->tensor_cores = tensorcore_kernel(trace_str(m->tr, name), strtab_len(m->tr->strs, name));
 }
 
@@ -111,7 +112,7 @@ static void row_finish(kernels_row *r)
 /* The row of key in (*rows, *n), created when new. Returns its index, or
    UINT32_MAX when out of memory. */
 static uint32_t row_get(const model *m, hmap *h, kernels_row **rows, size_t *n, size_t *cap,
-                        uint64_t key, uint32_t name, uint32_t op)
+                        uint64_t key, uint32_t name, uint32_t op, uint32_t kop)
 {
     uint32_t i = hmap_get(h, key);
     if (i != UINT32_MAX)
@@ -126,7 +127,7 @@ static uint32_t row_get(const model *m, hmap *h, kernels_row **rows, size_t *n, 
         *cap = nc;
     }
     i = (uint32_t)(*n)++;
-    row_start(&(*rows)[i], m, name, op);
+    row_start(&(*rows)[i], m, name, op, kop);
     if (hmap_put(h, key, i) < 0)
         return UINT32_MAX;
     return i;
@@ -201,6 +202,12 @@ void kernels_sort(const kernels *k, const kernels_row *rows, size_t n, enum kern
 {
     for (size_t i = 0; i < n; i++)
         idx[i] = (uint32_t)i;
+    kernels_sort_ids(k, rows, idx, n, key, reverse);
+}
+
+void kernels_sort_ids(const kernels *k, const kernels_row *rows, uint32_t *idx, size_t n,
+                      enum kernels_sort key, bool reverse)
+{
     uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     struct sortctx c = { k, rows, key, reverse };
     if (tmp) {
@@ -479,8 +486,52 @@ static bool in_scope(const model *m, const unsigned char *keep, size_t e)
     return (!keep || keep[e]) && (!m->keep || m->keep[e]);
 }
 
+/* The node kernel event e's stack ends at (what pprof writes it under):
+   the GPU node gpu_attribute put under its launch's node for (its op, its
+   stream), or its own node on its stream when it has no launch in m. The
+   launch node's children are its GPU nodes and the few calls it made. */
+static uint32_t stack_node(const model *m, size_t e, uint32_t launch)
+{
+    uint32_t g = m->ev_node[e];
+    if (launch == MODEL_NONE || launch >= m->tr->nevents || m->ev_node[launch] == MODEL_NONE)
+        return g;
+    uint32_t op = m->nodes[g].op, stream = m->tr->events[e].track;
+    for (uint32_t c = m->nodes[m->ev_node[launch]].first_child; c != MODEL_NONE;
+         c = m->nodes[c].next_sibling)
+        if (m->nodes[c].gpu && m->nodes[c].op == op && m->nodes[c].stream == stream)
+            return c;
+    return g;
+}
+
 kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep,
                        t2p_error *err)
+{
+    return kernels_build_in(m, s, keep, NULL, err);
+}
+
+/* Whether kernel event e (launched through launch) counts under sel. */
+static bool selected(const model *m, const uint8_t *sel, size_t e, uint32_t launch)
+{
+    if (!sel)
+        return true;
+    uint32_t n = stack_node(m, e, launch);
+    return n != MODEL_NONE && sel[n];
+}
+
+/* The launch of the kernel event e whose correlation record (if any) is at
+   *ci (advanced over the earlier ones). */
+static uint32_t launch_of(const model *m, size_t e, size_t *ci)
+{
+    const trace *tr = m->tr;
+    while (*ci < tr->ncorrs && tr->corrs[*ci].event < e)
+        (*ci)++;
+    if (*ci < tr->ncorrs && tr->corrs[*ci].event == e && m->corr_launch)
+        return m->corr_launch[*ci];
+    return MODEL_NONE;
+}
+
+kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *keep,
+                          const uint8_t *sel, t2p_error *err)
 {
     const trace *tr = m->tr;
     kernels *k = calloc(1, sizeof *k);
@@ -493,9 +544,11 @@ kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep
     if (!k)
         goto nomem;
     k->m = m;
+    size_t c0 = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
         uint32_t cat = tr->events[e].cat;
-        if (cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL && in_scope(m, keep, e))
+        if (cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL && in_scope(m, keep, e) &&
+            (!sel || selected(m, sel, e, launch_of(m, e, &c0))))
             nk++;
     }
     kv = malloc((nk ? nk : 1) * sizeof *kv);
@@ -512,26 +565,25 @@ kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep
         const trace_event *x = &tr->events[e];
         if (x->cat >= m->ncatkind || m->catkind[x->cat] != CATKIND_KERNEL || !in_scope(m, keep, e))
             continue;
-        while (ci < tr->ncorrs && tr->corrs[ci].event < e)
-            ci++;
+        uint32_t launch = launch_of(m, e, &ci);
+        if (!selected(m, sel, e, launch))
+            continue;
         while (ki < tr->nkargs && tr->kargs[ki].event < e)
             ki++;
-        uint32_t launch = MODEL_NONE;
-        if (ci < tr->ncorrs && tr->corrs[ci].event == e && m->corr_launch)
-            launch = m->corr_launch[ci];
         const trace_karg *ka = ki < tr->nkargs && tr->kargs[ki].event == e ? &tr->kargs[ki] : NULL;
         uint32_t node = gpu_launcher_node(m, launch);
         uint32_t op = node == MODEL_NONE ? MODEL_NONE : m->nodes[node].op;
         int64_t dur = x->dur;
+        uint32_t kop = m->ev_node[e] == MODEL_NONE ? MODEL_NONE : m->nodes[m->ev_node[e]].op;
 
         uint32_t r = row_get(m, &byname, &k->rows, &k->nrows, &cap_rows, x->name, x->name,
-                             MODEL_NONE);
+                             MODEL_NONE, kop);
         if (r == UINT32_MAX)
             goto nomem;
         row_add(&k->rows[r], dur, ka);
         bool tc = k->rows[r].tensor_cores;
         r = row_get(m, &byop, &k->by_op, &k->nby_op, &cap_op, (uint64_t)op << 32 | x->name,
-                    x->name, op);
+                    x->name, op, kop);
         if (r == UINT32_MAX)
             goto nomem;
         row_add(&k->by_op[r], dur, ka);
@@ -602,6 +654,15 @@ size_t kernels_launchers(const kernels *k, uint32_t name, const kernels_row **ou
     for (size_t i = 0; i < k->nby_op && got < n; i++)
         if (k->by_op[i].name == name)
             out[got++] = &k->by_op[i];
+    return got;
+}
+
+size_t kernels_launcher_ids(const kernels *k, uint32_t name, uint32_t *out)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < k->nby_op; i++)
+        if (k->by_op[i].name == name)
+            out[got++] = (uint32_t)i;
     return got;
 }
 

@@ -34,6 +34,8 @@ typedef struct kernels_row {
     uint32_t name;          /* strtab id of the kernel's name */
     uint32_t op;            /* by_op rows: model op that launched it, MODEL_NONE for none;
                                MODEL_NONE in the by-name rows */
+    uint32_t kop;           /* the kernel itself as a model op (its GPU op: what a focus
+                               on the kernel names), MODEL_NONE when it has none */
     uint64_t calls;
     int64_t total_ns, min_ns, max_ns;
     double mean_ns;         /* total / calls */
@@ -89,9 +91,23 @@ typedef struct kernels {
    and, when m is a scoped model, those of its scope.
    s (may be NULL: no span, gpus without utilization) gives the span: its
    kept steps whose ProfilerStep# keep marks (all of them when none is
-   kept). NULL with err set when out of memory. */
+   kept). NULL with err set when out of memory.
+   The same as kernels_build_in(m, s, keep, NULL, err). */
 kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep,
                        t2p_error *err);
+
+/* The same, counting only the kernels whose stack a scope of stacks
+   selects (a --focus, --category, --track, --filter; the explorer's f, Enter
+   and /): sel has one entry per node of m->nodes, non-zero for a selected
+   stack (export_select's or scope_keep's mask); NULL selects every stack,
+   which is kernels_build. A kernel's stack ends at its GPU node under its
+   launch (core/analyses/gpu.h), or at its own node on its stream when it
+   has no launch in m: the stack pprof writes it at, so the scope's kernel
+   time is the profile's device time of its kernels. The GPU summary (gpus,
+   span) then covers those kernels alone: a front that shows the device as
+   a whole takes it from the unscoped build. */
+kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *keep,
+                          const uint8_t *sel, t2p_error *err);
 void kernels_free(kernels *k);
 
 /* TensorBoard's GPU recommendations, added to s's list: "amp" (compute
@@ -111,6 +127,8 @@ void kernels_recommend(const kernels *k, steps *s);
    rows of that name, largest total first, into out (at most n). Returns how
    many. */
 size_t kernels_launchers(const kernels *k, uint32_t name, const kernels_row **out, size_t n);
+/* The same as indices into k->by_op (room for k->nby_op), in by_op's order. */
+size_t kernels_launcher_ids(const kernels *k, uint32_t name, uint32_t *out);
 
 enum kernels_sort {
     KERNELS_SORT_TOTAL, KERNELS_SORT_CALLS, KERNELS_SORT_MEAN, KERNELS_SORT_MIN,
@@ -121,5 +139,9 @@ enum kernels_sort {
    figures, ascending for names; reversed when reverse; ties by name. */
 void kernels_sort(const kernels *k, const kernels_row *rows, size_t n, enum kernels_sort key,
                   bool reverse, uint32_t *idx);
+/* Sorts idx[0..n) (indices into rows) in place by the same rule: a subset
+   of the rows, e.g. one kernel's launchers. */
+void kernels_sort_ids(const kernels *k, const kernels_row *rows, uint32_t *idx, size_t n,
+                      enum kernels_sort key, bool reverse);
 
 #endif

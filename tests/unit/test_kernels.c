@@ -19,6 +19,7 @@
 #include "core/analyses/tensorcore.h"
 #include "core/load/trace.h"
 #include "core/model/model.h"
+#include "core/model/scope.h"
 #include "tests/unit/unit.h"
 
 struct fx {
@@ -324,6 +325,70 @@ static void test_recommend_sm(void **state)
     }
 }
 
+/* kernels_build_in over a scope's mask (scope_keep): filter NULL or
+   focus NULL for none. The caller frees. */
+static kernels *scoped(struct fx *f, const char *focus, const char *filter)
+{
+    t2p_error err;
+    scope *s = scope_new(f->m);
+    assert_non_null(s);
+    if (focus)
+        assert_int_equal(scope_push_arg(s, "focus", focus), 0);
+    if (filter)
+        scope_set_filter(s, filter);
+    uint8_t *keep = scope_keep(s);
+    assert_non_null(keep);
+    kernels *k = kernels_build_in(f->m, f->st, NULL, keep, &err);
+    assert_non_null(k);
+    free(keep);
+    scope_free(s);
+    return k;
+}
+
+static void test_scoped(void **state)
+{
+    (void)state;
+    struct fx f;
+    t2p_error err;
+    open_fx(&f, TRACE, NULL);
+    /* no mask: kernels_build's rows */
+    kernels *k = kernels_build_in(f.m, f.st, NULL, NULL, &err);
+    assert_non_null(k);
+    assert_int_equal(k->nrows, f.k->nrows);
+    assert_int_equal(k->nby_op, f.k->nby_op);
+    assert_memory_equal(k->rows, f.k->rows, k->nrows * sizeof *k->rows);
+    assert_memory_equal(k->by_op, f.k->by_op, k->nby_op * sizeof *k->by_op);
+    /* the kernel as a model op: what a focus on it names */
+    const kernels_row *r = row(k, "volta_h884gemm");
+    assert_int_not_equal(r->kop, MODEL_NONE);
+    assert_string_equal(model_op_name(f.m, r->kop), "volta_h884gemm");
+    kernels_free(k);
+    /* --focus aten::mm: the two gemms it launched (corr 1 and 2) */
+    k = scoped(&f, "aten::mm", NULL);
+    assert_int_equal(k->kernel_events, 2);
+    assert_int_equal(k->kernel_ns, 200000);
+    assert_int_equal(k->nrows, 1);
+    assert_non_null(oprow(k, "aten::mm", "volta_h884gemm"));
+    kernels_free(k);
+    /* --filter add: the stack through aten::add (and add_kernel's own name) */
+    k = scoped(&f, NULL, "add");
+    assert_int_equal(k->kernel_events, 1);
+    assert_int_equal(k->kernel_ns, 10000);
+    assert_non_null(row(k, "add_kernel"));
+    kernels_free(k);
+    /* --focus orphan: a kernel without a launch is on its stream's stack */
+    k = scoped(&f, "orphan", NULL);
+    assert_int_equal(k->kernel_events, 1);
+    assert_int_equal(k->kernel_ns, 30000);
+    assert_int_equal(k->no_launch, 1);
+    kernels_free(k);
+    /* the whole scope (an empty one): every kernel */
+    k = scoped(&f, NULL, NULL);
+    assert_int_equal(k->kernel_events, f.k->kernel_events);
+    kernels_free(k);
+    close_fx(&f);
+}
+
 static void test_allowlists(void **state)
 {
     (void)state;
@@ -343,7 +408,7 @@ int main(void)
         cmocka_unit_test(test_rows),     cmocka_unit_test(test_by_op),
         cmocka_unit_test(test_gpus),     cmocka_unit_test(test_keep),
         cmocka_unit_test(test_recommend), cmocka_unit_test(test_recommend_sm),
-        cmocka_unit_test(test_allowlists),
+        cmocka_unit_test(test_allowlists), cmocka_unit_test(test_scoped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

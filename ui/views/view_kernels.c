@@ -10,7 +10,9 @@
 
    The figures are built on first use from the model the view shows (the
    whole trace: with its steps' span for the GPU summary; a step or a rank:
-   that model's kernels). */
+   that model's kernels), and under a focus or filter from the kernels
+   launched inside the scope's stacks (kernels_build_in over scope_keep's
+   mask: analyze --focus's figures), again on each change of the scope. */
 #include "config.h"
 
 #include <stdio.h>
@@ -75,8 +77,10 @@ static const char *const key_names[KERNELS_SORT_N] = {
 struct kstate {
     const model *m;   /* the model the figures are of */
     const kernels *k; /* the whole trace's is core's (derived_kernels), shared */
-    kernels *own;     /* a scoped model's, built here: k then points at it */
-    uint32_t *kop;    /* per kernels row: its model op (the kernel as an op), MODEL_NONE */
+    kernels *own;     /* a scoped model's or a scope of stacks', built here: k then
+                         points at it */
+    bool scoped;      /* k counts the stacks of a focus or filter alone */
+    uint32_t gen;     /* scope_gen it was built for */
     enum model_sort sort; /* OWN(enum kernels_sort) */
     bool reverse;
     bool launchers;   /* showing the launchers of kernel row `kernel` */
@@ -107,10 +111,8 @@ static int key_of(const struct kstate *s)
 static void drop(struct kstate *s)
 {
     kernels_free(s->own);
-    free(s->kop);
     s->k = NULL;
     s->own = NULL;
-    s->kop = NULL;
 }
 
 static void kview_close(view *v)
@@ -127,18 +129,41 @@ static void kview_close(view *v)
 static const kernels *kernels_of(view *v)
 {
     struct kstate *s = state(v);
-    if (s->m == v->m && (s->k || s->err[0]))
+    bool scoped = scope_active(v->scope);
+    if (s->m == v->m && (s->k || s->err[0]) && s->scoped == scoped &&
+        (!scoped || s->gen == scope_gen(v->scope)))
         return s->k;
+    /* the launchers of one kernel stay listed through a change of scope on
+       the same model (the kernel is found again by name) */
+    uint32_t name = s->launchers && s->k && s->m == v->m ? s->k->rows[s->kernel].name : UINT32_MAX;
     drop(s);
     s->m = v->m;
     s->err[0] = '\0';
     s->launchers = false;
+    s->scoped = scoped;
+    s->gen = scope_gen(v->scope);
     t2p_error err;
-    /* the whole trace's, over its steps' span, is the trace's shared one
-       (the Steps view's header shows it too); a scoped model has no steps */
-    struct derived *d = v->m->scoped ? NULL : view_derived(v, v->m);
-    if (!(s->k = d ? derived_kernels(d, &err) : NULL))
-        s->k = s->own = kernels_build(v->m, NULL, NULL, &err);
+    if (scoped) {
+        /* the kernels whose stacks the scope selects, as analyze --focus and
+           e count them */
+        uint8_t *sel = scope_keep(v->scope);
+        if (!sel)
+            error_set(&err, T2P_ERR_NOMEM, v->m->tr->path, -1, "out of memory");
+        else
+            s->k = s->own = kernels_build_in(v->m, NULL, NULL, sel, &err);
+        free(sel);
+    } else {
+        /* the whole trace's, over its steps' span, is the trace's shared one
+           (the Steps view's header shows it too); a scoped model has no steps */
+        struct derived *d = v->m->scoped ? NULL : view_derived(v, v->m);
+        if (!(s->k = d ? derived_kernels(d, &err) : NULL))
+            s->k = s->own = kernels_build(v->m, NULL, NULL, &err);
+    }
+    for (size_t i = 0; s->k && name != UINT32_MAX && i < s->k->nrows; i++)
+        if (s->k->rows[i].name == name) {
+            s->kernel = (uint32_t)i;
+            s->launchers = true;
+        }
     if (!s->k) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         return NULL;
@@ -162,16 +187,18 @@ static int kview_rebuild(view *v, view_rows *r)
     uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
     if (!idx)
         return -1;
-    kernels_sort(k, rows, n, (enum kernels_sort)key_of(s), s->reverse, idx);
+    if (s->launchers) {
+        /* one kernel's launchers (core picks them), then their order */
+        n = kernels_launcher_ids(k, k->rows[s->kernel].name, idx);
+        kernels_sort_ids(k, rows, idx, n, (enum kernels_sort)key_of(s), s->reverse);
+    } else {
+        kernels_sort(k, rows, n, (enum kernels_sort)key_of(s), s->reverse, idx);
+    }
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        const kernels_row *x = &rows[idx[i]];
-        if (s->launchers) {
-            if (x->name != k->rows[s->kernel].name)
-                continue;
-        } else if (!scope_name_passes(v->scope, trace_str(v->m->tr, x->name))) {
-            continue;
-        }
+        /* without a scope every kernel; under one, the figures already
+           count its stacks alone (a filter selects the kernels it names and
+           those launched under an operator it names) */
         rc = view_rows_push(r, idx[i]);
     }
     free(idx);
@@ -304,8 +331,9 @@ static void kview_tabinfo(view *v, char *buf, size_t size)
         return;
     }
     char c[32];
-    snprintf(buf, size, " | %zu kernels, %s calls", k->nrows,
-             fmt_count(k->kernel_events, c, sizeof c));
+    snprintf(buf, size, " | %zu kernels, %s calls%s", k->nrows,
+             fmt_count(k->kernel_events, c, sizeof c),
+             s->scoped ? " launched in the scope" : "");
 }
 
 /* e exports what is shown: every kernel through the filter (its name), or

@@ -11,7 +11,10 @@
    Under a scope of time (a step, a range) the figures are the records in
    its window (core/analyses/memory.h) and the chart spans that window. The
    figures are core's, built once per model and shared
-   (core/analyses/derived.h): the view builds none. */
+   (core/analyses/derived.h). Under a focus or filter the operators' rows
+   are the allocations made inside the scope's stacks
+   (core/analyses/memory_scope.h, analyze --focus's figures), counted again
+   on each change of the scope; the charts and peaks stay the device's. */
 #include "config.h"
 
 #include <stdio.h>
@@ -21,6 +24,7 @@
 #include "core/base/fmt.h"
 #include "core/analyses/derived.h"
 #include "core/analyses/memory.h"
+#include "core/analyses/memory_scope.h"
 #include "core/analyses/steps.h"
 #include "ui/tree_mem.h"
 #include "ui/view.h"
@@ -55,6 +59,8 @@ enum { CHART_H = 6, LINE_HEAD = 0, LINE_AXIS = CHART_H + 1, LINE_TIME = CHART_H 
 struct mem_state {
     const model *m;  /* what mem is of */
     const memory *mem; /* core's (derived_memory), not owned */
+    memory_scoped *ms; /* under a focus or filter: its rows (owned), else NULL */
+    uint32_t ms_gen;   /* scope_gen ms was counted for */
     const steps *st; /* the trace's, for the step marks and the peak's step; NULL when none */
     int64_t origin;  /* the whole trace's window start: times are offsets from it */
     int64_t c0, c1;  /* what the chart spans: the scope's window, else the model's */
@@ -101,6 +107,7 @@ static void mview_close(view *v)
         return;
     free(s->vals);
     free(s->tree_figs);
+    memory_scope_free(s->ms);
     free(s);
 }
 
@@ -110,6 +117,8 @@ static const memory *mem_of(view *v)
     struct mem_state *s = state(v);
     if (s->m != v->m) {
         s->mem = NULL;
+        memory_scope_free(s->ms);
+        s->ms = NULL;
         s->st = NULL;
         s->m = v->m;
         s->err[0] = '\0';
@@ -129,6 +138,32 @@ static const memory *mem_of(view *v)
         s->c1 = v->m->scope.kind != MODEL_SCOPE_NONE ? v->m->scope.end : v->m->window_end;
     }
     return s->mem;
+}
+
+/* The memory whose operator rows the view lists: under a focus or filter,
+   the scope's (counted when the scope changed), else the model's. */
+static const memory *rows_of(view *v)
+{
+    struct mem_state *s = state(v);
+    const memory *mem = mem_of(v);
+    if (!mem || !scope_active(v->scope)) {
+        memory_scope_free(s->ms);
+        s->ms = NULL;
+        return mem;
+    }
+    if (!s->ms || s->ms_gen != scope_gen(v->scope)) {
+        memory_scope_free(s->ms);
+        s->ms = NULL;
+        t2p_error err;
+        uint8_t *sel = scope_keep(v->scope);
+        if (sel)
+            s->ms = memory_scope_build(mem, sel, &err);
+        free(sel); /* ms keeps no use of it */
+        if (s->ms)
+            s->ms->sel = NULL;
+        s->ms_gen = scope_gen(v->scope);
+    }
+    return s->ms ? &s->ms->view : mem;
 }
 
 static int64_t key_of(const memory_op *o, enum memory_sort k)
@@ -152,15 +187,16 @@ static int mview_rebuild(view *v, view_rows *r)
             rc = view_rows_push(r, ROW_CHART | (uint32_t)d << 8 | k);
     if (rc == 0)
         rc = view_rows_push(r, ROW_BLANK);
-    view_keyed *kb = view_keyed_buf(v, mem->nops);
+    /* under a focus or filter, the rows count its stacks alone (the
+       filter's text is in the scope's mask) */
+    const memory *rows = rows_of(v);
+    view_keyed *kb = view_keyed_buf(v, rows->nops);
     if (!kb)
         return -1;
     size_t n = 0;
-    for (size_t i = 0; i < mem->nops; i++) {
-        const memory_op *o = &mem->ops[i];
+    for (size_t i = 0; i < rows->nops; i++) {
+        const memory_op *o = &rows->ops[i];
         const char *name = model_op_name(v->m, o->op);
-        if (!scope_name_passes(v->scope, name))
-            continue;
         kb[n].key = key_of(o, s->sort);
         kb[n].name = name;
         kb[n].id = (uint32_t)i;
@@ -310,9 +346,10 @@ static const char *mview_name(view *v, uint32_t id, char *buf, size_t size, size
             chart_line(v, dev, id & 0xff, buf, size);
         else
             buf[0] = '\0';
-    } else if (id < mem->nops) {
-        const char *n = model_op_name(v->m, mem->ops[id].op);
-        *len = strtab_len(v->m->tr->strs, v->m->ops[mem->ops[id].op].name);
+    } else if (id < rows_of(v)->nops) {
+        const memory_op *o = &rows_of(v)->ops[id];
+        const char *n = model_op_name(v->m, o->op);
+        *len = strtab_len(v->m->tr->strs, v->m->ops[o->op].name);
         return n;
     } else {
         buf[0] = '\0';
@@ -330,7 +367,7 @@ static void cell_bytes(cols_line *l, int64_t n, int width)
 
 static void mview_cell(view *v, uint32_t id, const col *c, int namew, cols_line *l)
 {
-    const memory *mem = state(v)->mem;
+    const memory *mem = state(v)->mem ? rows_of(v) : NULL;
     char t[4096];
     size_t len;
     if (!mem || id >= mem->nops) {
@@ -371,18 +408,20 @@ static int mview_action(view *v, enum key_act act, int arg)
     struct mem_state *s = state(v);
     switch (act) {
     case ACT_DRILL: {
-        const memory *mem = mem_of(v);
+        const memory *mem = rows_of(v);
         uint32_t id = view_nrows(v) ? view_row(v, view_cursor(v)) : UINT32_MAX;
         if (!mem || id >= mem->nops) {
             view_status_set(v, "Enter on an operator shows the Tree of every stack through it");
             return VIEW_DRAW_FOOTER;
         }
         int depth = scope_depth(view_scope(v));
-        view_push_focus(v, SCOPE_OP, mem->ops[id].op);
+        /* the row before the push: a new scope counts the rows again */
+        memory_op o = mem->ops[id];
+        view_push_focus(v, SCOPE_OP, o.op);
         if (scope_depth(view_scope(v)) > depth) {
             /* the Tree shows this row's device's memory while the focus holds */
             s->tree_depth = depth + 1;
-            s->tree_dev = mem->ops[id].device;
+            s->tree_dev = o.device;
             free(s->tree_figs);
             s->tree_figs = NULL;
         }
@@ -416,8 +455,9 @@ static void mview_tabinfo(view *v, char *buf, size_t size)
         uint64_t n = 0;
         for (size_t d = 0; d < mem->ndevices; d++)
             n += mem->devices[d].records;
-        snprintf(buf, size, "  operators by %s%s | %llu memory records%s%s on %zu device%s",
-                 memory_sort_name(s->sort), s->reverse ? " (rev)" : "", (unsigned long long)n,
+        snprintf(buf, size, "  operators by %s%s%s | %llu memory records%s%s on %zu device%s",
+                 memory_sort_name(s->sort), s->reverse ? " (rev)" : "",
+                 s->ms ? ", allocations in the scope" : "", (unsigned long long)n,
                  mem->windowed ? " in " : "", mem->windowed ? v->m->scope_note : "",
                  mem->ndevices, mem->ndevices == 1 ? "" : "s");
     }

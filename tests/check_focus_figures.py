@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Independent check of analyze's Kernels and Memory sections under a scope
+of stacks (--focus OP, --focus A>B, --filter TEXT): computed here from the
+trace JSON alone, compared exactly with `torch2pprof analyze --json --top 0`.
+
+    check_focus_figures.py TORCH2PPROF TRACE SCOPE_OPTION VALUE [...]
+
+Rules, written from the definitions (doc/usage.md, core/analyses/memory.h,
+core/analyses/gpu.h), not from the C code:
+* Complete events (ph X, cat not "Trace") nest per thread (pid, tid): the
+  parent is the innermost event that fully contains one (oracle.py's rule).
+  ProfilerStep#N is named ProfilerStep*.
+* A stack is the names from the outermost event down to one event.
+* A kernel (cat kernel, any case) is launched by the first launch event
+  (cat cuda_runtime / cuda_driver / *_runtime) with its args.correlation;
+  its stack is the launch's stack then the kernel's name; without a launch,
+  its own stack on its stream.
+* A [memory] record belongs to the innermost complete event on its thread
+  whose [ts, ts + dur) holds its ts (latest start, then shortest, then
+  latest in the file); its stack is that event's. A record on no event's
+  stack is at the thread's root: in no scope of stacks.
+* --focus OP: a stack holding a frame named OP; --focus A>B: a stack whose
+  outermost frames are A then B; --filter TEXT: a stack with a frame whose
+  name contains TEXT (any case unless TEXT holds a capital letter).
+  Several options: every one must pass.
+Compared: the kernels' count and time, per kernel name calls and time, and
+per device the allocations (count, bytes) and the net increase inside the
+scope. Exit 1 on a difference, printing it."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402  (load_events, us_to_ns, correlation, find_parents)
+
+LAUNCH_CATS = ("cuda_runtime", "cuda_driver")
+
+
+def passes(stack, tests):
+    for kind, val in tests:
+        if kind == "focus" and ">" in val:
+            path = [p for p in val.split(">") if p]
+            if stack[:len(path)] != path:
+                return False
+        elif kind == "focus":
+            if val not in stack:
+                return False
+        elif kind == "filter":
+            exact = any(c.isupper() for c in val)
+            if not any((val in n) if exact else (val.lower() in n.lower()) for n in stack):
+                return False
+        else:
+            raise SystemExit("check_focus_figures: unknown option --" + kind)
+    return True
+
+
+def figures(path, tests):
+    events, base = oracle.load_events(path)
+    off = base or 0
+    timed, recs = [], []
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            continue
+        track = (oracle.plain(e.get("pid")), oracle.plain(e.get("tid")))
+        if e.get("name") == "[memory]" and e.get("ph") in ("i", "I"):
+            a = e.get("args") or {}
+            dtype = int(oracle.to_decimal(a.get("Device Type", 0)))
+            dev = "CPU" if dtype == 0 else "GPU%d" % int(oracle.to_decimal(a.get("Device Id", 0)))
+            recs.append({"ts": oracle.us_to_ns(e["ts"]) + off, "order": i, "dev": dev,
+                         "bytes": int(oracle.to_decimal(a.get("Bytes", 0))), "track": track})
+            continue
+        if e.get("ph") != "X" or e.get("dur") is None or "ts" not in e:
+            continue
+        cat = str(e.get("cat", ""))
+        cat = oracle.MODERN.get(cat, cat)
+        if cat == "Trace":
+            continue
+        dur = oracle.us_to_ns(e["dur"])
+        if dur < 0:
+            continue
+        ts = oracle.us_to_ns(e["ts"]) + off
+        name = str(e.get("name", ""))
+        if name.startswith("ProfilerStep#"):
+            name = "ProfilerStep*"
+        timed.append({"name": name, "cat": cat.lower(), "track": track, "ts": ts, "dur": dur,
+                      "end": ts + dur, "order": i, "corr": oracle.correlation(e)})
+    by_track = {}
+    for t in timed:
+        by_track.setdefault(t["track"], []).append(t)
+    for evs in by_track.values():
+        evs.sort(key=lambda t: (t["ts"], -t["dur"], t["order"]))
+        oracle.find_parents(evs)
+        for t in evs:
+            p = t["parent"]
+            t["stack"] = (evs[p]["stack"] if p is not None else []) + [t["name"]]
+    launches = {}
+    for t in sorted(timed, key=lambda t: t["order"]):
+        c = t["cat"]
+        if t["corr"] is not None and (c in LAUNCH_CATS or c.endswith("_runtime")):
+            launches.setdefault(t["corr"], t)
+    kern = {"events": 0, "total_ns": 0, "names": {}}
+    for t in timed:
+        if t["cat"] != "kernel":
+            continue
+        ln = launches.get(t["corr"]) if t["corr"] is not None else None
+        stack = ln["stack"] + [t["name"]] if ln is not None else t["stack"]
+        if not passes(stack, tests):
+            continue
+        kern["events"] += 1
+        kern["total_ns"] += t["dur"]
+        r = kern["names"].setdefault(t["name"], [0, 0])
+        r[0] += 1
+        r[1] += t["dur"]
+    mem = {}
+    for r in recs:
+        hold = [x for x in by_track.get(r["track"], []) if x["ts"] <= r["ts"] < x["end"]]
+        if not hold:
+            continue
+        inner = max(hold, key=lambda x: (x["ts"], -x["dur"], x["order"]))
+        if not passes(inner["stack"], tests):
+            continue
+        d = mem.setdefault(r["dev"], {"allocs": 0, "alloc_bytes": 0, "increase_bytes": 0})
+        d["increase_bytes"] += r["bytes"]
+        if r["bytes"] > 0:
+            d["allocs"] += 1
+            d["alloc_bytes"] += r["bytes"]
+    return kern, mem
+
+
+def main(argv):
+    if len(argv) < 5 or len(argv) % 2 == 0:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tool, path = argv[1], argv[2]
+    tests = [(argv[i].lstrip("-"), argv[i + 1]) for i in range(3, len(argv), 2)]
+    out = subprocess.run([tool, "analyze", "--json", "--top", "0"] + argv[3:] + [path],
+                         check=True, capture_output=True).stdout
+    got = json.loads(out)
+    kern, mem = figures(path, tests)
+    bad = []
+    info = got["kernels_info"]
+    if info.get("scope") != "stacks":
+        bad.append("kernels_info has no \"scope\":\"stacks\"")
+    if (info["events"], info["total_ns"]) != (kern["events"], kern["total_ns"]):
+        bad.append("kernels: tool %d in %d ns, here %d in %d ns"
+                   % (info["events"], info["total_ns"], kern["events"], kern["total_ns"]))
+    tk = {k["name"]: [k["calls"], k["total_ns"]] for k in got["kernels"]}
+    if tk != kern["names"]:
+        for n in sorted(set(tk) | set(kern["names"])):
+            if tk.get(n) != kern["names"].get(n):
+                bad.append("kernel %s: tool %s, here %s" % (n[:60], tk.get(n),
+                                                             kern["names"].get(n)))
+    for d in got["memory"]["devices"]:
+        s = d["in_scope"]
+        want = mem.get(d["device"], {"allocs": 0, "alloc_bytes": 0, "increase_bytes": 0})
+        have = {k: s[k] for k in want}
+        if have != want:
+            bad.append("memory %s: tool %s, here %s" % (d["device"], have, want))
+    print("%s %s: %d kernels, %d ns; memory %s" % (os.path.basename(path), " ".join(argv[3:]),
+                                                   kern["events"], kern["total_ns"],
+                                                   json.dumps(mem, sort_keys=True)))
+    for b in bad:
+        print("  DIFF " + b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
