@@ -15,74 +15,93 @@
 #include "core/model/select.h"
 #include "core/model/shortname.h"
 #include "src/cli.h"
-#include "src/convert_compare.h"
 #include "src/convert_out.h"
-#include "src/convert_ranks.h"
 #include "src/opts.h"
 
-/* TRACE alone into OUT: the profile of its scope (core/pprof/export.c,
-   the explorer's e writes through it too). Returns the exit code. */
-static int convert_one(const char *in, const char *out, const model_opts *mo, bool partial,
-                       const export_args *ea)
+/* What export_run tells on the way, printed as it comes. */
+static void convert_tell(void *ctx, export_tell_kind kind, const char *path, const char *reason,
+                         const t2p_error *e)
 {
-    char vis[1200];
+    const bool *partial = ctx;
+    char buf[1200];
+    switch (kind) {
+    case EXPORT_TELL_NOTE:
+        fprintf(stderr, "torch2pprof: note: %s\n", error_format(e, buf, sizeof buf));
+        break;
+    case EXPORT_TELL_EMPTY:
+        fprintf(stderr, "torch2pprof convert: warning: %s\n",
+                cli_shown(e->reason, buf, sizeof buf));
+        break;
+    case EXPORT_TELL_TRUNCATED:
+        cli_warn_truncated(path, reason, "converted");
+        break;
+    case EXPORT_TELL_FAILED:
+        fprintf(stderr, *partial ? "torch2pprof: warning: %s; left out (--partial)\n"
+                                 : "torch2pprof: %s\n",
+                error_format(e, buf, sizeof buf));
+        break;
+    }
+}
+
+/* The summary line of what export_run wrote: one trace, a job (its rank
+   count first) or a pair (net figures, new minus base). */
+static void convert_summary(FILE *so, const char *out, const export_inputs *in,
+                            const export_args *a, const export_result *res)
+{
+    const pprof_summary *sum = &res->sum;
+    char x[64], vis[1200], vn[1200], vb[1200];
+    fprintf(so, "wrote %s: ", cli_shown(out, vis, sizeof vis));
+    if (res->job)
+        fprintf(so, "%zu rank%s, ", res->nranks, res->nranks == 1 ? "" : "s");
+    fprintf(so, "%zu samples, %zu locations, %zu functions, %zu strings, ", sum->samples,
+            sum->locations, sum->functions, sum->strings);
+    const char *net = res->diff ? " net" : "";
+    if (res->diff) {
+        fprintf(so, "%s minus %s: time %s ms net", cli_shown(in->paths[0], vn, sizeof vn),
+                cli_shown(in->base, vb, sizeof vb), fmt_ms(sum->total_ns, x, sizeof x));
+    } else {
+        fprintf(so, "total %s ms", fmt_ms(sum->total_ns, x, sizeof x));
+        /* --by-shape: the operators' self time in TensorBoard's tree (export_shape.h) */
+        const char *of = a->by_shape ? "the operators' self time" : "self time over all tracks";
+        if (res->selecting)
+            fprintf(so, " (of %s ms %s)", fmt_ms(res->busy_ns, x, sizeof x), of);
+        else
+            fprintf(so, " (%s)", of);
+    }
+    if (res->gpu)
+        fprintf(so, ", device %s ms%s", fmt_ms(sum->device_ns, x, sizeof x), net);
+    /* a diff's objects are net: they may be negative */
+    if (res->memory)
+        fprintf(so, ", alloc_space %lld B in %lld objects%s, inuse_space %lld B in %lld "
+                    "objects%s",
+                (long long)sum->alloc_bytes, (long long)sum->alloc_objects, net,
+                (long long)sum->inuse_bytes, (long long)sum->inuse_objects, net);
+    fputc('\n', so);
+}
+
+/* The inputs into OUT by export_run, then the summary. Returns the exit code. */
+static int convert_run(const export_inputs *in, const export_args *a, const char *out)
+{
+    export_result res;
     t2p_error err;
-    trace *tr = NULL;
-    model *m = cli_open(in, partial, mo, &tr);
-    if (!m)
-        return EXIT_INPUT;
+    char vis[1200];
     int rc;
-    export_args a = *ea;
-    /* an entry that selects nothing in the trace: the profile is empty, as
-       go tool pprof -focus makes it, but likely a mistake (analyze, which
-       would report nothing, refuses it with this reason) */
-    if (export_check_entries(m, &a, &err) < 0) {
-        if (err.kind != T2P_ERR_MISSING) {
+    if (export_run(in, a, out, convert_tell, (void *)&in->partial, &res, &err) < 0) {
+        if (res.scope_error) {
             fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
             rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
-            goto out;
-        }
-        fprintf(stderr, "torch2pprof convert: warning: %s\n",
-                cli_shown(err.reason, vis, sizeof vis));
-    }
-    int64_t rank = ranks_trace_rank(tr);
-    a.has_rank = rank >= 0;
-    a.rank = rank;
-    export_result res;
-    if (export_trace(m, tr, mo, &a, out, &res, &err) < 0) {
-        if (err.kind == T2P_ERR_ARG || err.kind == T2P_ERR_MISSING) {
-            fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
-            rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT; /* a step it lacks: 2 */
         } else {
             rc = cli_fail(&err);
         }
         goto out;
     }
-    const pprof_summary *sum = &res.sum;
     FILE *so = cli_summary_stream(out);
-    char x[64], b[64], d[64];
-    fprintf(so, "wrote %s: %zu samples, %zu locations, %zu functions, %zu strings, total %s ms",
-            cli_shown(out, vis, sizeof vis), sum->samples, sum->locations, sum->functions,
-            sum->strings, fmt_ms(sum->total_ns, x, sizeof x));
-    /* --by-shape: the operators' self time in TensorBoard's tree (export_shape.h) */
-    const char *of = a.by_shape ? "the operators' self time" : "self time over all tracks";
-    if (res.selecting)
-        fprintf(so, " (of %s ms %s)", fmt_ms(res.busy_ns, b, sizeof b), of);
-    else
-        fprintf(so, " (%s)", of);
-    if (res.gpu)
-        fprintf(so, ", device %s ms", fmt_ms(sum->device_ns, d, sizeof d));
-    if (res.memory)
-        fprintf(so, ", alloc_space %lld B in %llu objects, inuse_space %lld B in %llu objects",
-                (long long)sum->alloc_bytes, (unsigned long long)sum->alloc_objects,
-                (long long)sum->inuse_bytes, (unsigned long long)sum->inuse_objects);
-    fputc('\n', so);
-    if (tr->truncated)
-        cli_warn_truncated(tr->path, tr->truncated_reason, "converted");
+    convert_summary(so, out, in, a, &res);
+    for (size_t i = 0; i < res.ntruncated; i++)
+        cli_warn_truncated(res.truncated_path[i], res.truncated_reason[i], "converted");
     rc = cli_summary_done(so, out);
 out:
-    model_free(m);
-    trace_free(tr);
+    export_result_done(&res);
     return rc;
 }
 
@@ -92,7 +111,7 @@ int cli_convert(int argc, char **argv)
     select_spec sel;
     const char *out_opt = NULL;
     opts_common_vals cv = { 0 };
-    bool selecting = false, no_memory = false, only_kernels = false, only_modules = false,
+    bool no_memory = false, only_kernels = false, only_modules = false,
          by_shape = false;
     const char *kernel = NULL;
     /* the command, a line per selection, two notes */
@@ -159,7 +178,6 @@ int cli_convert(int argc, char **argv)
     comments[ncomments++] = command;
     /* --rank picks a rank of a job: one trace is a job of one */
     bool many = nins > 1 || ranks_is_dir(ins[0]) || rank >= 0;
-    const char *in = ins[0];
     /* a bad regex is the caller's mistake: say so before a long load */
     if (select_check(&sel, &err) < 0) {
         opts_usage_error(c, "%s", error_format(&err, vis, sizeof vis));
@@ -173,18 +191,15 @@ int cli_convert(int argc, char **argv)
         /* cbuf has a line per pattern; comments[0] is the command */
         snprintf(cbuf[i], sizeof cbuf[i], "selection: --%s %s", what[i], pats[i]);
         comments[ncomments++] = cbuf[i];
-        selecting = true;
     }
     for (size_t i = 0; i < nentries; i++) {
         snprintf(cbuf[2 + i], sizeof cbuf[2 + i], "selection: --%s %s", entries[i].opt,
                  entries[i].val);
         comments[ncomments++] = cbuf[2 + i];
-        selecting = true;
     }
     if (filter) {
         snprintf(cbuf[2 + nentries], sizeof cbuf[2 + nentries], "selection: --filter %s", filter);
         comments[ncomments++] = cbuf[2 + nentries];
-        selecting = true;
     }
     export_args ea = { .step = step, .range = cv.range, .entries = entries, .nentries = nentries, .filter = filter,
                        .ignore_re = sel.ignore_re, .thread_re = sel.thread_re,
@@ -192,20 +207,15 @@ int cli_convert(int argc, char **argv)
                        .no_memory = no_memory, .kernels = only_kernels, .kernel = kernel,
                        .modules = only_modules, .by_shape = by_shape, .comments = comments,
                        .tool_version = PACKAGE_VERSION };
-    if (only_kernels) {
+    if (only_kernels)
         comments[ncomments++] = kernel ? "selection: that GPU kernel alone (--kernel), at the "
                                          "stacks that launched it"
                                        : "selection: GPU kernels alone (--kernels), at the "
                                          "stacks that launched them";
-        selecting = true;
-    }
     /* --by-shape: export_prepare says what its samples are */
     if (only_modules)
-    {
         comments[ncomments++] = "selection: the stacks through nn.Module calls, other Python "
                                 "frames hidden (--modules)";
-        selecting = true;
-    }
     if (mo.keep_steps)
         comments[ncomments++] = "ProfilerStep#N kept apart (--keep-steps)";
     if (mo.no_python)
@@ -230,27 +240,15 @@ int cli_convert(int argc, char **argv)
             goto done;
         }
     cli_set_jobs(cv.jobs);
-    if (many) {
-        if (base) {
-            opts_usage_error(c, "--base takes one TRACE, not several or a directory");
-            goto done;
-        }
-        ea.ncomments = ncomments;
-        convert_ranks_opts ro = { .args = &ea, .selecting = selecting, .partial = partial,
-                                  .jobs = (unsigned)cv.jobs, .mo = mo,
-                                  .has_rank = rank >= 0, .rank = rank };
-        rc = convert_ranks(&ro, (int)nins, ins, out);
-        goto done;
-    }
-    if (base) {
-        ea.ncomments = ncomments;
-        convert_compare_opts co = { .base_path = base, .new_path = in, .out_path = out,
-                                    .partial = partial, .mo = mo, .args = &ea };
-        rc = convert_compare(&co);
+    if (many && base) {
+        opts_usage_error(c, "--base takes one TRACE, not several or a directory");
         goto done;
     }
     ea.ncomments = ncomments;
-    rc = convert_one(in, out, &mo, partial, &ea);
+    export_inputs xin = { .paths = (const char *const *)ins, .npaths = nins, .job = many,
+                          .has_rank = rank >= 0, .rank = rank, .base = base,
+                          .partial = partial, .mo = mo, .jobs = cli_jobs() };
+    rc = convert_run(&xin, &ea, out);
 done:
     free(command);
     opts_parsed_done(&p);

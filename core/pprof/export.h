@@ -69,10 +69,26 @@ typedef struct export_result {
     pprof_summary sum;
     bool selecting;       /* some entry, filter or pattern selected stacks */
     bool memory;          /* the heap sample types are in */
-    int64_t busy_ns;      /* the written model's self time over all tracks */
-    bool gpu;             /* the trace has GPU events */
+    int64_t busy_ns;      /* the written model's self time over all tracks (a job: its
+                             written ranks') */
+    bool gpu;             /* the trace has GPU events (a job: some written rank has) */
     char step_note[200];  /* "scope: step 1011 (...)", or "" */
+    /* export_run alone fills what follows (zero elsewhere): */
+    bool job;             /* the inputs were a job: nranks ranks written */
+    size_t nranks;
+    bool diff;            /* the inputs were a pair: new minus base */
+    /* one trace or a pair: the traces that ended early (loaded with
+       partial), to be told after the summary; owned, export_result_done */
+    size_t ntruncated;
+    char *truncated_path[2], *truncated_reason[2];
+    /* on failure: the error is the caller's mistake about the scope (an
+       entry, a --step or --rank the input lacks), not the input's; the
+       command names it ("torch2pprof convert: REASON") */
+    bool scope_error;
 } export_result;
+
+/* Frees what export_run left in res (the truncated traces' names). */
+void export_result_done(export_result *res);
 
 /* The stacks a's entries, filter and patterns (a->entries, filter,
    ignore_re, thread_re) keep in m: a new mask over m->nodes in *keep
@@ -162,5 +178,41 @@ int export_rank_pack(struct ranks_file *f, const model *whole, const struct step
    and the step; sum the net figures. Returns 0, or -1 with err set. */
 int export_job_write(struct ranks_job *j, const export_args *a, const char *out,
                      pprof_summary *sum, t2p_error *err);
+
+/* What export_run reads: one trace, a job (several traces, directories,
+   or one trace with a rank picked) or a pair (base set). */
+typedef struct export_inputs {
+    const char *const *paths;     /* the traces and directories as given */
+    size_t npaths;
+    bool job;                     /* a job even of one trace (a directory, --rank) */
+    bool has_rank;                /* with job: that rank's piece alone */
+    int64_t rank;
+    const char *base;             /* the pair: paths[0] minus base; NULL: none */
+    bool partial;                 /* a trace that ends early loads what was read */
+    model_opts mo;
+    unsigned jobs;                /* load threads; 0: one per core */
+} export_inputs;
+
+/* What export_run has to tell while it runs, before it returns: the
+   caller prints them as they come (a job's notes come before its long
+   load). */
+typedef enum export_tell_kind {
+    EXPORT_TELL_NOTE,        /* a file of a job's directories left out (e) */
+    EXPORT_TELL_EMPTY,       /* an entry selects nothing: the profile is empty (e) */
+    EXPORT_TELL_TRUNCATED,   /* a rank's trace ended early (path, reason) */
+    EXPORT_TELL_FAILED,      /* a rank's trace failed to load (e): left out with
+                                partial, else the run fails once all are told */
+} export_tell_kind;
+typedef void (*export_tell_fn)(void *ctx, export_tell_kind kind, const char *path,
+                               const char *reason, const t2p_error *e);
+
+/* The one path of `torch2pprof convert`: loads in's inputs, writes their
+   profile in a's scope to out (export_trace, export_job_write or
+   export_diff), fills *res for the summary. One trace's rank labels its
+   samples. tell (may be NULL) hears what is told on the way. Returns 0, or
+   -1 with err set (res->scope_error: the scope's fault); either way call
+   export_result_done. */
+int export_run(const export_inputs *in, const export_args *a, const char *out,
+               export_tell_fn tell, void *tell_ctx, export_result *res, t2p_error *err);
 
 #endif
