@@ -73,7 +73,8 @@ typedef struct export_result {
                              written ranks') */
     bool gpu;             /* the trace has GPU events (a job: some written rank has) */
     char step_note[200];  /* "scope: step 1011 (...)", or "" */
-    /* export_run alone fills what follows (zero elsewhere): */
+    /* export_run alone fills what follows (it zeroes *res first;
+       export_trace and export_diff leave these as they find them): */
     bool job;             /* the inputs were a job: nranks ranks written */
     size_t nranks;
     bool diff;            /* the inputs were a pair: new minus base */
@@ -190,7 +191,9 @@ typedef struct export_inputs {
     const char *base;             /* the pair: paths[0] minus base; NULL: none */
     bool partial;                 /* a trace that ends early loads what was read */
     model_opts mo;
-    unsigned jobs;                /* load threads; 0: one per core */
+    unsigned jobs;                /* threads at work (--jobs): one trace's tokenisers and
+                                     model passes (0 or 1: one), a job's workers (0: one
+                                     per core), a pair's (pair_load_opts.jobs) */
 } export_inputs;
 
 /* What export_run has to tell while it runs, before it returns: the
