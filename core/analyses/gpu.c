@@ -63,7 +63,12 @@ struct keyed {
 };
 
 /* Stable LSD radix sort by id, 16 bits a pass; a pass whose digit is the same
-   for every element is skipped (ids usually share their high bits). */
+   for every element is skipped (ids usually share their high bits).
+   Not core/base/radix.h's, which was measured slower here: correlation ids
+   spread over ~34 bits (the 10x bench trace: 214,240 ids), which are 3 passes
+   of 16 bits but 4 of its 11, and it counts all 6 of its digits' histograms
+   first; best of 31 sorts of those ids, 1.4 ms here against 2.1 ms there
+   (analyze's CPU time on that trace, ~0.8 s, cannot tell them apart). */
 static void radix_sort(struct keyed *a, struct keyed *tmp, size_t *count, size_t n)
 {
     struct keyed *src = a, *dst = tmp;
