@@ -36,14 +36,8 @@ static int add_gpu_node(model *m, size_t *cap, hmap *gm, hmap *os, uint32_t pare
     uint64_t key = (uint64_t)parent << 32 | osid;
     uint32_t n = hmap_get(gm, key);
     if (n == UINT32_MAX) {
-        if (m->nnodes == *cap || *cap == 0) {
-            size_t nc = m->nnodes * 2 + 64;
-            model_node *nn = realloc(m->nodes, nc * sizeof *nn);
-            if (!nn)
-                return -1;
-            m->nodes = nn;
-            *cap = nc;
-        }
+        if (vec_grow_heap((void **)&m->nodes, cap, m->nnodes, sizeof *m->nodes) < 0)
+            return -1;
         n = (uint32_t)m->nnodes++;
         m->nodes[n] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                     .next_sibling = MODEL_NONE, .track = m->nodes[parent].track,

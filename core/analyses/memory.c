@@ -112,14 +112,8 @@ static memory_node *entry(struct table *t, uint32_t node, uint32_t dev)
     uint32_t i = hmap_get(&t->map, key);
     if (i != UINT32_MAX)
         return &t->v[i];
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 256;
-        memory_node *nv = realloc(t->v, nc * sizeof *nv);
-        if (!nv)
+    if (vec_grow_heap((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0)
             return NULL;
-        t->v = nv;
-        t->cap = nc;
-    }
     if (hmap_put(&t->map, key, (uint32_t)t->n) < 0)
         return NULL;
     memory_node *e = &t->v[t->n++];
@@ -454,14 +448,8 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
             while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
                                        tr->events[w->stack[w->depth - 1]].dur <= x->ts)
                 w->depth--;
-            if (w->depth == w->cap) {
-                size_t nc = w->cap ? w->cap * 2 : 64;
-                uint32_t *ns = realloc(w->stack, nc * sizeof *ns);
-                if (!ns)
+            if (vec_grow_heap((void **)&w->stack, &w->cap, w->depth, sizeof *w->stack) < 0)
                     goto out;
-                w->stack = ns;
-                w->cap = nc;
-            }
             w->stack[w->depth++] = w->ev[w->next];
         }
         while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
