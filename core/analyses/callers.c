@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/hmap.h"
+#include "core/base/vec.h"
 
 struct build {
     callers *c;
@@ -16,14 +17,8 @@ struct build {
 static uint32_t add_node(struct build *b, uint32_t parent, uint32_t op, uint32_t track)
 {
     callers *c = b->c;
-    if (c->nnodes == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 1024;
-        model_node *nn = realloc(c->nodes, nc * sizeof *nn);
-        if (!nn)
+    if (vec_grow_heap((void **)&c->nodes, &b->cap, c->nnodes, sizeof *c->nodes) < 0)
             return MODEL_NONE;
-        c->nodes = nn;
-        b->cap = nc;
-    }
     uint32_t i = (uint32_t)c->nnodes++;
     c->nodes[i] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                 .next_sibling = MODEL_NONE, .track = track,

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/base/hmap.h"
+#include "core/base/vec.h"
 
 /* ---- one rank ---- */
 
@@ -96,14 +97,8 @@ static int cmp_call(const void *pa, const void *pb)
 /* Adds one call; -1 when out of memory. */
 static int push(coll_call **v, size_t *n, size_t *cap, coll_call c)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        coll_call *nv = realloc(*v, nc * sizeof *nv);
-        if (!nv)
+    if (vec_grow_heap((void **)v, cap, *n, sizeof **v) < 0)
             return -1;
-        *v = nv;
-        *cap = nc;
-    }
     (*v)[(*n)++] = c;
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "core/base/hmap.h"
 #include "core/model/track_figs.h"
+#include "core/base/vec.h"
 
 /* x / div rounded half away from zero */
 static int64_t div_round(int64_t x, uint64_t div)
@@ -73,14 +74,8 @@ static uint32_t local_id(compare *c, const trace *tr, uint32_t id)
 
 static int push_row(compare_row **rows, size_t *n, size_t *cap, compare_row r)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        compare_row *p = realloc(*rows, nc * sizeof *p);
-        if (!p)
+    if (vec_grow_heap((void **)rows, cap, *n, sizeof **rows) < 0)
             return -1;
-        *rows = p;
-        *cap = nc;
-    }
     (*rows)[(*n)++] = r;
     return 0;
 }
@@ -187,14 +182,8 @@ struct nodes_out {
 
 static int push_node(struct nodes_out *o, compare_node v)
 {
-    if (o->n == o->cap) {
-        size_t nc = o->cap ? o->cap * 2 : 256;
-        compare_node *p = realloc(o->v, nc * sizeof *p);
-        if (!p)
+    if (vec_grow_heap((void **)&o->v, &o->cap, o->n, sizeof *o->v) < 0)
             return -1;
-        o->v = p;
-        o->cap = nc;
-    }
     o->v[o->n++] = v;
     return 0;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/base/radix.h"
+#include "core/base/vec.h"
 
 /* A launched GPU event, keyed by its launch's (track, start). */
 struct lk {
@@ -495,15 +496,11 @@ int hta_sequences(hta_ctx *c)
         if (ng < h->opts.seq_min_len)
             continue;
         qsort(gk, ng, sizeof *gk, cmp_gk);
-        if (npool + ng + 1 > cap_names) {
-            size_t ncap = (npool + ng + 1) * 2;
-            uint32_t *nv = realloc(h->seq_names, ncap * sizeof *nv);
-            if (!nv) {
-                free(depth);
-                goto out;
-            }
-            h->seq_names = nv;
-            cap_names = ncap;
+        /* room for ng + 1 more names */
+        if (vec_grow_heap((void **)&h->seq_names, &cap_names, npool + ng,
+                          sizeof *h->seq_names) < 0) {
+            free(depth);
+            goto out;
         }
         oc[noc] = (struct occ){ npool, ng + 1, gpu_ns, ev->dur };
         h->seq_names[npool++] = ev->name;

@@ -11,6 +11,7 @@
 #include "core/base/hmap.h"
 #include "core/base/radix.h"
 #include "core/model/catkind.h"
+#include "core/base/vec.h"
 
 #define AGREE_MASK (TRACE_KARG_GRID | TRACE_KARG_BLOCK | TRACE_KARG_REGS | TRACE_KARG_SMEM)
 
@@ -117,15 +118,9 @@ static uint32_t row_get(const model *m, hmap *h, kernels_row **rows, size_t *n, 
     uint32_t i = hmap_get(h, key);
     if (i != UINT32_MAX)
         return i;
-    if (*n == *cap) {
-        /* one row per distinct kernel (and operator): few, so plain realloc */
-        size_t nc = *cap ? *cap * 2 : 64;
-        kernels_row *nr = realloc(*rows, nc * sizeof *nr);
-        if (!nr)
-            return UINT32_MAX;
-        *rows = nr;
-        *cap = nc;
-    }
+    /* one row per distinct kernel (and operator): few, so on the heap */
+    if (vec_grow_heap((void **)rows, cap, *n, sizeof **rows) < 0)
+        return UINT32_MAX;
     i = (uint32_t)(*n)++;
     row_start(&(*rows)[i], m, name, op, kop);
     if (hmap_put(h, key, i) < 0)

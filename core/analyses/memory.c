@@ -112,14 +112,8 @@ static memory_node *entry(struct table *t, uint32_t node, uint32_t dev)
     uint32_t i = hmap_get(&t->map, key);
     if (i != UINT32_MAX)
         return &t->v[i];
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 256;
-        memory_node *nv = realloc(t->v, nc * sizeof *nv);
-        if (!nv)
+    if (vec_grow_heap((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0)
             return NULL;
-        t->v = nv;
-        t->cap = nc;
-    }
     if (hmap_put(&t->map, key, (uint32_t)t->n) < 0)
         return NULL;
     memory_node *e = &t->v[t->n++];
@@ -454,14 +448,8 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
             while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
                                        tr->events[w->stack[w->depth - 1]].dur <= x->ts)
                 w->depth--;
-            if (w->depth == w->cap) {
-                size_t nc = w->cap ? w->cap * 2 : 64;
-                uint32_t *ns = realloc(w->stack, nc * sizeof *ns);
-                if (!ns)
+            if (vec_grow_heap((void **)&w->stack, &w->cap, w->depth, sizeof *w->stack) < 0)
                     goto out;
-                w->stack = ns;
-                w->cap = nc;
-            }
             w->stack[w->depth++] = w->ev[w->next];
         }
         while (w->depth && tr->events[w->stack[w->depth - 1]].ts +
@@ -497,37 +485,11 @@ out:
     return rc;
 }
 
-static memory_op *op_entry(memory *mem, hmap *map, size_t *cap, uint32_t op, uint32_t dev)
-{
-    uint64_t key = (uint64_t)op << 8 | dev;
-    uint32_t k = hmap_get(map, key);
-    if (k != UINT32_MAX)
-        return &mem->ops[k];
-    if (mem->nops == *cap) {
-        size_t nc = *cap ? *cap * 2 : 256;
-        memory_op *no = realloc(mem->ops, nc * sizeof *no);
-        if (!no)
-            return NULL;
-        mem->ops = no;
-        *cap = nc;
-    }
-    k = (uint32_t)mem->nops;
-    if (hmap_put(map, key, k) < 0)
-        return NULL;
-    mem->nops++;
-    mem->ops[k] = (memory_op){ .op = op, .device = dev };
-    return &mem->ops[k];
-}
-
-/* From the records' own figures in t: including children, the merged tree,
-   the operators. */
+/* From the records' own figures in t: including children and the merged
+   tree (the operators: memory_ops_scoped). */
 static int node_figures(memory *mem, struct table *t)
 {
     const model *m = mem->m;
-    hmap opmap;
-    bool opmap_ok = false;
-    size_t opcap = 0;
-    uint32_t *stamp = NULL;
     int rc = -1;
     /* including children: each node's own figures go to it and its ancestors */
     size_t nself = t->n;
@@ -560,26 +522,54 @@ static int node_figures(memory *mem, struct table *t)
             goto out;
         add_all(&e->st, &x->st);
     }
-    /* an operator: its own records, and each record under it once, however
-       often the operator recurs on the stack (as device total time) */
-    stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
-    if (!stamp || hmap_init(&opmap, 256) < 0)
-        goto out;
-    opmap_ok = true;
+    if (t->n > 1)
+        qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
+    mem->mnodes = t->v;
+    mem->nmnodes = t->n;
+    t->v = NULL;
+    rc = 0;
+out:
+    return rc;
+}
+
+/* ---- the operator rows ---- */
+
+int memory_ops_scoped(const memory *mem, const uint8_t *sel, memory_op **out, size_t *nout)
+{
+    const model *m = mem->m;
+    memory_op *rows = NULL;
+    size_t n = 0, cap = 0;
+    hmap map; /* op << 8 | device -> row: ndevices is at most 255 */
+    uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
+    if (!stamp || hmap_init(&map, 256) < 0) {
+        free(stamp);
+        return -1;
+    }
     for (size_t i = 0; i < m->nops; i++)
         stamp[i] = UINT32_MAX;
     for (size_t i = 0; i < mem->nnodes; i++) {
         const memory_node *x = &mem->nodes[i];
+        if (sel && !sel[x->node])
+            continue;
         if (!x->st.self_alloc_count && !x->st.self_increase_bytes && !x->st.live_count)
             continue;
+        /* each operator on the stack once, however often it recurs (as
+           device total time counts it) */
         for (uint32_t p = x->node; p != MODEL_NONE; p = m->nodes[p].parent) {
             uint32_t op = m->nodes[p].op;
             if (op == MODEL_NONE || stamp[op] == (uint32_t)i)
                 continue;
             stamp[op] = (uint32_t)i;
-            memory_op *o = op_entry(mem, &opmap, &opcap, op, x->device);
-            if (!o)
-                goto out;
+            uint64_t key = (uint64_t)op << 8 | x->device;
+            uint32_t k = hmap_get(&map, key);
+            if (k == UINT32_MAX) {
+                k = (uint32_t)n;
+                if (vec_grow_heap((void **)&rows, &cap, n, sizeof *rows) < 0 ||
+                    hmap_put(&map, key, k) < 0)
+                    goto fail;
+                rows[n++] = (memory_op){ .op = op, .device = x->device };
+            }
+            memory_op *o = &rows[k];
             memory_add_incl(&o->st, &x->st);
             if (p == x->node) {
                 o->st.self_alloc_count += x->st.self_alloc_count;
@@ -590,19 +580,18 @@ static int node_figures(memory *mem, struct table *t)
             }
         }
     }
-    if (t->n > 1)
-        qsort(t->v, t->n, sizeof *t->v, memory_cmp_node);
-    if (mem->nops > 1)
-        qsort(mem->ops, mem->nops, sizeof *mem->ops, memory_cmp_op);
-    mem->mnodes = t->v;
-    mem->nmnodes = t->n;
-    t->v = NULL;
-    rc = 0;
-out:
-    if (opmap_ok)
-        hmap_done(&opmap);
+    if (n > 1) /* rows is NULL when none, which qsort must not get */
+        qsort(rows, n, sizeof *rows, memory_cmp_op);
+    hmap_done(&map);
     free(stamp);
-    return rc;
+    *out = rows;
+    *nout = n;
+    return 0;
+fail:
+    hmap_done(&map);
+    free(stamp);
+    free(rows);
+    return -1;
 }
 
 memory *memory_build(const model *m, t2p_error *err)
@@ -648,7 +637,8 @@ memory *memory_build(const model *m, t2p_error *err)
     unsigned char *live = calloc(tr->nmems / 8 + 1, 1);
     struct table t = { 0 };
     int rc = live && hmap_init(&t.map, 1024) == 0 && device_figures(mem, live) == 0 &&
-             attribute(mem, &t, live) == 0 && node_figures(mem, &t) == 0
+             attribute(mem, &t, live) == 0 && node_figures(mem, &t) == 0 &&
+             memory_ops_scoped(mem, NULL, &mem->ops, &mem->nops) == 0
                  ? 0 : -1;
     hmap_done(&t.map);
     free(t.v);

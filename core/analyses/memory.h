@@ -151,10 +151,19 @@ int memory_sort_parse(const char *s);
    the count of them is returned (else nops). */
 size_t memory_sort_ops(const memory *mem, enum memory_sort s, uint32_t device, uint32_t *idx);
 
-/* For core/analyses/memory_query.c, defined in memory.c beside the build
-   that uses them too; not for the fronts. */
+/* For core/analyses/memory_query.c and memory_scope.c, defined in memory.c
+   beside the build that uses them too; not for the fronts. */
 /* Adds self's own figures to to's inclusive ones. */
 void memory_add_incl(memory_stat *to, const memory_stat *self);
+
+/* The operator rows of the stacks sel selects (one entry per node of
+   mem->m->nodes, non-zero for a selected stack; NULL: all, which are
+   mem->ops): an operator's own records on selected stacks ("self"), and
+   each selected record at or below one of its calls once (with children).
+   memory_build's rows and memory_scope_build's are this one computation.
+   *out (sorted by (op, device); the caller's, free() it) and *nout; NULL
+   and 0 when none. Returns 0, or -1 when out of memory. */
+int memory_ops_scoped(const memory *mem, const uint8_t *sel, memory_op **out, size_t *nout);
 
 /* The orders of mem->nodes / mnodes and mem->ops, which lookups bisect
    (qsort comparators of memory_node and memory_op). */

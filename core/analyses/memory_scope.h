@@ -6,8 +6,9 @@
    the memory's: a device's peak, its curve and its level at the end are
    properties of the device at an instant, not of a stack (the fronts say so).
 
-   One computation: with every stack selected (sel NULL) the operator rows
-   are memory_build's (tests/unit/test_memory_scope.c checks it). */
+   One computation: the operator rows are memory_ops_scoped's
+   (core/analyses/memory.h), which memory_build calls with every stack
+   selected (tests/unit/test_memory_scope.c checks the two agree). */
 #ifndef T2P_MEMORY_SCOPE_H
 #define T2P_MEMORY_SCOPE_H
 

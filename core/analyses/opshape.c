@@ -6,6 +6,7 @@
 
 #include "core/analyses/opshape.h"
 #include "core/base/hmap.h"
+#include "core/base/vec.h"
 
 /* By binary search in trace->shapes (event order). */
 uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty)
@@ -43,14 +44,8 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         uint64_t key = (uint64_t)name << 32 | shape;
         uint32_t r = hmap_get(&idx, key);
         if (r == UINT32_MAX) {
-            if (s->nrows == cap) {
-                size_t ncap = cap ? cap * 2 : 64;
-                opshape_row *nv = realloc(s->rows, ncap * sizeof *nv);
-                if (!nv)
+            if (vec_grow_heap((void **)&s->rows, &cap, s->nrows, sizeof *s->rows) < 0)
                     goto nomem;
-                s->rows = nv;
-                cap = ncap;
-            }
             r = (uint32_t)s->nrows;
             if (hmap_put(&idx, key, r) < 0)
                 goto nomem;

@@ -7,6 +7,7 @@
 
 #include "core/load/pyframe.h"
 #include "core/base/strtab.h"
+#include "core/base/vec.h"
 
 struct pylines {
     strtab *frames; /* frame text -> line index */
@@ -21,14 +22,8 @@ static int64_t line_of(pylines *p, const pyframe *f)
     if (id == STRTAB_NONE)
         return -1;
     if (id == p->n) {
-        if (p->n == p->cap) {
-            size_t nc = p->cap ? p->cap * 2 : 64;
-            pyline *nl = realloc(p->lines, nc * sizeof *nl);
-            if (!nl)
+        if (vec_grow_heap((void **)&p->lines, &p->cap, p->n, sizeof *p->lines) < 0)
                 return -1;
-            p->lines = nl;
-            p->cap = nc;
-        }
         p->lines[p->n++] = (pyline){ .file = f->file, .file_len = f->file_len,
                                      .func = f->func, .func_len = f->func_len,
                                      .line = f->line };
@@ -78,17 +73,12 @@ static void enter(pylines *p, int64_t id, void *arg)
 {
     struct walk *w = arg;
     if ((size_t)id >= w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 64;
-        while (nc <= (size_t)id)
-            nc *= 2;
-        uint32_t *na = realloc(w->active, nc * sizeof *na);
-        if (!na) {
+        size_t had = w->cap;
+        if (vec_grow_heap((void **)&w->active, &w->cap, (size_t)id, sizeof *w->active) < 0) {
             w->grow_failed = 1;
             return;
         }
-        memset(na + w->cap, 0, (nc - w->cap) * sizeof *na);
-        w->active = na;
-        w->cap = nc;
+        memset(w->active + had, 0, (w->cap - had) * sizeof *w->active);
     }
     if (w->active[id]++ == 0)
         p->lines[id].total_ns += w->sub; /* the outermost frame of the line counts */

@@ -60,14 +60,8 @@ static int cmp_names(const void *pa, const void *pb)
 
 static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len, bool listed)
 {
-    if (j->nfiles == *cap) {
-        size_t nc = *cap ? *cap * 2 : 16;
-        ranks_file *nf = realloc(j->files, nc * sizeof *nf);
-        if (!nf)
+    if (vec_grow_heap((void **)&j->files, cap, j->nfiles, sizeof *j->files) < 0)
             return -1;
-        j->files = nf;
-        *cap = nc;
-    }
     ranks_file *f = &j->files[j->nfiles];
     memset(f, 0, sizeof *f);
     f->path = strndup(path, len);
@@ -171,14 +165,8 @@ static void where_traces(const char *dir, char *buf, size_t size)
         size_t k = count_traces(p);
         if (!k)
             continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 8;
-            struct subdir *ns = realloc(subs, nc * sizeof *ns);
-            if (!ns)
-                break; /* out of memory: name the ones found so far */
-            subs = ns;
-            cap = nc;
-        }
+        if (vec_grow_heap((void **)&subs, &cap, n, sizeof *subs) < 0)
+            break; /* out of memory: name the ones found so far */
         if (!(subs[n].name = strdup(p)))
             break;
         subs[n++].traces = k;
@@ -416,14 +404,8 @@ static int merge_ops(ranks_job *j)
             uint64_t key = (uint64_t)name << 32 | cat;
             uint32_t op = hmap_get(&map, key);
             if (op == UINT32_MAX) {
-                if (j->nops == cap) {
-                    size_t nc = cap ? cap * 2 : 256;
-                    ranks_op *no = realloc(j->ops, nc * sizeof *no);
-                    if (!no)
+                if (vec_grow_heap((void **)&j->ops, &cap, j->nops, sizeof *j->ops) < 0)
                         goto out;
-                    j->ops = no;
-                    cap = nc;
-                }
                 op = (uint32_t)j->nops++;
                 j->ops[op] = (ranks_op){ .name = name, .cat = cat };
                 if (hmap_put(&map, key, op) < 0)

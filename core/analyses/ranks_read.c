@@ -20,6 +20,7 @@
 
 #include "core/analyses/ranks_read.h"
 #include "core/analyses/steps.h"
+#include "core/base/vec.h"
 
 enum ctx { C_NONE, C_FIG, C_ROLES, C_OP, C_COLL };
 
@@ -213,15 +214,9 @@ static int push_op(struct rd *r)
                  f->nops + 1);
         return 0;
     }
-    if (f->nops == r->capops) {
-        size_t nc = r->capops ? r->capops * 2 : 256;
-        ranks_fop *no = realloc(f->ops, nc * sizeof *no);
-        if (!no) {
-            r->nomem = true;
-            return 0;
-        }
-        f->ops = no;
-        r->capops = nc;
+    if (vec_grow_heap((void **)&f->ops, &r->capops, f->nops, sizeof *f->ops) < 0) {
+        r->nomem = true;
+        return 0;
     }
     f->ops[f->nops++] = r->op;
     return 1;
@@ -236,15 +231,9 @@ static int push_coll(struct rd *r)
         r->coll.pg = intern(r, "", 0);
     if (r->nomem)
         return 0;
-    if (f->ncolls == r->capcolls) {
-        size_t nc = r->capcolls ? r->capcolls * 2 : 64;
-        coll_call *nv = realloc(f->colls, nc * sizeof *nv);
-        if (!nv) {
-            r->nomem = true;
-            return 0;
-        }
-        f->colls = nv;
-        r->capcolls = nc;
+    if (vec_grow_heap((void **)&f->colls, &r->capcolls, f->ncolls, sizeof *f->colls) < 0) {
+        r->nomem = true;
+        return 0;
     }
     f->colls[f->ncolls++] = r->coll;
     return 1;

@@ -641,14 +641,8 @@ steps *steps_build(const model *m, t2p_error *err)
         }
         if (!steps_roles_is_step(k, nc))
             continue;
-        if (s->nsteps == stepcap) {
-            size_t nc2 = stepcap ? stepcap * 2 : 64;
-            steps_step *ns = realloc(s->steps, nc2 * sizeof *ns);
-            if (!ns)
+        if (vec_grow_heap((void **)&s->steps, &stepcap, s->nsteps, sizeof *s->steps) < 0)
                 goto nomem;
-            s->steps = ns;
-            stepcap = nc2;
-        }
         s->steps[s->nsteps++] = (steps_step){ .event = (uint32_t)e, .name = x->name,
                                               .host_start = x->ts, .host_end = x->ts + x->dur,
                                               .kept = true };

@@ -11,6 +11,7 @@
 #include "core/analyses/tbtree_bwd.h"
 #include "core/base/hmap.h"
 #include "core/model/catkind.h"
+#include "core/base/vec.h"
 
 /* A candidate node while building. */
 struct cand {
@@ -192,14 +193,8 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         struct cand x = { 0 };
         if (!classify(m, (uint32_t)e, module, &x))
             continue;
-        if (nc == cap) {
-            size_t ncap = cap ? cap * 2 : 1024;
-            struct cand *nv = realloc(c, ncap * sizeof *nv);
-            if (!nv)
+        if (vec_grow_heap((void **)&c, &cap, nc, sizeof *c) < 0)
                 goto nomem;
-            c = nv;
-            cap = ncap;
-        }
         x.event = (uint32_t)e;
         x.parent = x.first_child = x.last_child = x.next_sibling = MODEL_NONE;
         x.rt_src = (uint32_t)nc;

@@ -241,14 +241,8 @@ static int sweep_row(struct sweep *w, timeline_row *r)
         if (cur != INT64_MIN)
             emit(w, cur, x->ts);
         cur = x->ts;
-        if (w->depth == w->stkcap) {
-            size_t nc = w->stkcap ? w->stkcap * 2 : 64;
-            struct open *ns = realloc(w->stk, nc * sizeof *ns);
-            if (!ns)
+        if (vec_grow_heap((void **)&w->stk, &w->stkcap, w->depth, sizeof *w->stk) < 0)
                 return -1;
-            w->stk = ns;
-            w->stkcap = nc;
-        }
         int32_t best;
         if (w->fill) {
             best = bests[j];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/load/pyrepr.h"
+#include "core/base/vec.h"
 
 void pyrepr_init(pyrepr *p)
 {
@@ -231,14 +232,8 @@ int pyrepr_open(pyrepr *p, bool object)
 {
     if (element(p) < 0)
         return -1;
-    if (p->nlvl == p->cap_lvl) {
-        size_t ncap = p->cap_lvl ? p->cap_lvl * 2 : 16;
-        uint32_t *nl = realloc(p->lvl, ncap * sizeof *nl);
-        if (!nl)
+    if (vec_grow_heap((void **)&p->lvl, &p->cap_lvl, p->nlvl, sizeof *p->lvl) < 0)
             return -1;
-        p->lvl = nl;
-        p->cap_lvl = ncap;
-    }
     p->lvl[p->nlvl++] = object ? 1u : 0u;
     return putc1(p, object ? '{' : '[');
 }

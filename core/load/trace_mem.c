@@ -102,14 +102,9 @@ static int64_t stream_of(trace *t, struct trace_mem_load *L, uint32_t track, int
     uint64_t key = (uint64_t)track << 16 | (uint64_t)d;
     uint32_t s = hmap_get(&L->streams, key);
     if (s == UINT32_MAX) {
-        if (t->nmem_streams == t->cap_mem_streams) {
-            size_t nc = t->cap_mem_streams ? t->cap_mem_streams * 2 : 4;
-            trace_mem_stream *ns = realloc(t->mem_streams, nc * sizeof *ns);
-            if (!ns)
+        if (vec_grow_heap((void **)&t->mem_streams, &t->cap_mem_streams, t->nmem_streams,
+                          sizeof *t->mem_streams) < 0)
                 return -1;
-            t->mem_streams = ns;
-            t->cap_mem_streams = nc;
-        }
         s = (uint32_t)t->nmem_streams;
         if (hmap_put(&L->streams, key, s) < 0)
             return -1;

@@ -346,14 +346,8 @@ static int finish_event(trace_parser *L)
 static int record(trace_parser *L, bool not_event)
 {
     trace_recs *r = L->recs;
-    if (r->n == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 4096;
-        trace_rec *nv = realloc(r->v, ncap * sizeof *nv);
-        if (!nv)
+    if (vec_grow_heap((void **)&r->v, &r->cap, r->n, sizeof *r->v) < 0)
             return trace_pstate_nomem(L);
-        r->v = nv;
-        r->cap = ncap;
-    }
     trace_rec *e = &r->v[r->n++];
     e->not_event = not_event;
     if (!not_event)

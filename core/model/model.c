@@ -160,14 +160,8 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
             if (end > p->cover_end)
                 p->cover_end = end;
         }
-        if (depth == b->stackcap) {
-            size_t nc = b->stackcap ? b->stackcap * 2 : 64;
-            struct frame *ns = realloc(b->stack, nc * sizeof *ns);
-            if (!ns)
+        if (vec_grow_heap((void **)&b->stack, &b->stackcap, depth, sizeof *b->stack) < 0)
                 return -1;
-            b->stack = ns;
-            b->stackcap = nc;
-        }
         if (m->ev_parent)
             m->ev_parent[e] = depth > 0 ? b->stack[depth - 1].ev : MODEL_NONE;
         if (!kept) {

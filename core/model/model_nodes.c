@@ -7,17 +7,12 @@
 #include <string.h>
 
 #include "core/model/model_nodes.h"
+#include "core/base/vec.h"
 
 int model_nodes_push(model_node **nodes, size_t *n, size_t *cap, model_node v)
 {
-    if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : MODEL_FIRST_CAP;
-        model_node *nn = realloc(*nodes, nc * sizeof *nn);
-        if (!nn)
+    if (vec_grow_heap((void **)nodes, cap, *n, sizeof **nodes) < 0)
             return -1;
-        *nodes = nn;
-        *cap = nc;
-    }
     (*nodes)[(*n)++] = v;
     return 0;
 }
@@ -115,14 +110,8 @@ static int build_cats(model *m)
         const model_op *o = &m->ops[i];
         uint32_t c = hmap_get(&cm, o->cat);
         if (c == UINT32_MAX) {
-            if (m->ncats == cap) {
-                size_t nc = cap ? cap * 2 : 16;
-                model_cat *n = realloc(m->cats, nc * sizeof *n);
-                if (!n)
+            if (vec_grow_heap((void **)&m->cats, &cap, m->ncats, sizeof *m->cats) < 0)
                     goto fail;
-                m->cats = n;
-                cap = nc;
-            }
             c = (uint32_t)m->ncats++;
             m->cats[c] = (model_cat){ .name = o->cat };
             if (hmap_put(&cm, o->cat, c) < 0)

@@ -29,6 +29,7 @@
 #include "core/pprof/pprof_loc.h"
 #include "core/pprof/pprof_out.h"
 #include "core/base/strtab.h"
+#include "core/base/vec.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__Sample pb_sample;
@@ -180,14 +181,8 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
     uint32_t i = hmap_get(&b->setmap, key);
     if (i != UINT32_MAX)
         return i;
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        b->sets = ns;
-        b->setcap = nc;
-    }
+    if (vec_grow_heap((void **)&b->sets, &b->setcap, b->nsets, sizeof *b->sets) < 0)
+        return -1;
     struct labelset *ls = calloc(1, sizeof *ls);
     if (!ls)
         return -1;
@@ -224,14 +219,8 @@ static int64_t labelset_get(struct build *b, const trace *tr, uint32_t track, ui
    added to it by the caller). NULL when out of memory. */
 static struct labelset *labelset_copy(struct build *b, uint32_t set)
 {
-    if (b->nsets == b->setcap) {
-        size_t nc = b->setcap ? b->setcap * 2 : 16;
-        struct labelset **ns = realloc(b->sets, nc * sizeof *ns);
-        if (!ns)
-            return NULL;
-        b->sets = ns;
-        b->setcap = nc;
-    }
+    if (vec_grow_heap((void **)&b->sets, &b->setcap, b->nsets, sizeof *b->sets) < 0)
+        return NULL;
     struct labelset *ls = calloc(1, sizeof *ls);
     if (!ls)
         return NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/load/pyframe.h"
+#include "core/base/vec.h"
 
 typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
@@ -59,14 +60,8 @@ static uint32_t add_function(pprof_locs *L, int64_t nid, int64_t fid, int64_t st
         if (func != UINT32_MAX)
             return func;
     }
-    if (L->nfuncs == L->funccap) {
-        size_t nc = L->funccap ? L->funccap * 2 : 64;
-        pb_function *nf = realloc(L->funcs, nc * sizeof *nf);
-        if (!nf)
+    if (vec_grow_heap((void **)&L->funcs, &L->funccap, L->nfuncs, sizeof *L->funcs) < 0)
             return 0;
-        L->funcs = nf;
-        L->funccap = nc;
-    }
     pb_function *f = &L->funcs[L->nfuncs];
     perftools__profiles__function__init(f);
     f->id = ++L->nfuncs;
@@ -156,15 +151,10 @@ static uint32_t frame_location(pprof_locs *L, const pyframe *f)
     if (id == STRTAB_NONE)
         return 0;
     if (id >= L->framecap) {
-        size_t nc = L->framecap ? L->framecap * 2 : 64;
-        while (nc <= id)
-            nc *= 2;
-        uint32_t *nf = realloc(L->frameloc, nc * sizeof *nf);
-        if (!nf)
+        size_t had = L->framecap;
+        if (vec_grow_heap((void **)&L->frameloc, &L->framecap, id, sizeof *L->frameloc) < 0)
             return 0;
-        memset(nf + L->framecap, 0, (nc - L->framecap) * sizeof *nf);
-        L->frameloc = nf;
-        L->framecap = nc;
+        memset(L->frameloc + had, 0, (L->framecap - had) * sizeof *L->frameloc);
     }
     if (!L->frameloc[id]) {
         int64_t nid = str_id(L, f->func, f->func_len), fid = str_id(L, f->file, f->file_len);

@@ -23,6 +23,7 @@
 #include "core/base/hmap.h"
 #include "core/pprof/profile.pb-c.h"
 #include "core/base/strtab.h"
+#include "core/base/vec.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__Sample pb_sample;
@@ -75,19 +76,10 @@ static size_t one(size_t n)
     return n ? n : 1;
 }
 
+/* Room for need elements: vec_grow_heap's room for element need - 1. */
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *np = realloc(*p, nc * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
+    return need ? vec_grow_heap(p, cap, need - 1, elem) : 0;
 }
 
 static pprof_merge *merge_new(bool diff)
