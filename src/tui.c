@@ -29,6 +29,7 @@
 #include "core/pprof/export.h"
 #include "core/model/scope.h"
 #include "src/tui_cmp.h"
+#include "src/tui_replay.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
 #include "ui/keys.h"
@@ -53,6 +54,10 @@
 /* the sample on which every view has content (data/README) */
 #define SAMPLE_TRACE "resnet50_gpu.json.gz"
 
+/* The locale is not UTF-8: --replay prints what the terminal would show,
+   glyphs as ASCII (ui/glyph.h). */
+static bool ascii;
+
 /* Written by signal handlers, read by the loops. */
 static volatile sig_atomic_t got_signal;
 
@@ -72,23 +77,6 @@ static void on_fatal(int sig)
 static void restore_terminal(void)
 {
     draw_close();
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* CPU time of the process (every thread), ms: --replay prints it beside
-   each wall time, which on a machine shared with other work says what the
-   step cost when the wall time is mostly waiting for a core */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static bool readable(const char *p)
@@ -149,7 +137,7 @@ static int on_progress(const trace_progress *p, void *vctx)
     test_delay();
     if (got_signal)
         return 1;
-    double t = now_s();
+    double t = tui_replay_now();
     if (c->draw && t - c->last >= 0.1) {
         c->last = t;
         draw_progress(c->path, p->file_bytes, p->file_size, p->events, t - c->t0, "Loading");
@@ -162,7 +150,7 @@ static unsigned load_jobs = 1; /* --jobs: threads tokenising one trace */
 static int load(const char *path, bool partial, const model_opts *mo, bool draw, trace **tr,
                 model **m)
 {
-    struct load_ctx lc = { path, now_s(), 0, draw };
+    struct load_ctx lc = { path, tui_replay_now(), 0, draw };
     trace_load_opts lo = { .partial = partial, .progress = on_progress, .progress_ctx = &lc,
                            .jobs = load_jobs };
     t2p_error err;
@@ -184,7 +172,7 @@ static int load(const char *path, bool partial, const model_opts *mo, bool draw,
     }
     if (draw)
         draw_progress(path, (*tr)->file_size, (*tr)->file_size, (*tr)->nevents,
-                      now_s() - lc.t0, "Building the model of");
+                      tui_replay_now() - lc.t0, "Building the model of");
     model_opts o = *mo;
     o.jobs = load_jobs; /* the model's passes take as many threads as the load */
     /* each track's events in order, kept (8 bytes an event): the Timeline
@@ -227,7 +215,7 @@ static void on_ranks_progress(const ranks_job *j, const ranks_file_progress *p, 
     static char text[64 * 1024];
     int w, h;
     draw_size(&w, &h);
-    progress_ranks_text(j, p, now_s() - c->t0, w - 4, h - 2, text, sizeof text);
+    progress_ranks_text(j, p, tui_replay_now() - c->t0, w - 4, h - 2, text, sizeof text);
     draw_text(text);
 }
 
@@ -257,7 +245,7 @@ static int load_ranks(int nargs, char **args, bool partial, const model_opts *mo
         snprintf(what, sizeof what, "%zu traces (%s%s)", j->nfiles, args[0], nargs > 1 ? ", ..." : "");
         draw_progress(what, 0, 0, 0, 0, "Loading");
     }
-    struct ranks_draw rd = { now_s() };
+    struct ranks_draw rd = { tui_replay_now() };
     ranks_load_opts lo = { .jobs = jobs, .partial = partial, .keep_models = true, .mo = *mo,
                            .cancel = &got_signal, .progress = draw ? on_ranks_progress : NULL,
                            .progress_ctx = &rd };
@@ -347,117 +335,6 @@ static void close_traces(trace *tr, model *m, tui_cmp *tc)
     trace_free(tr);
 }
 
-/* ---------------------------------------------------------------- replay */
-
-/* The locale is not UTF-8: --replay prints what the terminal would show,
-   glyphs as ASCII (ui/glyph.h). */
-static bool ascii;
-
-static void put_line(FILE *out, const char *s)
-{
-    static char tmp[8192];
-    fprintf(out, "%s\n", glyph_line(s, ascii, tmp, sizeof tmp));
-}
-
-/* What draw_screen would paint, as text: the layout cost of a key is part
-   of its time. */
-static void render(view *v, FILE *out)
-{
-    static char buf[8192];
-    if (view_mode_of(v) == VIEW_MODE_HELP) {
-        for (size_t i = 0; view_help_line(v, i); i++)
-            if (out)
-                put_line(out, view_help_line(v, i));
-        return;
-    }
-    for (int y = 0; y < view_height(v); y++) {
-        enum view_style st;
-        view_screen_line(v, y, buf, sizeof buf, &st);
-        if (!out)
-            continue;
-        if (y >= VIEW_CHROME_TOP && y < view_height(v) - 2)
-            fputs(st == VIEW_STYLE_CURSOR ? ">" : " ", out);
-        put_line(out, buf);
-    }
-}
-
-/* Output, one fact a line, for tests/bench/bench.py (the load's line is
-   printed by run):
-     load MS ms events N ... cpu C ms   the load and the model built
-     first-screen MS ms cpu C ms        from the start of the program to the
-                                        first screen laid out
-     key NAME MS ms rows N cpu C ms     one per key: view_key plus laying out
-                                        the screen
-   MS: wall time; C: the process's CPU time (all its threads), since the
-   start for load and first-screen, of the key alone for a key. */
-static int replay(view *v, const char *script, bool print, int w, int h, double t_start)
-{
-    view_resize(v, w, h);
-    render(v, NULL);
-    double worst = 0;
-    printf("first-screen %.3f ms cpu %.3f ms\n", (now_s() - t_start) * 1e3, cpu_ms());
-    const char *s = script;
-    char name[64];
-    int key, i = 0, rc = EXIT_OK;
-    while ((key = keys_script_next(&s, name, sizeof name)) != 0) {
-        i++;
-        if (key < 0) {
-            fprintf(stderr, "torch2pprof-tui: unknown key %s in the replay script\n", name);
-            return EXIT_USAGE;
-        }
-        double a = now_s(), c = cpu_ms();
-        int r = view_key(v, key);
-        if (r != VIEW_QUIT)
-            render(v, NULL);
-        double ms = (now_s() - a) * 1e3;
-        if (ms > worst)
-            worst = ms;
-        printf("key %s %.3f ms rows %zu cpu %.3f ms\n", name, ms, view_nrows(v), cpu_ms() - c);
-        if (r == VIEW_QUIT)
-            break;
-    }
-    printf("max-key %.3f ms over %d keys\n", worst, i);
-    if (print) {
-        render(v, stdout);
-        if (view_status(v)[0]) {
-            char vis[1200];
-            const char *st = view_status(v);
-            fputs("status: ", stdout);
-            put_line(stdout, fmt_visible(st, strlen(st), vis, sizeof vis));
-        }
-    }
-    return rc;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap);
-    while (b) {
-        size_t k = fread(b + n, 1, cap - n - 1, f);
-        n += k;
-        if (k == 0)
-            break;
-        if (n + 1 == cap) {
-            char *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[n] = '\0';
-    return b;
-}
-
 /* ---------------------------------------------------------------- export */
 
 struct export_ctx {
@@ -472,7 +349,7 @@ struct export_ctx {
 static int on_export_progress(const char *path, uint64_t done, uint64_t total, void *vctx)
 {
     struct export_ctx *c = vctx;
-    double t = now_s();
+    double t = tui_replay_now();
     if (path != c->path || done < c->last_done) {
         c->path = path;
         c->t0 = t;
@@ -619,7 +496,7 @@ static int run(struct tui_run *r)
             return rc;
         }
         printf("load %.3f ms events %zu nodes %zu merged-nodes %zu cpu %.3f ms\n",
-               (now_s() - r->t_start) * 1e3, tr->nevents, m->nnodes, m->nmnodes, cpu_ms());
+               (tui_replay_now() - r->t_start) * 1e3, tr->nevents, m->nnodes, m->nmnodes, tui_replay_cpu_ms());
         if (!view_given && !many && !base && steps_count(m) >= 2)
             vo.tab = VIEW_STEPS; /* a training run: where each step's time went, first */
         v = view_table_new(m, &vo);
@@ -634,7 +511,7 @@ static int run(struct tui_run *r)
             if (rc == EXIT_OK && (rc = open_scope(v, r, why, sizeof why)) != EXIT_OK)
                 fprintf(stderr, "torch2pprof-tui: %s\n", why);
             else if (rc == EXIT_OK)
-                rc = replay(v, script, r->print, r->rw, r->rh, r->t_start);
+                rc = tui_replay_run(v, script, r->print, ascii, r->rw, r->rh, r->t_start);
         }
         free(script);
         view_free(v);
@@ -732,7 +609,7 @@ int tui_main(int argc, char **argv)
     int rw = 120, rh = 40;
     long n;
     int k;
-    double t_start = now_s();
+    double t_start = tui_replay_now();
     opts_parsed p;
     int rc;
     struct view_scope_args sargs = { 0 };
@@ -787,7 +664,7 @@ int tui_main(int argc, char **argv)
             break;
         case OPT_REPLAY_FILE:
             free(script);
-            if (!(script = read_file(h->value))) {
+            if (!(script = tui_replay_read_script(h->value))) {
                 int e = errno;
                 rc = EXIT_INPUT;
                 fprintf(stderr, "torch2pprof-tui: %s: %s\n",
