@@ -35,9 +35,7 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
     uint32_t empty = strtab_find(tr->strs, "[]", 2);
     for (size_t i = 0; i < t->n; i++) {
         const tbtree_node *n = &t->nodes[i];
-        /* copies: how many times the plugin's tree holds it (0: a backward
-           root it left out when regrouping by the flows) */
-        if (!n->is_operator || !n->copies || (keep && !keep[n->event]))
+        if (!opshape_counts(n, keep))
             continue;
         uint32_t name = tr->events[n->event].name;
         uint32_t shape = opshape_event_shape(tr, n->event, empty);
@@ -85,15 +83,28 @@ void opshape_free(opshape *s)
     free(s);
 }
 
-const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len)
+bool opshape_counts(const tbtree_node *n, const unsigned char *keep)
 {
-    uint32_t id = s->rows[row].shape;
+    /* copies: how many times the plugin's tree holds it (0: a backward root
+       it left out when regrouping by the flows) */
+    return n->is_operator && n->copies && (!keep || keep[n->event]);
+}
+
+const char *opshape_shape_text(const trace *tr, uint32_t id, size_t *len)
+{
     if (id == STRTAB_NONE) {
-        *len = 2;
+        if (len)
+            *len = 2;
         return "[]";
     }
-    *len = strtab_len(tr->strs, id);
+    if (len)
+        *len = strtab_len(tr->strs, id);
     return trace_str(tr, id);
+}
+
+const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len)
+{
+    return opshape_shape_text(tr, s->rows[row].shape, len);
 }
 
 double opshape_tc_self_pct(const opshape_row *r)

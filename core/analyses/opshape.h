@@ -29,6 +29,11 @@ typedef struct opshape {
     size_t nrows;
 } opshape;
 
+/* Whether tree node n is a call the rows count: an operator the plugin's
+   tree holds (copies > 0) whose event keep marks (NULL: every event). The
+   by-shape profile (core/pprof/export_shape.c) counts the same calls. */
+bool opshape_counts(const tbtree_node *n, const unsigned char *keep);
+
 /* The rows of the operators of t that keep marks (NULL: all of them).
    NULL with err set when out of memory. */
 opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *err);
@@ -38,6 +43,10 @@ void opshape_free(opshape *s);
    args "Input Dims" (else "Input dims"), STRTAB_NONE for none or "[]".
    empty: strtab_find(tr->strs, "[]", 2), looked up once by the caller. */
 uint32_t opshape_event_shape(const trace *tr, uint32_t e, uint32_t empty);
+
+/* The text of shape id (opshape_row.shape, opshape_event_shape): "[]" for
+   STRTAB_NONE; its length in *len when len is not NULL. */
+const char *opshape_shape_text(const trace *tr, uint32_t id, size_t *len);
 
 /* The shape text of a row: "[]" for STRTAB_NONE. */
 const char *opshape_shape(const opshape *s, const trace *tr, size_t row, size_t *len);

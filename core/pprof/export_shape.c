@@ -10,20 +10,17 @@
 #include "core/analyses/steps.h"
 #include "core/analyses/tbtree.h"
 #include "core/base/hmap.h"
+#include "core/base/vec.h"
 
-/* A model with nodes and tracks of its own, the rest borrowed: freed by
-   shape_model_free, never by model_free. */
-struct shape_model {
-    model m;
-};
-
+/* The profile's model: nodes and tracks of its own, the rest borrowed from
+   the whole model, so freed here, never by model_free. */
 static void shape_model_free(model *m)
 {
     if (!m)
         return;
     free(m->nodes);
     free(m->tracks);
-    free((struct shape_model *)m);
+    free(m);
 }
 
 /* The nodes being built: per-track trees keyed by (parent, op) for the
@@ -38,14 +35,8 @@ struct nodes {
 static uint32_t node_add(struct nodes *ns, uint32_t parent, uint32_t op, uint32_t track,
                          uint32_t group)
 {
-    if (ns->n == ns->cap) {
-        size_t nc = ns->cap ? 2 * ns->cap : 1024;
-        model_node *nv = realloc(ns->v, nc * sizeof *nv);
-        if (!nv)
-            return MODEL_NONE;
-        ns->v = nv;
-        ns->cap = nc;
-    }
+    if (vec_grow_heap((void **)&ns->v, &ns->cap, ns->n, sizeof *ns->v) < 0)
+        return MODEL_NONE;
     uint32_t id = (uint32_t)ns->n++;
     ns->v[id] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                               .next_sibling = MODEL_NONE, .track = track,
@@ -71,7 +62,7 @@ static uint32_t frame_get(struct nodes *ns, uint32_t parent, uint32_t op, uint32
 struct groups {
     hmap pairs;
     const char **steps, **shapes;
-    size_t n, cap;
+    size_t n, steps_cap, shapes_cap;
 };
 
 static uint32_t group_get(struct groups *g, const trace *tr, const steps *st,
@@ -83,21 +74,12 @@ static uint32_t group_get(struct groups *g, const trace *tr, const steps *st,
     uint32_t id = hmap_get(&g->pairs, key);
     if (id != UINT32_MAX)
         return id;
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? 2 * g->cap : 64;
-        const char **a = realloc(g->steps, nc * sizeof *a);
-        if (!a)
-            return UINT32_MAX;
-        g->steps = a;
-        const char **b = realloc(g->shapes, nc * sizeof *b);
-        if (!b)
-            return UINT32_MAX;
-        g->shapes = b;
-        g->cap = nc;
-    }
+    if (vec_grow_heap((void **)&g->steps, &g->steps_cap, g->n, sizeof *g->steps) < 0 ||
+        vec_grow_heap((void **)&g->shapes, &g->shapes_cap, g->n, sizeof *g->shapes) < 0)
+        return UINT32_MAX;
     id = (uint32_t)g->n;
     g->steps[id] = step != STEPS_NONE && labels ? labels[step] : NULL;
-    g->shapes[id] = shape == STRTAB_NONE ? "[]" : trace_str(tr, shape);
+    g->shapes[id] = opshape_shape_text(tr, shape, NULL);
     if (hmap_put(&g->pairs, key, id) < 0)
         return UINT32_MAX;
     g->n++;
@@ -114,7 +96,7 @@ int export_shape_build(export_shape *s, const model *whole, const steps *st,
     tbtree *t = NULL;
     uint32_t *frame = NULL, *root = NULL, *up = NULL;
     const char **labels = NULL;
-    struct shape_model *sm = NULL;
+    model *sm = NULL;
     int rc = -1;
     if (!whole->ev_node) {
         error_set(err, T2P_ERR_ARG, tr->path, -1, "by input shape: the model has no event nodes");
@@ -139,10 +121,10 @@ int export_shape_build(export_shape *s, const model *whole, const steps *st,
     uint32_t empty = strtab_find(tr->strs, "[]", 2);
     for (size_t i = 0; i < t->n; i++) {
         const tbtree_node *x = &t->nodes[i];
-        if (x->is_operator && x->copies)
+        if (opshape_counts(x, NULL))
             s->ops_self_ns += (int64_t)x->copies * x->self_ns;
         /* the calls the Operator view by input shape counts (opshape_build) */
-        if (!x->is_operator || !x->copies || (keep && !keep[x->event]))
+        if (!opshape_counts(x, keep))
             continue;
         /* its frame: the path of its ancestors in the plugin's tree, made
            parents first (a node's index stays greater than its parent's);
@@ -199,8 +181,8 @@ int export_shape_build(export_shape *s, const model *whole, const steps *st,
         ns.v[i].next_sibling = ns.v[p].first_child;
         ns.v[p].first_child = (uint32_t)i;
     }
-    sm->m = *whole;
-    model *m = &sm->m;
+    *sm = *whole;
+    model *m = sm;
     m->nodes = ns.v;
     m->nnodes = ns.n;
     ns.v = NULL;
@@ -231,8 +213,7 @@ int export_shape_build(export_shape *s, const model *whole, const steps *st,
 nomem:
     error_set(err, T2P_ERR_NOMEM, tr->path, -1, "out of memory");
 out:
-    if (sm)
-        shape_model_free(&sm->m);
+    shape_model_free(sm);
     free(ns.v);
     hmap_done(&ns.frames);
     hmap_done(&ns.samples);
