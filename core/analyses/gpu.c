@@ -194,7 +194,6 @@ static int attribute_nodes(model *m, const unsigned char *catkind)
 {
     const trace *tr = m->tr;
     const trace_event *ev = tr->events;
-    const uint32_t *corr_launch = m->corr_launch;
     uint32_t *stamp = malloc((m->nops ? m->nops : 1) * sizeof *stamp);
     hmap gm, os;
     size_t cap = m->nnodes;
@@ -214,11 +213,7 @@ static int attribute_nodes(model *m, const unsigned char *catkind)
     for (size_t e = 0; e < tr->nevents; e++) {
         if (catkind[ev[e].cat] != 1 || (m->opts.keep && !m->opts.keep[e]))
             continue;
-        while (ci < tr->ncorrs && tr->corrs[ci].event < e)
-            ci++;
-        uint32_t launch = MODEL_NONE;
-        if (ci < tr->ncorrs && tr->corrs[ci].event == e)
-            launch = corr_launch[ci];
+        uint32_t launch = gpu_launch_next(m, e, &ci);
         int64_t dur = ev[e].dur;
         uint32_t gnode = m->ev_node[e];
         uint32_t gop = m->nodes[gnode].op;
@@ -271,6 +266,32 @@ out:
     hmap_done(&gm);
     hmap_done(&os);
     return rc;
+}
+
+uint32_t gpu_launch_next(const model *m, size_t e, size_t *ci)
+{
+    const trace *tr = m->tr;
+    while (*ci < tr->ncorrs && tr->corrs[*ci].event < e)
+        (*ci)++;
+    if (*ci < tr->ncorrs && tr->corrs[*ci].event == e && m->corr_launch)
+        return m->corr_launch[*ci];
+    return MODEL_NONE;
+}
+
+uint32_t gpu_work_node(const model *m, size_t e, uint32_t launch)
+{
+    uint32_t g = m->ev_node[e];
+    /* as attribute_nodes: a launch outside the model has no GPU node */
+    if (launch == MODEL_NONE || launch >= m->tr->nevents || m->ev_node[launch] == MODEL_NONE ||
+        g == MODEL_NONE)
+        return g;
+    /* the launch node's children: its GPU nodes and the few calls it made */
+    uint32_t op = m->nodes[g].op, stream = m->tr->events[e].track;
+    for (uint32_t c = m->nodes[m->ev_node[launch]].first_child; c != MODEL_NONE;
+         c = m->nodes[c].next_sibling)
+        if (m->nodes[c].gpu && m->nodes[c].op == op && m->nodes[c].stream == stream)
+            return c;
+    return g;
 }
 
 int gpu_link(const model *m, uint32_t **corr_launch)

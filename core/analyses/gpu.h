@@ -38,6 +38,18 @@ int gpu_attribute_again(model *m);
    device self time by, for every reader that names a kernel's operator. */
 uint32_t gpu_launcher_node(const model *m, uint32_t launch);
 
+/* The launch of trace event e (m->corr_launch of its correlation record),
+   MODEL_NONE when it has none, for a reader walking the events in order:
+   *ci is the cursor into tr->corrs (0 at first), advanced over the records
+   of earlier events; e must not go back. */
+uint32_t gpu_launch_next(const model *m, size_t e, size_t *ci);
+
+/* The node GPU event e's time is written at (what pprof puts it under):
+   the GPU node gpu_attribute made under its launch's node for (its op, its
+   stream), or its own node on its stream when its launch (gpu_launch_next)
+   is MODEL_NONE or has no node in m. */
+uint32_t gpu_work_node(const model *m, size_t e, uint32_t launch);
+
 /* Whether a category names GPU work, or a launch. */
 bool gpu_is_work_cat(const char *cat);
 bool gpu_is_launch_cat(const char *cat);

@@ -481,23 +481,6 @@ static bool in_scope(const model *m, const unsigned char *keep, size_t e)
     return (!keep || keep[e]) && (!m->keep || m->keep[e]);
 }
 
-/* The node kernel event e's stack ends at (what pprof writes it under):
-   the GPU node gpu_attribute put under its launch's node for (its op, its
-   stream), or its own node on its stream when it has no launch in m. The
-   launch node's children are its GPU nodes and the few calls it made. */
-static uint32_t stack_node(const model *m, size_t e, uint32_t launch)
-{
-    uint32_t g = m->ev_node[e];
-    if (launch == MODEL_NONE || launch >= m->tr->nevents || m->ev_node[launch] == MODEL_NONE)
-        return g;
-    uint32_t op = m->nodes[g].op, stream = m->tr->events[e].track;
-    for (uint32_t c = m->nodes[m->ev_node[launch]].first_child; c != MODEL_NONE;
-         c = m->nodes[c].next_sibling)
-        if (m->nodes[c].gpu && m->nodes[c].op == op && m->nodes[c].stream == stream)
-            return c;
-    return g;
-}
-
 kernels *kernels_build(const model *m, const steps *s, const unsigned char *keep,
                        t2p_error *err)
 {
@@ -509,20 +492,8 @@ static bool selected(const model *m, const uint8_t *sel, size_t e, uint32_t laun
 {
     if (!sel)
         return true;
-    uint32_t n = stack_node(m, e, launch);
+    uint32_t n = gpu_work_node(m, e, launch);
     return n != MODEL_NONE && sel[n];
-}
-
-/* The launch of the kernel event e whose correlation record (if any) is at
-   *ci (advanced over the earlier ones). */
-static uint32_t launch_of(const model *m, size_t e, size_t *ci)
-{
-    const trace *tr = m->tr;
-    while (*ci < tr->ncorrs && tr->corrs[*ci].event < e)
-        (*ci)++;
-    if (*ci < tr->ncorrs && tr->corrs[*ci].event == e && m->corr_launch)
-        return m->corr_launch[*ci];
-    return MODEL_NONE;
 }
 
 kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *keep,
@@ -543,7 +514,7 @@ kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *k
     for (size_t e = 0; e < tr->nevents; e++) {
         uint32_t cat = tr->events[e].cat;
         if (cat < m->ncatkind && m->catkind[cat] == CATKIND_KERNEL && in_scope(m, keep, e) &&
-            (!sel || selected(m, sel, e, launch_of(m, e, &c0))))
+            (!sel || selected(m, sel, e, gpu_launch_next(m, e, &c0))))
             nk++;
     }
     kv = malloc((nk ? nk : 1) * sizeof *kv);
@@ -560,7 +531,7 @@ kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *k
         const trace_event *x = &tr->events[e];
         if (x->cat >= m->ncatkind || m->catkind[x->cat] != CATKIND_KERNEL || !in_scope(m, keep, e))
             continue;
-        uint32_t launch = launch_of(m, e, &ci);
+        uint32_t launch = gpu_launch_next(m, e, &ci);
         if (!selected(m, sel, e, launch))
             continue;
         while (ki < tr->nkargs && tr->kargs[ki].event < e)

@@ -3,6 +3,8 @@
 
 #include "core/analyses/range.h"
 
+#include "core/analyses/gpu.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,12 +133,9 @@ unsigned char *range_mask(const model *whole, const time_range *r, size_t *kept)
         return NULL;
     for (size_t e = 0; e < tr->nevents; e++) {
         int64_t t = tr->events[e].ts;
-        /* GPU work goes with its launch: tr->corrs is in event order */
-        while (ci < tr->ncorrs && tr->corrs[ci].event < e)
-            ci++;
-        if (ci < tr->ncorrs && tr->corrs[ci].event == e && whole->corr_launch &&
-            whole->corr_launch[ci] != MODEL_NONE) {
-            uint32_t l = whole->corr_launch[ci];
+        /* GPU work goes with its launch */
+        uint32_t l = gpu_launch_next(whole, e, &ci);
+        if (l != MODEL_NONE) {
             uint32_t lt = tr->events[l].track;
             /* a launch on a GPU row is no CPU launch: the work goes by its start */
             if (!tr->tracks[lt].is_gpu && whole->tracks[lt].stream == MODEL_NONE)

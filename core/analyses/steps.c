@@ -2,6 +2,7 @@
 
 #include "core/analyses/steps.h"
 #include "core/analyses/steps_roles.h"
+#include "core/analyses/gpu.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -475,11 +476,7 @@ static void assign_events(struct ctx *c, steps *s)
         uint32_t st = STEPS_NONE;
         if (c->evr[e] & EV_GPU) {
             /* the step of its launch, else by its start */
-            while (ci < tr->ncorrs && tr->corrs[ci].event < e)
-                ci++;
-            uint32_t l = MODEL_NONE;
-            if (ci < tr->ncorrs && tr->corrs[ci].event == e && m->corr_launch)
-                l = m->corr_launch[ci];
+            uint32_t l = gpu_launch_next(m, e, &ci);
             if (s->whole_trace)
                 st = STEPS_NONE;
             else if (l != MODEL_NONE && !(c->evr[l] & EV_GPU))
