@@ -188,14 +188,6 @@ static int cmp_dev(const void *a, const void *b)
     return (x->event > y->event) - (x->event < y->event);
 }
 
-static int cmp_step(const void *a, const void *b)
-{
-    const steps_step *x = a, *y = b;
-    if (x->host_start != y->host_start)
-        return x->host_start < y->host_start ? -1 : 1;
-    return (x->event > y->event) - (x->event < y->event);
-}
-
 /* The step windows on the device side (steps.md "Step windows") and the
    tail steps to drop. Returns 0 or -1 when out of memory. */
 static int device_windows(struct ctx *c, steps *s)
@@ -606,12 +598,11 @@ steps *steps_build(const model *m, t2p_error *err)
     if (!s->ev_step || !c.oprole || !c.evr)
         goto nomem;
 
-    /* one pass: each event's role and kind, the steps, the CPU extent, and
-       per op the role all its calls share (-1 when none or they differ): a
-       call nested in one of the same role adds nothing to its union */
+    /* one pass: each event's role and kind, the CPU extent, and per op the
+       role all its calls share (-1 when none or they differ): a call nested
+       in one of the same role adds nothing to its union */
     for (size_t i = 0; i < m->nops; i++)
         c.oprole[i] = -2;
-    size_t stepcap = 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *x = &tr->events[e];
@@ -636,21 +627,23 @@ steps *steps_build(const model *m, t2p_error *err)
             if (x->ts + x->dur > hi)
                 hi = x->ts + x->dur;
         }
-        if (!steps_roles_is_step(k, nc))
-            continue;
-        if (vec_grow_heap((void **)&s->steps, &stepcap, s->nsteps, sizeof *s->steps) < 0)
-                goto nomem;
-        s->steps[s->nsteps++] = (steps_step){ .event = (uint32_t)e, .name = x->name,
-                                              .host_start = x->ts, .host_end = x->ts + x->dur,
-                                              .kept = true };
     }
     comm_kernels(&c);
-    /* in time order (no steps: s->steps is NULL, which qsort must not get) */
-    if (s->nsteps > 1)
-        qsort(s->steps, s->nsteps, sizeof *s->steps, cmp_step);
-    if (s->nsteps == 0) {
+    /* the steps: steps_roles found the ProfilerStep# events, in time order
+       (start, then event index) */
+    if (c.roles.nsteps) {
+        if (!(s->steps = malloc(c.roles.nsteps * sizeof *s->steps)))
+            goto nomem;
+        for (size_t i = 0; i < c.roles.nsteps; i++) {
+            uint32_t e = c.roles.step_ev[i];
+            const trace_event *x = &tr->events[e];
+            s->steps[i] = (steps_step){ .event = e, .name = x->name, .host_start = x->ts,
+                                        .host_end = x->ts + x->dur, .kept = true };
+        }
+        s->nsteps = c.roles.nsteps;
+    } else {
         /* one step over the CPU events (operators, Python), as TensorBoard did */
-        if (!s->steps && !(s->steps = calloc(1, sizeof *s->steps)))
+        if (!(s->steps = calloc(1, sizeof *s->steps)))
             goto nomem;
         if (lo > hi) {
             lo = m->window_start;
