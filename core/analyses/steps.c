@@ -126,8 +126,6 @@ struct ctx {
     const model *m;
     const trace *tr;
     steps_roles roles;     /* names' classes, communication operators' ids */
-    unsigned char *nclass; /* per strtab id: roles.nclass */
-    uint32_t nstr;
     int *oprole;           /* per op: the role of its calls, -1 none */
     unsigned char *evr;    /* per event: EV_* bits and its role (EV_ROLE) */
 };
@@ -150,7 +148,7 @@ static enum catkind ev_kind(const struct ctx *c, uint32_t e)
 static unsigned ev_class(const struct ctx *c, uint32_t e)
 {
     uint32_t name = c->tr->events[e].name;
-    return name < c->nstr ? c->nclass[name] : 0;
+    return name < c->roles.nstr ? c->roles.nclass[name] : 0;
 }
 
 /* Kernels that ran for a communication operator: their External id is one
@@ -500,7 +498,7 @@ static bool uses_dataparallel(const struct ctx *c)
 {
     for (size_t i = 0; i < c->m->nops; i++) {
         const model_op *o = &c->m->ops[i];
-        if (o->calls && o->name < c->nstr && (c->nclass[o->name] & STEPS_NAME_DP))
+        if (o->calls && o->name < c->roles.nstr && (c->roles.nclass[o->name] & STEPS_NAME_DP))
             return true;
     }
     return false;
@@ -591,8 +589,6 @@ steps *steps_build(const model *m, t2p_error *err)
     s->ev_step = vec_alloc(tr->nevents, sizeof *s->ev_step);
     if (steps_roles_init(&c.roles, m, err) < 0)
         goto nomem;
-    c.nstr = c.roles.nstr;
-    c.nclass = c.roles.nclass;
     c.oprole = malloc((m->nops ? m->nops : 1) * sizeof *c.oprole);
     c.evr = vec_alloc(tr->nevents, 1);
     if (!s->ev_step || !c.oprole || !c.evr)

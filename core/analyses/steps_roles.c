@@ -11,35 +11,29 @@
 #include "core/base/vec.h"
 #include "core/model/catkind.h"
 
-enum {
-    NAME_STEP = STEPS_NAME_STEP,
-    NAME_DATALOADER = STEPS_NAME_DATALOADER,
-    NAME_COMM = STEPS_NAME_COMM,
-    NAME_DP = STEPS_NAME_DP
-};
-
 static bool starts(const char *s, size_t n, const char *p)
 {
     size_t k = strlen(p);
     return n >= k && memcmp(s, p, k) == 0;
 }
 
-unsigned steps_roles_name_class(const char *s, size_t n)
+/* the STEPS_NAME_* bits of the name s (n bytes) */
+static unsigned name_class(const char *s, size_t n)
 {
     static const char *const comm[] = { "broadcast", "reduce", "all_reduce", "all_gather",
                                         "reduce_scatter" };
     unsigned c = 0;
     if (catkind_step_name(s, n))
-        c |= NAME_STEP;
+        c |= STEPS_NAME_STEP;
     if ((starts(s, n, "enumerate(DataLoader)#") && n >= 9 && !memcmp(s + n - 9, ".__next__", 9)) ||
         starts(s, n, "enumerate(DataPipe)#"))
-        c |= NAME_DATALOADER;
+        c |= STEPS_NAME_DATALOADER;
     if (starts(s, n, "nccl:") || starts(s, n, "gloo:"))
         for (size_t i = 0; i < sizeof comm / sizeof comm[0]; i++)
             if (n - 5 == strlen(comm[i]) && !memcmp(s + 5, comm[i], n - 5))
-                c |= NAME_COMM;
+                c |= STEPS_NAME_COMM;
     if (n == 20 && !memcmp(s, "DataParallel.forward", 20))
-        c |= NAME_DP;
+        c |= STEPS_NAME_DP;
     return c;
 }
 
@@ -65,22 +59,16 @@ int steps_roles_role(enum catkind k, unsigned nc)
     case CATKIND_CPU_OP:
     case CATKIND_USER_ANNOTATION:
     case CATKIND_GPU_ANNOTATION:
-        if (nc & NAME_DATALOADER)
+        if (nc & STEPS_NAME_DATALOADER)
             return STEPS_DATALOADER;
-        if (nc & NAME_STEP)
+        if (nc & STEPS_NAME_STEP)
             return -1; /* a step, not a role */
         /* fallthrough */
     case CATKIND_PYTHON:
-        return nc & NAME_COMM ? STEPS_COMMUNICATION : STEPS_CPU_OP;
+        return nc & STEPS_NAME_COMM ? STEPS_COMMUNICATION : STEPS_CPU_OP;
     default:
         return -1;
     }
-}
-
-/* a call: what a step can be (catkind_is_step) */
-static bool is_call(enum catkind k)
-{
-    return catkind_is_step_kind(k);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -112,6 +100,13 @@ static int push(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
     return 0;
 }
 
+/* whether an event of kind k whose name has bits nc is a step's
+   ProfilerStep#N call */
+static bool is_step(enum catkind k, unsigned nc)
+{
+    return (nc & STEPS_NAME_STEP) && catkind_is_step_kind(k);
+}
+
 int steps_roles_init(steps_roles *r, const model *m, t2p_error *err)
 {
     const trace *tr = m->tr;
@@ -122,21 +117,21 @@ int steps_roles_init(steps_roles *r, const model *m, t2p_error *err)
         goto nomem;
     unsigned any = 0;
     for (uint32_t i = 0; i < r->nstr; i++) {
-        r->nclass[i] = (unsigned char)steps_roles_name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
+        r->nclass[i] = (unsigned char)name_class(strtab_str(tr->strs, i), strtab_len(tr->strs, i));
         any |= r->nclass[i];
     }
-    if (!(any & (NAME_STEP | NAME_COMM)))
+    if (!(any & (STEPS_NAME_STEP | STEPS_NAME_COMM)))
         return 0; /* no step and no collective: no event to look at */
     size_t capc = 0, caps = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
         unsigned nc = class_of(r, (uint32_t)e);
-        if (!(nc & (NAME_STEP | NAME_COMM)))
+        if (!(nc & (STEPS_NAME_STEP | STEPS_NAME_COMM)))
             continue;
         enum catkind k = kind_of(r, (uint32_t)e);
-        if ((nc & NAME_STEP) && is_call(k) && push(&r->step_ev, &r->nsteps, &caps, (uint32_t)e) < 0)
+        if (is_step(k, nc) && push(&r->step_ev, &r->nsteps, &caps, (uint32_t)e) < 0)
             goto nomem;
         /* a communication operator's id: its kernels are Communication */
-        if ((nc & NAME_COMM) && tr->events[e].ext && (is_call(k) || k == CATKIND_PYTHON) &&
+        if ((nc & STEPS_NAME_COMM) && tr->events[e].ext && (catkind_is_step_kind(k) || k == CATKIND_PYTHON) &&
             push(&r->comm, &r->ncomm, &capc, tr->events[e].ext) < 0)
             goto nomem;
     }
@@ -183,9 +178,4 @@ int steps_roles_of(const steps_roles *r, uint32_t e)
 bool steps_roles_comm_id(const steps_roles *r, uint32_t ext)
 {
     return ext && r->ncomm && bsearch(&ext, r->comm, r->ncomm, sizeof *r->comm, cmp_u32);
-}
-
-bool steps_roles_is_step(enum catkind k, unsigned nc)
-{
-    return (nc & NAME_STEP) && is_call(k);
 }

@@ -44,17 +44,10 @@ enum {
     STEPS_NAME_DP = 8          /* DataParallel.forward */
 };
 
-/* The STEPS_NAME_* bits of the name s (n bytes). */
-unsigned steps_roles_name_class(const char *s, size_t n);
-
 /* The role of an event of kind k whose name has bits nc, by category and
    name alone (a kernel of a communication operator: see steps_roles_of),
    or -1 for none (a ProfilerStep# is a step, not a role). */
 int steps_roles_role(enum catkind k, unsigned nc);
-
-/* Whether an event of kind k whose name has bits nc is a step's
-   ProfilerStep#N call. */
-bool steps_roles_is_step(enum catkind k, unsigned nc);
 
 /* Whether ext is the External id of a communication operator (its kernels
    are Communication). */
