@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,14 +419,22 @@ static void split(steps *s, struct lists *L)
     }
 }
 
-/* The number of steps whose window (host: host window) starts at or before
-   t, steps being sorted by that start. */
-static size_t steps_starting_by(const steps *s, int64_t t, bool host)
+/* element i's window bounds, of windows laid out as steps_window_at says */
+static int64_t win_bound(const void *w, size_t size, size_t off, size_t i)
 {
-    size_t lo = 0, hi = s->nsteps;
+    int64_t v;
+    memcpy(&v, (const char *)w + i * size + off, sizeof v);
+    return v;
+}
+
+/* The number of windows that start at or before t, windows being sorted by
+   start. */
+static size_t windows_starting_by(const void *w, size_t n, size_t size, size_t so, int64_t t)
+{
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if ((host ? s->steps[mid].host_start : s->steps[mid].start) <= t)
+        if (win_bound(w, size, so, mid) <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -434,13 +443,20 @@ static size_t steps_starting_by(const steps *s, int64_t t, bool host)
 }
 
 /* Windows rarely overlap (a GPU-row ProfilerStep): look back a little. */
-static uint32_t step_at(const steps *s, int64_t t, bool host)
+uint32_t steps_window_at(const void *w, size_t n, size_t size, size_t so, size_t eo, int64_t t)
 {
-    size_t lo = steps_starting_by(s, t, host);
+    size_t lo = windows_starting_by(w, n, size, so, t);
     for (size_t i = lo, k = 0; i > 0 && k < 4; i--, k++)
-        if (t < (host ? s->steps[i - 1].host_end : s->steps[i - 1].end))
+        if (t < win_bound(w, size, eo, i - 1))
             return (uint32_t)(i - 1);
     return STEPS_NONE;
+}
+
+static uint32_t step_at(const steps *s, int64_t t, bool host)
+{
+    return steps_window_at(s->steps, s->nsteps, sizeof *s->steps,
+                           host ? offsetof(steps_step, host_start) : offsetof(steps_step, start),
+                           host ? offsetof(steps_step, host_end) : offsetof(steps_step, end), t);
 }
 
 uint32_t steps_at(const steps *s, int64_t t, bool host)
@@ -451,7 +467,8 @@ uint32_t steps_at(const steps *s, int64_t t, bool host)
 /* a step index from which on the windows that may hold t begin */
 static size_t first_step_near(const steps *s, int64_t t)
 {
-    size_t lo = steps_starting_by(s, t, false);
+    size_t lo = windows_starting_by(s->steps, s->nsteps, sizeof *s->steps,
+                                    offsetof(steps_step, start), t);
     return lo > 4 ? lo - 4 : 0;
 }
 

@@ -81,6 +81,14 @@ void steps_overlapping(const steps *s, int64_t start, int64_t end, size_t *lo, s
    follows. O(log steps). */
 uint32_t steps_at(const steps *s, int64_t t, bool host);
 
+/* steps_at's rule over any n windows sorted by start: element i is size
+   bytes after element i - 1 and holds its window [start, end) as int64_t
+   at byte offsets so and eo (offsetof). The index of the window that holds
+   t, the latest-starting of the four starting last by t, or STEPS_NONE.
+   For fronts that keep the step windows in an array of their own (the
+   timeline's marks), so that they answer as steps_at does. */
+uint32_t steps_window_at(const void *w, size_t n, size_t size, size_t so, size_t eo, int64_t t);
+
 /* Marks m (a model of steps first..last) with their time window,
    [first's host start, last's host end): what its memory figures cover
    (model.scope). Nothing for indices out of range. */

@@ -583,12 +583,11 @@ const char *timeline_mark_label(const timeline *t, size_t i)
     return h ? h + 1 : n;
 }
 
-long timeline_mark_find(const timeline *t, const char *label)
+size_t timeline_mark_at(const timeline *t, int64_t x)
 {
-    for (size_t i = 0; i < t->nmarks; i++)
-        if (strcmp(timeline_mark_label(t, i), label) == 0)
-            return (long)i;
-    return -1;
+    uint32_t i = steps_window_at(t->marks, t->nmarks, sizeof *t->marks,
+                                 offsetof(timeline_mark, start), offsetof(timeline_mark, end), x);
+    return i == STEPS_NONE ? SIZE_MAX : i;
 }
 
 /* time of the runs before x */

@@ -108,8 +108,10 @@ void timeline_free(timeline *t);
    steps_label). Owned by the trace's strings. */
 const char *timeline_mark_label(const timeline *t, size_t i);
 
-/* The index of the first mark labelled label, or -1 (as steps_find). */
-long timeline_mark_find(const timeline *t, const char *label);
+/* The mark whose window holds time x, or SIZE_MAX: the step steps_at(...,
+   x, true) gives, by its rule (core/analyses/steps.h: steps_window_at),
+   without building the steps. */
+size_t timeline_mark_at(const timeline *t, int64_t x);
 
 /* Time of role r on row i within [a, b). */
 int64_t timeline_role_ns(const timeline *t, size_t i, int r, int64_t a, int64_t b);

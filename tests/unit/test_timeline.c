@@ -292,8 +292,13 @@ static void test_steps_roles(void **state)
     assert_int_equal(timeline_role_ns(t, 1, STEPS_KERNEL, 0, 100 * US), 10 * US);
     assert_int_equal(t->nmarks, 2);
     assert_string_equal(timeline_mark_label(t, 0), "7");
-    assert_int_equal(timeline_mark_find(t, "7"), 0);
-    assert_int_equal(timeline_mark_find(t, "8"), -1);
+    /* the marks: the CPU's [0, 100 us), the GPU row's [15, 75 us); the
+       latest-starting one holding a time is its step, as steps_at says */
+    assert_int_equal(timeline_mark_at(t, 10 * US), 0);
+    assert_int_equal(timeline_mark_at(t, 50 * US), 1);
+    assert_int_equal(timeline_mark_at(t, 80 * US), 0);
+    assert_true(timeline_mark_at(t, 100 * US) == SIZE_MAX);
+    assert_true(timeline_mark_at(t, -1) == SIZE_MAX);
     timeline_free(t);
     model_free(m);
     trace_free(tr);
@@ -357,6 +362,28 @@ static void test_timeline_paths(void **state)
                 assert_int_equal(timeline_event_at(x, i, at), timeline_event_at(y, i, at));
             }
         }
+        /* the ruler's marks are the steps' host windows: the footer and
+           Enter name the step steps_build would, without building it */
+        steps *st = steps_build(a, &err);
+        assert_non_null(st);
+        if (!st->whole_trace) {
+            assert_int_equal(x->nmarks, st->nsteps);
+            for (size_t i = 0; i < x->nmarks; i++) {
+                assert_int_equal(x->marks[i].event, st->steps[i].event);
+                assert_int_equal(x->marks[i].start, st->steps[i].host_start);
+                assert_int_equal(x->marks[i].end, st->steps[i].host_end);
+            }
+        } else {
+            assert_int_equal(x->nmarks, 0);
+        }
+        int64_t w = x->end - x->start + 1;
+        for (int k = 0; k <= 997; k++) {
+            int64_t at = x->start - w / 100 + (int64_t)((double)w * 1.02 * k / 997);
+            uint32_t j = steps_at(st, at, true);
+            size_t i = timeline_mark_at(x, at);
+            assert_true(j == STEPS_NONE ? i == SIZE_MAX : i == j);
+        }
+        steps_free(st);
         timeline_free(x);
         timeline_free(y);
         model_free(a);

@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analyses/derived.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
@@ -247,16 +246,6 @@ static void ruler(view *v, char *b, int w)
     }
 }
 
-/* The steps of the trace shown (core's, shared: derived_steps), for
-   "which step is the cursor in"; NULL when they cannot be had. */
-static const steps *cursor_steps(view *v)
-{
-    struct tl_state *s = state(v);
-    struct derived *d = s->whole ? view_derived(v, s->whole) : NULL;
-    t2p_error err;
-    return d ? derived_steps(d, &err) : NULL;
-}
-
 /* the range shown: the scope of the model shown (ours, a range; or the
    steps another view scoped every view to), as the model says it */
 static bool shown_range(view *v, int64_t *a, int64_t *e)
@@ -402,14 +391,13 @@ static const char *tl_name(view *v, uint32_t id, char *buf, size_t size, size_t 
                  at_text(s, s->cursor, a, sizeof a), at_text(s, s->t0, b, sizeof b),
                  at_text(s, s->t0 + s->span, c, sizeof c));
     } else if (id == ROW_STEPS) {
-        const steps *st = cursor_steps(v);
-        uint32_t i = steps_at(st, s->cursor, true);
-        if (i != STEPS_NONE)
+        size_t i = timeline_mark_at(s->tl, s->cursor);
+        if (i != SIZE_MAX) {
+            const timeline_mark *k = &s->tl->marks[i];
             snprintf(buf, size, "step %s: %s to %s (%s); Enter: every view covers it",
-                     steps_label(st, i), at_text(s, st->steps[i].host_start, a, sizeof a),
-                     at_text(s, st->steps[i].host_end, b, sizeof b),
-                     fmt_dur(st->steps[i].host_end - st->steps[i].host_start, c, sizeof c));
-        else
+                     timeline_mark_label(s->tl, i), at_text(s, k->start, a, sizeof a),
+                     at_text(s, k->end, b, sizeof b), fmt_dur(k->end - k->start, c, sizeof c));
+        } else
             snprintf(buf, size, "cursor at %s: in no step", at_text(s, s->cursor, a, sizeof a));
     } else {
         const timeline_row *r = &s->tl->rows[id];
@@ -637,10 +625,9 @@ static int tl_action(view *v, enum key_act act, int arg)
     case ACT_DRILL: {
         if (id == ROW_STEPS) {
             /* its host window: the events a step scope counts, by the same rule */
-            const steps *st = cursor_steps(v);
-            uint32_t i = steps_at(st, s->cursor, true);
-            if (i != STEPS_NONE)
-                return apply_range(v, st->steps[i].host_start, st->steps[i].host_end);
+            size_t i = timeline_mark_at(t, s->cursor);
+            if (i != SIZE_MAX)
+                return apply_range(v, t->marks[i].start, t->marks[i].end);
             view_status_set(v, "the cursor is in no step");
             return VIEW_DRAW_FOOTER;
         }
