@@ -166,7 +166,7 @@ static void scope_args_of(view *v, struct view_scope_args *sa)
         return;
     struct derived *d = view_derived(v, v->m);
     const model *whole = d ? derived_whole(d) : NULL;
-    if (!whole || whole == v->m || whole->scoped)
+    if (!whole || whole == v->m || model_is_scoped(whole))
         return; /* no whole model to scope again: the profile of what the model holds */
     t2p_error err;
     const steps *st = sc->kind == MODEL_SCOPE_STEPS ? derived_steps(d, &err) : NULL;

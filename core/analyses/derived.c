@@ -60,7 +60,8 @@ const model *derived_whole(const derived *d)
 
 bool derived_covers(const derived *d, const model *m)
 {
-    return m == d->whole || (m && m->tr == d->whole->tr && m->scoped && !d->whole->scoped);
+    return m == d->whole ||
+           (m && m->tr == d->whole->tr && model_is_scoped(m) && !model_is_scoped(d->whole));
 }
 
 const steps *derived_steps(derived *d, t2p_error *err)
@@ -170,8 +171,8 @@ derived *derived_set_of(derived_set **set, const model *m)
         return NULL;
     derived_set *s = *set;
     /* a scoped model: the whole model of its trace, else one of its own */
-    for (size_t i = 0; m->scoped && i < s->n; i++)
-        if (!s->v[i]->whole->scoped && s->v[i]->whole->tr == m->tr)
+    for (size_t i = 0; model_is_scoped(m) && i < s->n; i++)
+        if (!model_is_scoped(s->v[i]->whole) && s->v[i]->whole->tr == m->tr)
             return s->v[i];
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i]->whole == m)

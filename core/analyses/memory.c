@@ -469,7 +469,7 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
             if (node != MODEL_NONE && !m->nodes[node].calls)
                 node = MODEL_NONE;
         }
-        if (node == MODEL_NONE && (!m->scoped || m->scope.kind != MODEL_SCOPE_NONE))
+        if (node == MODEL_NONE && (!model_is_scoped(m) || m->scope.kind != MODEL_SCOPE_NONE))
             node = m->tracks[track].root;
         if (add_record(mem, t, live, r, node == MODEL_NONE ? MEMORY_NONE : node) < 0)
             goto out;

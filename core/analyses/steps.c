@@ -596,7 +596,7 @@ steps *steps_build(const model *m, t2p_error *err)
     steps *s = calloc(1, sizeof *s);
     if (!s)
         goto nomem;
-    if (m->scoped) {
+    if (model_is_scoped(m)) {
         error_set(err, T2P_ERR_ARG, tr->path, -1, "steps need the model of the whole trace");
         free(s);
         return NULL;

@@ -484,7 +484,6 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
             goto nomem;
         memcpy(m->keep, m->opts.keep, tr->nevents);
     }
-    m->scoped = m->keep != NULL;
     m->opts.keep = NULL; /* the caller's, read only while building */
     m->opts.group = NULL;
     goto done;

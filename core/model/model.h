@@ -76,4 +76,11 @@ static inline const char *model_op_cat(const model *m, uint32_t op)
     return trace_str(m->tr, m->ops[op].cat);
 }
 
+/* Whether m counts some events alone (built with a keep mask): its keep,
+   said as a question. */
+static inline bool model_is_scoped(const model *m)
+{
+    return m->keep != NULL;
+}
+
 #endif

@@ -28,7 +28,7 @@ model *model_regroup(const model *w, const uint32_t *group, t2p_error *err)
     const trace *tr = w->tr;
     struct builder b;
     memset(&b, 0, sizeof b);
-    if (!w->ev_parent || w->scoped) {
+    if (!w->ev_parent || model_is_scoped(w)) {
         error_set(err, T2P_ERR_ARG, tr->path, -1, "regrouping needs the nesting of a whole model");
         return NULL;
     }

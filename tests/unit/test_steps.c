@@ -372,7 +372,7 @@ static void test_steps_scope(void **state)
     t2p_error err;
     model *m = steps_scope(s, 1, 1, NULL, &err);
     assert_non_null(m);
-    assert_true(m->scoped);
+    assert_true(model_is_scoped(m));
     /* the scope as data: the step, its host window, the mask it was built with */
     assert_int_equal(m->scope.kind, MODEL_SCOPE_STEPS);
     assert_int_equal(m->scope.first, 1);

@@ -155,7 +155,7 @@ static const kernels *kernels_of(view *v)
     } else {
         /* the whole trace's, over its steps' span, is the trace's shared one
            (the Steps view's header shows it too); a scoped model has no steps */
-        struct derived *d = v->m->scoped ? NULL : view_derived(v, v->m);
+        struct derived *d = model_is_scoped(v->m) ? NULL : view_derived(v, v->m);
         if (!(s->k = d ? derived_kernels(d, &err) : NULL))
             s->k = s->own = kernels_build(v->m, NULL, NULL, &err);
     }

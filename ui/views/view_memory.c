@@ -95,7 +95,7 @@ static int mview_open(view *v)
         return -1;
     /* the whole trace's analyses are known by its model before a step or
        a range scopes every view (core/analyses/derived.h) */
-    if (!v->m->scoped)
+    if (!model_is_scoped(v->m))
         view_derived(v, v->m);
     return 0;
 }

@@ -291,9 +291,9 @@ static void src_tabinfo(view *v, char *buf, size_t size)
         snprintf(buf, size, "  %s:%u", s->file, s->line);
     } else if (s->open) {
         /* what the figures cover: a step's model, the focus and filter */
-        const char *over = !v->m->scoped        ? "whole trace"
-                           : v->m->scope_note[0] ? v->m->scope_note
-                                                 : "the selection";
+        const char *over = !model_is_scoped(v->m) ? "whole trace"
+                           : v->m->scope_note[0]  ? v->m->scope_note
+                                                  : "the selection";
         snprintf(buf, size, "  %s:%u  self and total ms of its lines, %s%s", s->file, s->line,
                  over, s->pl_scoped ? ", in the scope" : "");
     }

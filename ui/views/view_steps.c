@@ -90,7 +90,7 @@ static int sview_open(view *v)
         return -1;
     /* the whole trace's analyses are known by its model before another
        view scopes every view to a range (core/analyses/derived.h) */
-    if (!v->m->scoped)
+    if (!model_is_scoped(v->m))
         view_derived(v, v->m);
     return 0;
 }
@@ -113,7 +113,7 @@ static const steps *steps_of(view *v)
     struct steps_state *s = state(v);
     /* a model another view scoped from the same trace (a range): its
        steps are the whole trace's, those in the range listed */
-    bool same_trace = v->m->scoped && s->whole && v->m->tr == s->whole->tr;
+    bool same_trace = model_is_scoped(v->m) && s->whole && v->m->tr == s->whole->tr;
     if (v->m != s->whole && v->m != s->scoped && !same_trace) {
         s->st = NULL;
         s->k = NULL;
@@ -126,7 +126,7 @@ static const steps *steps_of(view *v)
            from, when its whole model was shown before */
         struct derived *d = view_derived(v, v->m);
         s->whole = d ? derived_whole(d) : v->m;
-        if (v->m->scoped && !d)
+        if (model_is_scoped(v->m) && !d)
             return NULL;
         /* with the GPU and memory recommendations, as analyze gives them */
         if (!d || !(s->st = derived_steps_advised(d, &err))) {

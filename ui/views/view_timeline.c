@@ -81,7 +81,7 @@ static int tl_open(view *v)
     s->span = 1;
     /* the whole trace's model, kept for when another view scopes every
        view (a step) before the timeline is first shown; built on first use */
-    if (!v->m->scoped)
+    if (!model_is_scoped(v->m))
         s->whole = v->m;
     return 0;
 }
@@ -107,7 +107,7 @@ static void tl_close(view *v)
 static const timeline *tl_of(view *v)
 {
     struct tl_state *s = state(v);
-    if (v->m != s->whole && v->m != s->scoped && !v->m->scoped) {
+    if (v->m != s->whole && v->m != s->scoped && !model_is_scoped(v->m)) {
         drop(s);
         if (s->scoped) {
             model_free(s->scoped);
