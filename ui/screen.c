@@ -11,6 +11,7 @@
 #include "ui/view.h"
 #include "ui/view_impl.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,8 @@ static void crumb(view *v, cols_line *l)
     if (v->m->tr->truncated)
         o = (size_t)snprintf(tmp, sizeof tmp, "TRUNCATED TRACE (%s): figures cover the events read | ",
                              v->m->tr->truncated_reason);
-    /* what views set for every view (a rank, a step), else all; the
-       views owning the outer parts (Ranks) come later in tab order */
+    /* what views set for every view (a rank), else all; the views owning
+       the outer parts (Ranks) come later in tab order */
     size_t head = o += (size_t)snprintf(tmp + o, sizeof tmp - o, "Scope: ");
     for (int k = VIEW_NVIEWS - 1; k >= 0 && o < sizeof tmp; k--)
         if (v->ops[k]->scope_part) {
@@ -71,6 +72,13 @@ static void crumb(view *v, cols_line *l)
             if (f[0])
                 o += (size_t)snprintf(tmp + o, sizeof tmp - o, "%s%s", o > head ? ", " : "", f);
         }
+    /* then the scope of the model shown (the steps or the range a view
+       scoped every view to), as the model names it ("Step 1011", "range
+       1.0-2.0 ms"), lower-case inside the line: whichever view made it */
+    const char *note = v->m->scope.kind != MODEL_SCOPE_NONE ? v->m->scope_note : "";
+    if (note[0] && o < sizeof tmp)
+        o += (size_t)snprintf(tmp + o, sizeof tmp - o, "%s%c%s", o > head ? ", " : "",
+                              tolower((unsigned char)note[0]), note + 1);
     if (o == head && o < sizeof tmp)
         o += (size_t)snprintf(tmp + o, sizeof tmp - o, "all");
     for (int i = 0; i < scope_depth(s) && o < sizeof tmp; i++) {

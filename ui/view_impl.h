@@ -97,9 +97,11 @@ struct view_ops {
        and restoring it (after the scope popped) */
     uint64_t (*save)(view *v);
     void (*restore)(view *v, uint64_t saved);
-    /* optional: the part of the scope this view sets for every view (the
-       rank shown, the step shown) as the scope line names it ("rank 3",
-       "step 1011"), into buf; "" when it sets none */
+    /* optional: the part of the scope this view sets for every view
+       beside the model's own scope (the rank shown) as the scope line
+       names it ("rank 3"), into buf; "" when it sets none. A step or a
+       range the shown model is scoped to needs none: the line says
+       model.scope_note */
     void (*scope_part)(view *v, char *buf, size_t size);
     /* optional: the same part as the command line says it, for the
        export's command (--step 1011, --rank 3); sets only what it owns */

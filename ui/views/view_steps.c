@@ -68,7 +68,6 @@ struct steps_state {
     const kernels *k;   /* the GPU summary over the kept steps (derived), or NULL */
     bool placed;        /* the cursor was put on the first step, under the header */
     model *scoped;      /* the step's model the view shows, or NULL */
-    size_t step;        /* which step it is */
     int key;            /* K_* */
     bool reverse;
     char err[200];
@@ -377,10 +376,13 @@ static void sview_cell(view *v, uint32_t id, const col *c, int namew, cols_line 
     }
     if (c->id == C_NAME) {
         if (roles && id < st->nsteps) {
-            /* ▸ on the step every view shows; * on dropped tail steps */
-            snprintf(t, sizeof t, "%s%s%s", s->scoped && v->m == s->scoped && s->step == id
-                                                ? "\xe2\x96\xb8" : " ",
-                     steps_label(st, id), st->steps[id].kept ? "" : " *");
+            /* ▸ on the step every view shows (the model's scope); * on
+               dropped tail steps */
+            const model_scope *sc = &v->m->scope;
+            bool shown = v->m->tr == st->m->tr && sc->kind == MODEL_SCOPE_STEPS &&
+                         sc->first <= id && id <= sc->last;
+            snprintf(t, sizeof t, "%s%s%s", shown ? "\xe2\x96\xb8" : " ", steps_label(st, id),
+                     st->steps[id].kept ? "" : " *");
             cols_cell(l, t, strlen(t), namew, false);
         } else if (roles) {
             cols_cell(l, " average", 8, namew, false);
@@ -442,7 +444,6 @@ static int show_step(view *v, size_t i, bool keep)
     }
     model *old = s->scoped;
     s->scoped = sm;
-    s->step = i;
     int kept = keep ? view_set_model_keep(v, sm) : view_set_model(v, sm) == 0;
     model_free(old);
     if (kept < 0)
@@ -566,15 +567,6 @@ static void sview_tabinfo(view *v, char *buf, size_t size)
              st->nsteps, st->nkept);
 }
 
-/* The step every view shows ([ ] and Enter), or nothing. */
-static void sview_scope_part(view *v, char *buf, size_t size)
-{
-    struct steps_state *s = state(v);
-    buf[0] = '\0';
-    if (s && s->scoped && v->m == s->scoped && s->st)
-        snprintf(buf, size, "step %s", steps_label(s->st, s->step));
-}
-
 static int sview_set_scope_args(view *v, const struct view_scope_args *a, char *why, size_t size)
 {
     if (!a->step[0])
@@ -618,7 +610,6 @@ const struct view_ops view_steps_ops = {
     .action = sview_action,
     .global = sview_global,
     .tabinfo = sview_tabinfo,
-    .scope_part = sview_scope_part,
     .set_scope_args = sview_set_scope_args,
     .keeps_state = true,
     .bar_col = C_BAR + 1,

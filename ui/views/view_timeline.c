@@ -56,7 +56,6 @@ struct tl_state {
     timeline *tl;
     char err[200];
     model *scoped;      /* the range's model the view shows, or NULL */
-    time_range rg;      /* its range */
     int64_t t0, span;   /* the window on screen: [t0, t0 + span) */
     int64_t cursor;     /* the cursor's time */
     int64_t mark;       /* a range's start marked with {, INT64_MIN: none */
@@ -460,7 +459,6 @@ static int apply_range(view *v, int64_t a, int64_t e)
     model *old = s->scoped;
     enum view_tab tab = v->tab;
     s->scoped = sm;
-    s->rg = r;
     s->mark = INT64_MIN;
     int kept = view_set_model_keep(v, sm);
     v->tab = tab;
@@ -673,14 +671,6 @@ static int tl_global(view *v, enum key_act act, int arg)
     return clear_range(v);
 }
 
-static void tl_scope_part(view *v, char *buf, size_t size)
-{
-    struct tl_state *s = state(v);
-    buf[0] = '\0';
-    if (s && s->scoped && v->m == s->scoped)
-        range_label(&s->rg, buf, size);
-}
-
 static void tl_tabinfo(view *v, char *buf, size_t size)
 {
     struct tl_state *s = state(v);
@@ -708,5 +698,4 @@ const struct view_ops view_timeline_ops = {
     .tabinfo = tl_tabinfo,
     .keeps_state = true,
     .bar_col = C_BAR + 1,
-    .scope_part = tl_scope_part,
 };
