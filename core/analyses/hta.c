@@ -155,6 +155,8 @@ static int streams(hta_ctx *c)
     /* by (track, start, index): dev is in index order, and each sort is
        stable, so start, then track */
     hta_sorter *so = &c->so;
+    if (hta_sorter_reserve(so, c->ndev) < 0)
+        return -1;
     for (size_t i = 0; i < c->ndev; i++) {
         so->idx[i] = c->dev[i];
         so->key[i] = hta_key_i64(tr->events[c->dev[i]].ts);
@@ -191,13 +193,9 @@ static int analyses(hta_ctx *c)
     struct hta_half x = { .c = *c, .rc = 0 };
     pthread_t th;
     bool two = false;
-    x.c.so = (hta_sorter){ 0 };
-    if (c->m->opts.jobs > 1 && c->ndev >= HTA_SPLIT_MIN &&
-        hta_sorter_init(&x.c.so, c->ndev) == 0) {
+    x.c.so = (hta_sorter){ 0 }; /* its own, empty: each analysis reserves */
+    if (c->m->opts.jobs > 1 && c->ndev >= HTA_SPLIT_MIN)
         two = pthread_create(&th, NULL, half_main, &x) == 0;
-        if (!two)
-            hta_sorter_done(&x.c.so);
-    }
     int rc = hta_breakdown(c) < 0 || hta_idle(c) < 0 || hta_queue(c) < 0 ? -1 : 0;
     if (two) {
         pthread_join(th, NULL);

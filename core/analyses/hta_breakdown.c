@@ -87,6 +87,10 @@ static int kernels(hta_ctx *c)
     /* by name, stable (each name's events in dev's order: the sum of
        squares adds them in it) */
     hta_sorter *so = &c->so;
+    if (hta_sorter_reserve(so, n) < 0) {
+        free(k);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++) {
         so->key[i] = k[i].name;
         so->idx[i] = k[i].event;
@@ -150,7 +154,7 @@ int hta_breakdown(hta_ctx *c)
     struct run *t = malloc((n ? n : 1) * sizeof *t);
     hta_sorter *so = &c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
-    if (!r || !t)
+    if (!r || !t || hta_sorter_reserve(so, 2 * n) < 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const trace_event *ev = &tr->events[c->dev[i]];

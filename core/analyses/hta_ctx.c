@@ -2,6 +2,7 @@
    pandas' quantile. */
 #include "config.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,15 +72,32 @@ double hta_quantile(const int64_t *a, size_t n, double q)
    a sort, which on a VM cost more than the sort) */
 int hta_sorter_init(hta_sorter *s, size_t n)
 {
-    s->key = malloc((n ? n : 1) * sizeof *s->key);
-    s->tkey = malloc((n ? n : 1) * sizeof *s->tkey);
-    s->idx = malloc((n ? n : 1) * sizeof *s->idx);
-    s->tidx = malloc((n ? n : 1) * sizeof *s->tidx);
-    s->cap = n;
-    if (s->key && s->tkey && s->idx && s->tidx)
+    *s = (hta_sorter){ 0 };
+    return hta_sorter_reserve(s, n ? n : 1);
+}
+
+/* grows *p to n elements of size bytes; -1 (p unchanged) when out of memory */
+static int grow(void **p, size_t n, size_t size)
+{
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+int hta_sorter_reserve(hta_sorter *s, size_t n)
+{
+    if (n <= s->cap)
         return 0;
-    hta_sorter_done(s);
-    return -1;
+    /* cap grows once all four have room: an array grown alone is harmless */
+    if (grow((void **)&s->key, n, sizeof *s->key) < 0 ||
+        grow((void **)&s->tkey, n, sizeof *s->tkey) < 0 ||
+        grow((void **)&s->idx, n, sizeof *s->idx) < 0 ||
+        grow((void **)&s->tidx, n, sizeof *s->tidx) < 0)
+        return -1;
+    s->cap = n;
+    return 0;
 }
 
 void hta_sorter_done(hta_sorter *s)
@@ -93,11 +111,23 @@ void hta_sorter_done(hta_sorter *s)
 
 void hta_sorter_identity(hta_sorter *s, size_t n)
 {
+    assert(n <= s->cap);
     for (size_t i = 0; i < n; i++)
         s->idx[i] = (uint32_t)i;
 }
 
 void hta_sorter_pass(hta_sorter *s, size_t n)
 {
+    assert(n <= s->cap);
     radix_sort(s->key, s->idx, n, s->tkey, s->tidx);
+}
+
+void hta_sort_i64(hta_sorter *s, int64_t *v, size_t n)
+{
+    assert(n <= s->cap);
+    for (size_t i = 0; i < n; i++)
+        s->key[i] = hta_key_i64(v[i]);
+    radix_sort(s->key, NULL, n, s->tkey, NULL);
+    for (size_t i = 0; i < n; i++)
+        v[i] = hta_key_to_i64(s->key[i]);
 }

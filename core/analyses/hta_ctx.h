@@ -28,7 +28,10 @@ enum { HTA_EV_CPU = 0, HTA_EV_WORK = 1, HTA_EV_SYNC = 2 };
 /* Scratch for the sorts of the analyses (core/base/radix.h): keys and a
    permutation, with their radix scratch, for up to cap elements. A sort by
    several fields is one radix_sort per field, the least significant first,
-   each over the permutation the last one left. */
+   each over the permutation the last one left. Each analysis reserves what
+   its sorts need before filling key and idx, so that it runs on any
+   hta_ctx's sorter (hta_build's, sized 2 x the GPU events, or the second
+   thread's, which starts empty); the passes check n against cap. */
 typedef struct hta_sorter {
     uint64_t *key, *tkey;
     uint32_t *idx, *tidx;
@@ -40,11 +43,15 @@ typedef struct hta_sorter {
 int hta_sorter_init(hta_sorter *s, size_t n);
 void hta_sorter_done(hta_sorter *s);
 
+/* Room for n at least (kept when there is): 0, or -1 when out of memory,
+   s then unchanged. */
+int hta_sorter_reserve(hta_sorter *s, size_t n);
+
 /* idx[0..n) = 0..n-1: the order before the first field's sort. */
 void hta_sorter_identity(hta_sorter *s, size_t n);
 
 /* Sorts idx[0..n) by key[0..n) (the keys filled in idx's current order),
-   stable. */
+   stable. n at most cap. */
 void hta_sorter_pass(hta_sorter *s, size_t n);
 
 /* A signed figure as a key that sorts in its order. */
@@ -52,6 +59,15 @@ static inline uint64_t hta_key_i64(int64_t x)
 {
     return (uint64_t)x ^ (UINT64_C(1) << 63);
 }
+
+/* hta_key_i64's inverse. */
+static inline int64_t hta_key_to_i64(uint64_t k)
+{
+    return (int64_t)(k ^ (UINT64_C(1) << 63));
+}
+
+/* Sorts v[0..n) ascending through s's keys (n at most cap). */
+void hta_sort_i64(hta_sorter *s, int64_t *v, size_t n);
 
 typedef struct hta_ctx {
     hta *h;

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/radix.h"
 
 /* The GPU work of each stream (kernels, memcpy, memset: not cuda_sync,
    which HTA's idle time leaves out), by start: each gap from the previous
@@ -111,6 +110,11 @@ int hta_queue(hta_ctx *c)
     }
     /* by (stream, time, launches first at one instant): stable sorts by
        each, the last first (changes equal in all three are alike) */
+    if (hta_sorter_reserve(so, n) < 0) {
+        free(q);
+        free(v);
+        return -1;
+    }
     hta_sorter_identity(so, n);
     for (size_t i = 0; i < n; i++)
         so->key[i] = q[so->idx[i]].delta < 0;
@@ -134,11 +138,7 @@ int hta_queue(hta_ctx *c)
         }
         hta_stream *s = &h->streams[q[at[i]].stream];
         size_t m = j - i;
-        for (size_t x = 0; x < m; x++)
-            so->key[x] = hta_key_i64(v[x]);
-        radix_sort(so->key, NULL, m, so->tkey, NULL);
-        for (size_t x = 0; x < m; x++)
-            v[x] = (int64_t)(so->key[x] ^ (UINT64_C(1) << 63));
+        hta_sort_i64(so, v, m);
         s->qcount = m;
         s->qmean = (double)sum / (double)m;
         s->qmin = v[0];

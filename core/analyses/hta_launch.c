@@ -45,7 +45,7 @@ int hta_launch_stats(hta_ctx *c)
     h->launches = malloc((n ? n : 1) * sizeof *h->launches);
     int64_t *v = malloc((n ? n : 1) * sizeof *v);
     hta_sorter *so = &c->so;
-    if (!h->launches || !v) {
+    if (!h->launches || !v || hta_sorter_reserve(so, n) < 0) {
         free(v);
         return -1;
     }
@@ -88,10 +88,8 @@ int hta_launch_stats(hta_ctx *c)
     }
     /* all streams: the same figures over every launch */
     for (size_t i = 0; i < nl; i++)
-        so->key[i] = hta_key_i64(L[i].delay_ns);
-    radix_sort(so->key, NULL, nl, so->tkey, NULL);
-    for (size_t i = 0; i < nl; i++)
-        v[i] = (int64_t)(so->key[i] ^ (UINT64_C(1) << 63));
+        v[i] = L[i].delay_ns;
+    hta_sort_i64(so, v, nl);
     delay_stats(h, L, nl, v, &h->delay);
     free(v);
     return 0;

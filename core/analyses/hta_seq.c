@@ -152,29 +152,24 @@ static int cmp_blink_a(const void *pa, const void *pb)
 
 /* Sorts idx[0..n) by the start of an event, ties by the event's index: the
    event being idx[i] itself, or with bl, bl[idx[i]].t. Two stable radix
-   passes (index, then start) instead of qsort, whose comparator would need
-   the trace in a file-level variable (C11 has no qsort_r) that two
-   hta_build calls on two threads would race on. -1 when out of memory. */
-static int sort_by_start(const trace *tr, uint32_t *idx, size_t n, const struct blink *bl)
+   passes (index, then start) through the sorter so, instead of qsort, whose
+   comparator would need the trace in a file-level variable (C11 has no
+   qsort_r) that two hta_build calls on two threads would race on. -1 when
+   out of memory. */
+static int sort_by_start(hta_sorter *so, const trace *tr, uint32_t *idx, size_t n,
+                         const struct blink *bl)
 {
-    uint64_t *key = malloc((n ? n : 1) * 2 * sizeof *key);
-    uint32_t *tval = malloc((n ? n : 1) * sizeof *tval);
-    if (!key || !tval) {
-        free(key);
-        free(tval);
+    if (hta_sorter_reserve(so, n) < 0)
         return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        key[i] = bl ? bl[idx[i]].t : idx[i];
-    radix_sort(key, idx, n, key + n, tval);
     for (size_t i = 0; i < n; i++) {
-        uint32_t e = bl ? bl[idx[i]].t : idx[i];
-        /* the sign bit flipped: signed order as unsigned */
-        key[i] = (uint64_t)tr->events[e].ts ^ (UINT64_C(1) << 63);
+        so->idx[i] = idx[i];
+        so->key[i] = bl ? bl[idx[i]].t : idx[i];
     }
-    radix_sort(key, idx, n, key + n, tval);
-    free(key);
-    free(tval);
+    hta_sorter_pass(so, n);
+    for (size_t i = 0; i < n; i++)
+        so->key[i] = hta_key_i64(tr->events[bl ? bl[so->idx[i]].t : so->idx[i]].ts);
+    hta_sorter_pass(so, n);
+    memcpy(idx, so->idx, n * sizeof *idx);
     return 0;
 }
 
@@ -284,7 +279,7 @@ static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t 
             }
         }
     }
-    if (sort_by_start(tr, top, ntop, NULL) < 0)
+    if (sort_by_start(&c->so, tr, top, ntop, NULL) < 0)
         goto out;
     bl = malloc((ntop ? ntop : 1) * sizeof *bl);
     if (!bl)
@@ -398,7 +393,7 @@ int hta_sequences(hta_ctx *c)
         goto out;
     for (size_t i = 0; i < nbl; i++)
         bt[i] = (uint32_t)i;
-    if (sort_by_start(tr, bt, nbl, bl) < 0)
+    if (sort_by_start(&c->so, tr, bt, nbl, bl) < 0)
         goto out;
     /* the candidates' smallest depth (a backward-thread call stands under
        its tie); depth[i]: the i-th event, in file order, that passes the
@@ -456,6 +451,10 @@ int hta_sequences(hta_ctx *c)
        kept it) */
     {
         hta_sorter *so = &c->so;
+        if (hta_sorter_reserve(so, nlk) < 0) {
+            free(depth);
+            goto out;
+        }
         hta_sorter_identity(so, nlk);
         for (size_t i = 0; i < nlk; i++)
             so->key[i] = hta_key_i64(lk[i].ts);
