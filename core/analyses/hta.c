@@ -43,9 +43,6 @@ static int roles(hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++) {
         const trace_event *ev = &tr->events[e];
         c->launch[e] = MODEL_NONE;
-        /* every name's class now: the analyses then only read c->names,
-           on two threads (hta_build) */
-        hta_name_bits(c, ev->name);
         if (ev->cat < m->ncatkind && catkind_is_gpu_work((enum catkind)m->catkind[ev->cat]))
             c->role[e] = HTA_EV_WORK;
         else if (ev->cat == sync && sync != STRTAB_NONE &&
@@ -62,8 +59,9 @@ static int roles(hta_ctx *c)
 /* HTA's window (Trace._filter_irrelevant_gpu_kernels with
    include_last_profiler_step=False): with two or more distinct
    ProfilerStep#N names, the CPU events that start before the last step's
-   start, and the GPU events whose launch is one of them. */
-static int window(hta_ctx *c, const unsigned char *keep)
+   start, and the GPU events whose launch is one of them. names: c->names,
+   writable, whose spare bit 128 counts each step name once. */
+static int window(hta_ctx *c, unsigned char *names, const unsigned char *keep)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
@@ -87,13 +85,13 @@ static int window(hta_ctx *c, const unsigned char *keep)
             if (ev->ts > cut)
                 cut = ev->ts;
             /* distinct names: the bit is cleared once counted, set back below */
-            if (!(c->names[ev->name] & 128)) {
-                c->names[ev->name] |= 128;
+            if (!(names[ev->name] & 128)) {
+                names[ev->name] |= 128;
                 nsteps++;
             }
         }
         for (uint32_t i = 0; i < c->nnames; i++)
-            c->names[i] &= 127;
+            names[i] &= 127;
         h->window_steps = nsteps;
         if (nsteps >= 2) {
             h->window = HTA_WINDOW_NO_LAST_STEP;
@@ -154,7 +152,7 @@ static int streams(hta_ctx *c)
         }
     /* by (track, start, index): dev is in index order, and each sort is
        stable, so start, then track */
-    hta_sorter *so = &c->so;
+    hta_sorter *so = c->so;
     if (hta_sorter_reserve(so, c->ndev) < 0)
         return -1;
     for (size_t i = 0; i < c->ndev; i++) {
@@ -172,11 +170,13 @@ static int streams(hta_ctx *c)
 /* From this many GPU events in the window on, with --jobs 2 and up, the
    launch statistics and the kernel sequences run on a thread of their own
    beside the breakdown, idle time and queue length: each half only reads
-   the context (names classified in roles) and writes its own figures. */
+   the context (const: the names classified before, by
+   hta_names_classify) and writes its own figures. */
 #define HTA_SPLIT_MIN 4096
 
 struct hta_half {
-    hta_ctx c; /* the caller's, with a sorter of its own */
+    hta_ctx c;     /* the caller's, with a sorter of its own */
+    hta_sorter so; /* that sorter */
     int rc;
 };
 
@@ -188,18 +188,18 @@ static void *half_main(void *arg)
 }
 
 /* The analyses after the streams: on one thread, or two (see HTA_SPLIT_MIN). */
-static int analyses(hta_ctx *c)
+static int analyses(const hta_ctx *c)
 {
     struct hta_half x = { .c = *c, .rc = 0 };
     pthread_t th;
     bool two = false;
-    x.c.so = (hta_sorter){ 0 }; /* its own, empty: each analysis reserves */
+    x.c.so = &x.so; /* its own, empty: each analysis reserves */
     if (c->m->opts.jobs > 1 && c->ndev >= HTA_SPLIT_MIN)
         two = pthread_create(&th, NULL, half_main, &x) == 0;
     int rc = hta_breakdown(c) < 0 || hta_idle(c) < 0 || hta_queue(c) < 0 ? -1 : 0;
     if (two) {
         pthread_join(th, NULL);
-        hta_sorter_done(&x.c.so);
+        hta_sorter_done(&x.so);
         rc = rc < 0 || x.rc < 0 ? -1 : 0;
     } else if (rc == 0) {
         rc = hta_launch_stats(c) < 0 || hta_sequences(c) < 0 ? -1 : 0;
@@ -210,6 +210,8 @@ static int analyses(hta_ctx *c)
 hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, t2p_error *err)
 {
     hta_ctx c = { 0 };
+    hta_sorter so = { 0 };
+    unsigned char *names = NULL; /* c.names, which only this pass writes */
     hta *h = calloc(1, sizeof *h);
     if (!h)
         goto nomem;
@@ -224,31 +226,37 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     c.seq_op = h->opts.seq_op ? h->opts.seq_op : "";
     c.seq_op_len = strlen(c.seq_op);
     c.nnames = strtab_count(m->tr->strs);
-    if (!(c.names = calloc(c.nnames ? c.nnames : 1, 1)))
+    if (!(names = calloc(c.nnames ? c.nnames : 1, 1)))
         goto nomem;
-    /* the sorts' scratch once the window's GPU events are counted */
-    if (roles(&c) < 0 || window(&c, keep) < 0 ||
-        hta_sorter_init(&c.so, 2 * (size_t)h->gpu_events) < 0 || streams(&c) < 0 ||
+    /* every event's name classified now: the analyses then only read
+       c.names, on two threads */
+    c.names = names;
+    hta_names_classify(&c, names);
+    c.so = &so;
+    /* the sorts' scratch once the window's GPU events are counted: the
+       breakdown and the queue need 2 x theirs, the other sorts reuse it */
+    if (roles(&c) < 0 || window(&c, names, keep) < 0 ||
+        hta_sorter_init(&so, 2 * (size_t)h->gpu_events) < 0 || streams(&c) < 0 ||
         analyses(&c) < 0)
         goto nomem;
     for (size_t s = 0; s < h->nstreams; s++)
         h->streams_without_launches += h->streams[s].delay.count == 0;
-    free(c.names);
+    free(names);
     free(c.role);
     free(c.in);
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
-    hta_sorter_done(&c.so);
+    hta_sorter_done(&so);
     return h;
 nomem:
-    free(c.names);
+    free(names);
     free(c.role);
     free(c.in);
     free(c.launch);
     free(c.stream_of);
     free(c.dev);
-    hta_sorter_done(&c.so);
+    hta_sorter_done(&so);
     hta_free(h);
     error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory (GPU analyses)");
     return NULL;

@@ -71,7 +71,7 @@ static int cmp_kernel(const void *pa, const void *pb)
 
 /* The per-kernel table: every name of type COMPUTATION, COMMUNICATION or
    MEMORY with its count, sum, mean, min, max and sample std. */
-static int kernels(hta_ctx *c)
+static int kernels(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
@@ -86,7 +86,7 @@ static int kernels(hta_ctx *c)
     }
     /* by name, stable (each name's events in dev's order: the sum of
        squares adds them in it) */
-    hta_sorter *so = &c->so;
+    hta_sorter *so = c->so;
     if (hta_sorter_reserve(so, n) < 0) {
         free(k);
         return -1;
@@ -145,14 +145,14 @@ static int kernels(hta_ctx *c)
     return 0;
 }
 
-int hta_breakdown(hta_ctx *c)
+int hta_breakdown(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
     size_t n = c->ndev;
     struct run *r = malloc((n ? n : 1) * sizeof *r);
     struct run *t = malloc((n ? n : 1) * sizeof *t);
-    hta_sorter *so = &c->so; /* room for 2 n: the edges below, two a run at most */
+    hta_sorter *so = c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
     if (!r || !t || hta_sorter_reserve(so, 2 * n) < 0)
         goto out;

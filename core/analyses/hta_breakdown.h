@@ -5,6 +5,6 @@
 #include "core/analyses/hta_ctx.h"
 
 /* Fills its part of c->h; 0, or -1 when out of memory. */
-int hta_breakdown(hta_ctx *c);
+int hta_breakdown(const hta_ctx *c);
 
 #endif

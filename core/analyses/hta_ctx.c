@@ -27,16 +27,12 @@ static bool is_step_name(const char *s, size_t len)
     return catkind_step_name(s, len) && len > 13 && s[13] >= '0' && s[13] <= '9';
 }
 
-unsigned hta_name_bits(hta_ctx *c, uint32_t name)
+/* the bits of name (an id below c->nnames) */
+static unsigned classify(const hta_ctx *c, uint32_t name)
 {
-    if (name >= c->nnames)
-        return HTA_NAME_DONE | HTA_OTHER << HTA_NAME_TYPE_SHIFT;
-    unsigned b = c->names[name];
-    if (b & HTA_NAME_DONE)
-        return b;
     const char *s = trace_str(c->tr, name);
     size_t len = strtab_len(c->tr->strs, name);
-    b = HTA_NAME_DONE | (unsigned)hta_kernel_type(s, len) << HTA_NAME_TYPE_SHIFT;
+    unsigned b = HTA_NAME_DONE | (unsigned)hta_kernel_type(s, len) << HTA_NAME_TYPE_SHIFT;
     if (is_step_name(s, len))
         b |= HTA_NAME_STEP;
     for (size_t i = 0; c->seq_op_len && i + c->seq_op_len <= len; i++)
@@ -50,8 +46,17 @@ unsigned hta_name_bits(hta_ctx *c, uint32_t name)
     for (size_t i = 0; i < sizeof qlaunch_names / sizeof *qlaunch_names; i++)
         if (len == strlen(qlaunch_names[i]) && !memcmp(s, qlaunch_names[i], len))
             b |= HTA_NAME_QLAUNCH;
-    c->names[name] = (unsigned char)b;
     return b;
+}
+
+void hta_names_classify(const hta_ctx *c, unsigned char *names)
+{
+    const trace *tr = c->tr;
+    for (size_t e = 0; e < tr->nevents; e++) {
+        uint32_t n = tr->events[e].name;
+        if (n < c->nnames && !(names[n] & HTA_NAME_DONE))
+            names[n] = (unsigned char)classify(c, n);
+    }
 }
 
 double hta_quantile(const int64_t *a, size_t n, double q)

@@ -12,7 +12,8 @@
 #include "core/load/trace.h"
 #include "core/model/model.h"
 
-/* Per strtab id, what a name is (computed once per name, lazily). */
+/* Per strtab id, what a name is: every event's name classified once by
+   hta_names_classify before the analyses, which then only read. */
 enum {
     HTA_NAME_DONE = 1,
     HTA_NAME_TYPE_SHIFT = 1, /* 2 bits: enum hta_ktype */
@@ -75,7 +76,9 @@ typedef struct hta_ctx {
     const trace *tr;
     const char *seq_op;
     size_t seq_op_len;
-    unsigned char *names;  /* per strtab id: HTA_NAME_* bits */
+    /* per strtab id: HTA_NAME_* bits. Read-only here: the analyses run on
+       two threads (hta_build) and share it; hta_build owns and writes it */
+    const unsigned char *names;
     uint32_t nnames;
     unsigned char *role;   /* per event: HTA_EV_*; GPU work, or cuda_sync on a stream */
     unsigned char *in;     /* per event: non-zero in the window */
@@ -83,13 +86,23 @@ typedef struct hta_ctx {
     uint32_t *stream_of;   /* per track: index into h->streams, or MODEL_NONE */
     uint32_t *dev;         /* device events (work and sync) in the window, by (stream, ts, index) */
     size_t ndev;
-    hta_sorter so;         /* room for 2 ndev: every sort of the analyses uses it */
+    hta_sorter *so;        /* every sort of the analyses uses it; a thread's own */
 } hta_ctx;
 
-/* HTA_NAME_* bits of a name id. */
-unsigned hta_name_bits(hta_ctx *c, uint32_t name);
+/* Classifies the name of every event of c->tr into names (c->nnames
+   bytes, zeroed, which c->names then points to): the one pass that writes
+   the names' bits. */
+void hta_names_classify(const hta_ctx *c, unsigned char *names);
 
-static inline enum hta_ktype hta_name_type(hta_ctx *c, uint32_t name)
+/* HTA_NAME_* bits of a name id; a name no event has (never classified):
+   HTA_OTHER and no bit. */
+static inline unsigned hta_name_bits(const hta_ctx *c, uint32_t name)
+{
+    unsigned b = name < c->nnames ? c->names[name] : 0;
+    return b & HTA_NAME_DONE ? b : HTA_NAME_DONE | HTA_OTHER << HTA_NAME_TYPE_SHIFT;
+}
+
+static inline enum hta_ktype hta_name_type(const hta_ctx *c, uint32_t name)
 {
     return (enum hta_ktype)((hta_name_bits(c, name) >> HTA_NAME_TYPE_SHIFT) & 3);
 }

@@ -16,7 +16,7 @@
    when shorter than kernel_wait_ns, else other. A gap below 0 (the event
    started before the previous one ended: overlapping events on one stream)
    counts 0 and is reported as an overlap: HTA would subtract it. */
-int hta_idle(hta_ctx *c)
+int hta_idle(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
@@ -87,14 +87,14 @@ struct qchange {
    event by correlation) on the stream of that GPU event, -1 at the GPU
    event's start; the running sum at each change, summarised over the
    changes (count, mean, min, max, median), not weighted by time. */
-int hta_queue(hta_ctx *c)
+int hta_queue(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
     size_t n = 0;
     struct qchange *q = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *q);
     int64_t *v = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *v);
-    hta_sorter *so = &c->so;
+    hta_sorter *so = c->so;
     if (!q || !v) {
         free(q);
         free(v);

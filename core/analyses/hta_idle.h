@@ -5,7 +5,7 @@
 #include "core/analyses/hta_ctx.h"
 
 /* Fills its part of c->h; 0, or -1 when out of memory. */
-int hta_idle(hta_ctx *c);
-int hta_queue(hta_ctx *c);
+int hta_idle(const hta_ctx *c);
+int hta_queue(const hta_ctx *c);
 
 #endif

@@ -31,7 +31,7 @@ static void delay_stats(const hta *h, const hta_launch *l, size_t n, const int64
     d->p95_ns = hta_quantile(v, n, 0.95);
 }
 
-int hta_launch_stats(hta_ctx *c)
+int hta_launch_stats(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
@@ -44,7 +44,7 @@ int hta_launch_stats(hta_ctx *c)
     }
     h->launches = malloc((n ? n : 1) * sizeof *h->launches);
     int64_t *v = malloc((n ? n : 1) * sizeof *v);
-    hta_sorter *so = &c->so;
+    hta_sorter *so = c->so;
     if (!h->launches || !v || hta_sorter_reserve(so, n) < 0) {
         free(v);
         return -1;

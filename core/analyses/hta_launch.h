@@ -5,6 +5,6 @@
 #include "core/analyses/hta_ctx.h"
 
 /* Fills its part of c->h; 0, or -1 when out of memory. */
-int hta_launch_stats(hta_ctx *c);
+int hta_launch_stats(const hta_ctx *c);
 
 #endif

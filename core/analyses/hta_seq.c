@@ -212,7 +212,7 @@ static uint32_t ev_depth(const model *m, uint32_t e)
    *out (sorted by the main-thread event's start), their count in *nout,
    and the backward track in *bwd (MODEL_NONE: no ties). 0, or -1 when out
    of memory; *main_track: the main thread's track. */
-static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t *bwd,
+static int link_backward(const hta_ctx *c, struct blink **out, size_t *nout, uint32_t *bwd,
                          uint32_t *main_track)
 {
     const trace *tr = c->tr;
@@ -279,7 +279,7 @@ static int link_backward(hta_ctx *c, struct blink **out, size_t *nout, uint32_t 
             }
         }
     }
-    if (sort_by_start(&c->so, tr, top, ntop, NULL) < 0)
+    if (sort_by_start(c->so, tr, top, ntop, NULL) < 0)
         goto out;
     bl = malloc((ntop ? ntop : 1) * sizeof *bl);
     if (!bl)
@@ -369,7 +369,7 @@ static size_t add_launched(const trace *tr, const struct lk *lk, size_t nlk, uin
     return ng;
 }
 
-int hta_sequences(hta_ctx *c)
+int hta_sequences(const hta_ctx *c)
 {
     const trace *tr = c->tr;
     const model *m = c->m;
@@ -393,7 +393,7 @@ int hta_sequences(hta_ctx *c)
         goto out;
     for (size_t i = 0; i < nbl; i++)
         bt[i] = (uint32_t)i;
-    if (sort_by_start(&c->so, tr, bt, nbl, bl) < 0)
+    if (sort_by_start(c->so, tr, bt, nbl, bl) < 0)
         goto out;
     /* the candidates' smallest depth (a backward-thread call stands under
        its tie); depth[i]: the i-th event, in file order, that passes the
@@ -450,7 +450,7 @@ int hta_sequences(hta_ctx *c)
        first (launches alike in both keep dev's order, as qsort's merge sort
        kept it) */
     {
-        hta_sorter *so = &c->so;
+        hta_sorter *so = c->so;
         if (hta_sorter_reserve(so, nlk) < 0) {
             free(depth);
             goto out;
