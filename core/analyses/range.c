@@ -160,10 +160,8 @@ model *range_scope(const model *whole, const time_range *r, const model_opts *ba
     model_opts mo = { 0 };
     if (base)
         mo = *base;
-    mo.keep = k;
     mo.group = NULL;
-    model *m = model_build(whole->tr, &mo, err);
-    free(k);
+    model *m = model_build_keep(whole->tr, &mo, k, err); /* k is the model's */
     if (m) {
         range_label(r, m->scope_note, sizeof m->scope_note);
         range_window(r, m);

@@ -107,9 +107,7 @@ model *steps_scope(const steps *s, size_t first, size_t last, const model_opts *
     model_opts mo = { 0 };
     if (base)
         mo = *base;
-    mo.keep = k;
-    model *m = model_build(s->m->tr, &mo, err);
-    free(k);
+    model *m = model_build_keep(s->m->tr, &mo, k, err); /* k is the model's */
     if (m) {
         char l[40];
         snprintf(m->scope_note, sizeof m->scope_note, "Step%s %s", first == last ? "" : "s",

@@ -312,7 +312,8 @@ static void *link_main(void *arg)
     return NULL;
 }
 
-model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
+/* model_build; keep: the scope mask taken (model_build_keep), or NULL */
+static model *build(const trace *tr, const model_opts *opts, unsigned char *keep, t2p_error *err)
 {
     int64_t *span_lo = NULL, *span_hi = NULL;
     struct builder b;
@@ -325,13 +326,17 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
     memset(&b, 0, sizeof b);
     model *m = calloc(1, sizeof *m);
     struct linker lk = { .m = m, .rc = 0 };
-    if (!m)
+    if (!m) {
+        free(keep);
         goto nomem;
+    }
     b.m = m;
     b.tr = tr;
     m->tr = tr;
     if (opts)
         m->opts = *opts;
+    if (keep) /* the model's from now on: model_free frees it */
+        m->opts.keep = m->keep = keep;
     m->ntracks = tr->ntracks;
     m->tracks = calloc(tr->ntracks ? tr->ntracks : 1, sizeof *m->tracks);
     m->ev_node = vec_alloc(tr->nevents, sizeof *m->ev_node);
@@ -478,13 +483,13 @@ model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
         order = NULL;
         start = NULL;
     }
-    if (m->opts.keep) {
+    if (m->opts.keep && !m->keep) {
         /* the scope as data (model.keep): the caller's mask is its own */
         if (!(m->keep = malloc(tr->nevents ? tr->nevents : 1)))
             goto nomem;
         memcpy(m->keep, m->opts.keep, tr->nevents);
     }
-    m->opts.keep = NULL; /* the caller's, read only while building */
+    m->opts.keep = NULL; /* the caller's, read only while building; or model.keep */
     m->opts.group = NULL;
     goto done;
 
@@ -504,6 +509,17 @@ done:
     free(span_hi);
     model_nodes_done(&b);
     return m;
+}
+
+model *model_build(const trace *tr, const model_opts *opts, t2p_error *err)
+{
+    return build(tr, opts, NULL, err);
+}
+
+model *model_build_keep(const trace *tr, const model_opts *opts, unsigned char *keep,
+                        t2p_error *err)
+{
+    return build(tr, opts, keep, err);
 }
 
 void model_free(model *m)

@@ -22,6 +22,14 @@
 /* Builds the model of tr (which must outlive it). NULL with err set on failure. */
 model *model_build(const trace *tr, const model_opts *opts, t2p_error *err);
 
+/* model_build with keep (tr->nevents bytes, malloc'd; opts->keep is not
+   read) as the scope mask, taken: the model owns it as model.keep instead
+   of a copy (nevents bytes more, and their copy, at each step or range
+   scoped to), and it is freed when the build fails. For callers that make
+   a mask for the model alone (steps_scope, range_scope). */
+model *model_build_keep(const trace *tr, const model_opts *opts, unsigned char *keep,
+                        t2p_error *err);
+
 /* The model that model_build(whole->tr, {whole's opts, .group = group}) builds,
    from whole (unscoped, built with keep_nesting; it must outlive the result
    only while this runs) without sorting, nesting or linking the events

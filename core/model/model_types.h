@@ -134,11 +134,11 @@ typedef struct model {
     const trace *tr; /* not owned */
     model_opts opts; /* opts.keep and opts.group are NULL once built */
     /* The scope as data, for every reader that asks "which events, which
-       steps, which time": keep is an owned copy of model_opts.keep (per
-       trace event, non-zero when counted; NULL when unscoped:
-       model_is_scoped), scope says
-       what it stands for (set by steps_scope, range_scope or who else scopes
-       a model: steps_window, range_window). */
+       steps, which time": keep is model_opts.keep's copy, or the mask
+       model_build_keep took (per trace event, non-zero when counted; NULL
+       when unscoped: model_is_scoped), scope says what it stands for (set
+       by steps_scope, range_scope or who else scopes a model: steps_window,
+       range_window). */
     unsigned char *keep; /* owned; tr->nevents bytes, or NULL */
     model_scope scope;
     char scope_note[48]; /* what the scope is, for headers ("Step 1011"), or "" */
