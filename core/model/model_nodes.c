@@ -264,7 +264,9 @@ uint8_t *model_outer_nodes(const model *m)
         uint32_t n = m->nodes[r].first_child;
         while (n != MODEL_NONE) {
             uint32_t op = m->nodes[n].op;
-            outer[n] = op == MODEL_NONE || !on[op];
+            /* a node without an op (none today) is no op's outer frame:
+               the readers index cum by the node's op */
+            outer[n] = op != MODEL_NONE && !on[op];
             if (op != MODEL_NONE)
                 on[op]++;
             if (m->nodes[n].first_child != MODEL_NONE) {

@@ -66,7 +66,8 @@ int model_nodes_finish(model *m, const struct builder *b);
 void model_nodes_done(struct builder *b);
 
 /* Per node of m->nodes: 1 when no ancestor calls the same operator (the
-   outermost frame of its op on its stack), 0 otherwise and for roots. An
+   outermost frame of its op on its stack), 0 otherwise, for roots and for
+   a node without an op. An
    op's cum ("count a stack once", model_op.cum_ns) is the self time under
    its outer nodes: what scope.c's figures and select_cum sum. One pass
    (depth first, a per-op count of the path). New array (caller frees),

@@ -390,6 +390,8 @@ static int figs_alloc(scope *s)
     s->fcats = malloc((m->ncats ? m->ncats : 1) * sizeof *s->fcats);
     s->ftracks = malloc((m->ntracks ? m->ntracks : 1) * sizeof *s->ftracks);
     s->op_cat = malloc((m->nops ? m->nops : 1) * sizeof *s->op_cat);
+    /* outer[i]: the outermost frame of its op on its stack, where cum
+       counts a stack once (model_outer_nodes, as select_cum) */
     s->outer = model_outer_nodes(m);
     if (!s->fops || !s->fcats || !s->ftracks || !s->op_cat || !s->outer) {
         free(s->fops);
@@ -410,8 +412,6 @@ static int figs_alloc(scope *s)
                 break;
             }
     }
-    /* outer[i]: the outermost frame of its op on its stack, where cum
-       counts a stack once (model_outer_nodes, as select_cum) */
     return 0;
 }
 

@@ -232,8 +232,6 @@ static int gview_rebuild(view *v, view_rows *r)
     return rc;
 }
 
-/* The operator that launched a launch call: the call's parent on its
-   thread (aten::conv2d above cudaLaunchKernel), else the call itself. */
 /* the op of the node that launched it (core's one rule), MODEL_NONE when
    the launch has no node in m (a scoped model's, outside its steps) */
 static uint32_t launcher_op(const model *m, uint32_t launch)
