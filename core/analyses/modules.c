@@ -19,9 +19,11 @@ struct sig {
     uint32_t child0, nchild; /* into the pool of child signatures */
 };
 
-static const modules *cmp_mo;
-static const trace *cmp_tr;
-static const struct sig *cmp_sigs;
+/* qsort's context (C11 has none): per thread, as ranks_load's and pair's
+   workers build models and their analyses on threads of their own */
+static _Thread_local const modules *cmp_mo;
+static _Thread_local const trace *cmp_tr;
+static _Thread_local const struct sig *cmp_sigs;
 
 /* pyids entries by their event's start, then file order */
 static int cmp_py_ts(const void *pa, const void *pb)
@@ -52,7 +54,7 @@ static int cmp_sig(const void *pa, const void *pb)
     return c ? c : a < b ? -1 : a > b;
 }
 
-static const uint32_t *cmp_rank;
+static _Thread_local const uint32_t *cmp_rank;
 
 static int cmp_by_rank(const void *pa, const void *pb)
 {

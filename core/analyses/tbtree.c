@@ -110,8 +110,10 @@ static bool classify(const model *m, uint32_t e, bool module, struct cand *c)
     return true;
 }
 
-static const trace_event *sort_ev;
-static const struct cand *sort_c;
+/* qsort's context (C11 has none): per thread, as ranks_load's and pair's
+   workers build models and their analyses on threads of their own */
+static _Thread_local const trace_event *sort_ev;
+static _Thread_local const struct cand *sort_c;
 
 /* by thread, then (start, -end), then file order (Python's stable sort) */
 static int cmp_cand(const void *a, const void *b)

@@ -28,7 +28,9 @@ struct fb {
     size_t order; /* the forward ts's first insertion (dict order) */
 };
 
-static const trace_flow *sort_fl;
+/* qsort's context (C11 has none): per thread, as ranks_load's and pair's
+   workers build models and their analyses on threads of their own */
+static _Thread_local const trace_flow *sort_fl;
 
 static int cmp_flow_id(const void *a, const void *b)
 {
