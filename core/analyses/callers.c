@@ -18,7 +18,7 @@ static uint32_t add_node(struct build *b, uint32_t parent, uint32_t op, uint32_t
 {
     callers *c = b->c;
     if (vec_grow_heap((void **)&c->nodes, &b->cap, c->nnodes, sizeof *c->nodes) < 0)
-            return MODEL_NONE;
+        return MODEL_NONE;
     uint32_t i = (uint32_t)c->nnodes++;
     c->nodes[i] = (model_node){ .op = op, .parent = parent, .first_child = MODEL_NONE,
                                 .next_sibling = MODEL_NONE, .track = track,

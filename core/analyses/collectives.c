@@ -98,7 +98,7 @@ static int cmp_call(const void *pa, const void *pb)
 static int push(coll_call **v, size_t *n, size_t *cap, coll_call c)
 {
     if (vec_grow_heap((void **)v, cap, *n, sizeof **v) < 0)
-            return -1;
+        return -1;
     (*v)[(*n)++] = c;
     return 0;
 }

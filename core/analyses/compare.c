@@ -75,7 +75,7 @@ static uint32_t local_id(compare *c, const trace *tr, uint32_t id)
 static int push_row(compare_row **rows, size_t *n, size_t *cap, compare_row r)
 {
     if (vec_grow_heap((void **)rows, cap, *n, sizeof **rows) < 0)
-            return -1;
+        return -1;
     (*rows)[(*n)++] = r;
     return 0;
 }
@@ -183,7 +183,7 @@ struct nodes_out {
 static int push_node(struct nodes_out *o, compare_node v)
 {
     if (vec_grow_heap((void **)&o->v, &o->cap, o->n, sizeof *o->v) < 0)
-            return -1;
+        return -1;
     o->v[o->n++] = v;
     return 0;
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/base/radix.h"
-#include "core/base/vec.h"
 
 #include "core/analyses/hta_ctx.h"
 #include "core/model/catkind.h"

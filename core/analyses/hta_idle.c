@@ -6,7 +6,6 @@
 #include "core/analyses/hta_idle.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 
 /* The GPU work of each stream (kernels, memcpy, memset: not cuda_sync,

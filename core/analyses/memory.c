@@ -113,7 +113,7 @@ static memory_node *entry(struct table *t, uint32_t node, uint32_t dev)
     if (i != UINT32_MAX)
         return &t->v[i];
     if (vec_grow_heap((void **)&t->v, &t->cap, t->n, sizeof *t->v) < 0)
-            return NULL;
+        return NULL;
     if (hmap_put(&t->map, key, (uint32_t)t->n) < 0)
         return NULL;
     memory_node *e = &t->v[t->n++];
@@ -449,7 +449,7 @@ static int attribute(memory *mem, struct table *t, const unsigned char *live)
                                        tr->events[w->stack[w->depth - 1]].dur <= x->ts)
                 w->depth--;
             if (vec_grow_heap((void **)&w->stack, &w->cap, w->depth, sizeof *w->stack) < 0)
-                    goto out;
+                goto out;
             w->stack[w->depth++] = w->ev[w->next];
         }
         while (w->depth && tr->events[w->stack[w->depth - 1]].ts +

@@ -43,7 +43,7 @@ opshape *opshape_build(const tbtree *t, const unsigned char *keep, t2p_error *er
         uint32_t r = hmap_get(&idx, key);
         if (r == UINT32_MAX) {
             if (vec_grow_heap((void **)&s->rows, &cap, s->nrows, sizeof *s->rows) < 0)
-                    goto nomem;
+                goto nomem;
             r = (uint32_t)s->nrows;
             if (hmap_put(&idx, key, r) < 0)
                 goto nomem;

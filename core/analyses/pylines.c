@@ -23,7 +23,7 @@ static int64_t line_of(pylines *p, const pyframe *f)
         return -1;
     if (id == p->n) {
         if (vec_grow_heap((void **)&p->lines, &p->cap, p->n, sizeof *p->lines) < 0)
-                return -1;
+            return -1;
         p->lines[p->n++] = (pyline){ .file = f->file, .file_len = f->file_len,
                                      .func = f->func, .func_len = f->func_len,
                                      .line = f->line };

@@ -61,7 +61,7 @@ static int cmp_names(const void *pa, const void *pb)
 static int add_file(ranks_job *j, size_t *cap, const char *path, size_t len, bool listed)
 {
     if (vec_grow_heap((void **)&j->files, cap, j->nfiles, sizeof *j->files) < 0)
-            return -1;
+        return -1;
     ranks_file *f = &j->files[j->nfiles];
     memset(f, 0, sizeof *f);
     f->path = strndup(path, len);
@@ -405,7 +405,7 @@ static int merge_ops(ranks_job *j)
             uint32_t op = hmap_get(&map, key);
             if (op == UINT32_MAX) {
                 if (vec_grow_heap((void **)&j->ops, &cap, j->nops, sizeof *j->ops) < 0)
-                        goto out;
+                    goto out;
                 op = (uint32_t)j->nops++;
                 j->ops[op] = (ranks_op){ .name = name, .cat = cat };
                 if (hmap_put(&map, key, op) < 0)

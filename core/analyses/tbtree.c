@@ -196,7 +196,7 @@ tbtree *tbtree_build(const model *m, t2p_error *err)
         if (!classify(m, (uint32_t)e, module, &x))
             continue;
         if (vec_grow_heap((void **)&c, &cap, nc, sizeof *c) < 0)
-                goto nomem;
+            goto nomem;
         x.event = (uint32_t)e;
         x.parent = x.first_child = x.last_child = x.next_sibling = MODEL_NONE;
         x.rt_src = (uint32_t)nc;

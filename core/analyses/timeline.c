@@ -242,7 +242,7 @@ static int sweep_row(struct sweep *w, timeline_row *r)
             emit(w, cur, x->ts);
         cur = x->ts;
         if (vec_grow_heap((void **)&w->stk, &w->stkcap, w->depth, sizeof *w->stk) < 0)
-                return -1;
+            return -1;
         int32_t best;
         if (w->fill) {
             best = bests[j];

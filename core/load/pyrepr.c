@@ -233,7 +233,7 @@ int pyrepr_open(pyrepr *p, bool object)
     if (element(p) < 0)
         return -1;
     if (vec_grow_heap((void **)&p->lvl, &p->cap_lvl, p->nlvl, sizeof *p->lvl) < 0)
-            return -1;
+        return -1;
     p->lvl[p->nlvl++] = object ? 1u : 0u;
     return putc1(p, object ? '{' : '[');
 }

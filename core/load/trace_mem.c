@@ -104,7 +104,7 @@ static int64_t stream_of(trace *t, struct trace_mem_load *L, uint32_t track, int
     if (s == UINT32_MAX) {
         if (vec_grow_heap((void **)&t->mem_streams, &t->cap_mem_streams, t->nmem_streams,
                           sizeof *t->mem_streams) < 0)
-                return -1;
+            return -1;
         s = (uint32_t)t->nmem_streams;
         if (hmap_put(&L->streams, key, s) < 0)
             return -1;

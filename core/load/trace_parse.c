@@ -347,7 +347,7 @@ static int record(trace_parser *L, bool not_event)
 {
     trace_recs *r = L->recs;
     if (vec_grow_heap((void **)&r->v, &r->cap, r->n, sizeof *r->v) < 0)
-            return trace_pstate_nomem(L);
+        return trace_pstate_nomem(L);
     trace_rec *e = &r->v[r->n++];
     e->not_event = not_event;
     if (!not_event)

@@ -161,7 +161,7 @@ static int nest_track(struct builder *b, uint32_t track, const uint32_t *order, 
                 p->cover_end = end;
         }
         if (vec_grow_heap((void **)&b->stack, &b->stackcap, depth, sizeof *b->stack) < 0)
-                return -1;
+            return -1;
         if (m->ev_parent)
             m->ev_parent[e] = depth > 0 ? b->stack[depth - 1].ev : MODEL_NONE;
         if (!kept) {

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/model/model_nodes.h"
 #include "core/base/vec.h"
@@ -12,7 +11,7 @@
 int model_nodes_push(model_node **nodes, size_t *n, size_t *cap, model_node v)
 {
     if (vec_grow_heap((void **)nodes, cap, *n, sizeof **nodes) < 0)
-            return -1;
+        return -1;
     (*nodes)[(*n)++] = v;
     return 0;
 }
@@ -111,7 +110,7 @@ static int build_cats(model *m)
         uint32_t c = hmap_get(&cm, o->cat);
         if (c == UINT32_MAX) {
             if (vec_grow_heap((void **)&m->cats, &cap, m->ncats, sizeof *m->cats) < 0)
-                    goto fail;
+                goto fail;
             c = (uint32_t)m->ncats++;
             m->cats[c] = (model_cat){ .name = o->cat };
             if (hmap_put(&cm, o->cat, c) < 0)

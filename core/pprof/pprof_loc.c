@@ -61,7 +61,7 @@ static uint32_t add_function(pprof_locs *L, int64_t nid, int64_t fid, int64_t st
             return func;
     }
     if (vec_grow_heap((void **)&L->funcs, &L->funccap, L->nfuncs, sizeof *L->funcs) < 0)
-            return 0;
+        return 0;
     pb_function *f = &L->funcs[L->nfuncs];
     perftools__profiles__function__init(f);
     f->id = ++L->nfuncs;
