@@ -73,6 +73,7 @@ int hta_launch_stats(const hta_ctx *c)
     for (size_t i = 0; i < nl; i++)
         so->key[i] = L[so->idx[i]].stream;
     hta_sorter_pass(so, nl);
+    _Static_assert(sizeof *L <= RADIX_ELEM_MAX, "radix_permute leaves bigger elements unsorted");
     radix_permute(L, sizeof *L, so->idx, nl);
     for (size_t i = 0; i < nl;) {
         size_t j = i;

@@ -462,6 +462,8 @@ int hta_sequences(const hta_ctx *c)
         for (size_t i = 0; i < nlk; i++)
             so->key[i] = lk[so->idx[i]].track;
         hta_sorter_pass(so, nlk);
+        _Static_assert(sizeof *lk <= RADIX_ELEM_MAX,
+                       "radix_permute leaves bigger elements unsorted");
         radix_permute(lk, sizeof *lk, so->idx, nlk);
     }
     di = 0;

@@ -348,6 +348,8 @@ static void gpu_figures(kernels *k, kernels_gpu *g, const struct kev *kv, size_t
         for (size_t i = 0; i < ne; i++)
             z->key[i] = key_i64(ep[z->idx[i]].t);
         radix_sort(z->key, z->idx, ne, z->tkey, z->tidx);
+        _Static_assert(sizeof *ep <= RADIX_ELEM_MAX,
+                       "radix_permute leaves bigger elements unsorted");
         radix_permute(ep, sizeof *ep, z->idx, ne);
         double v = 0, sum = 0;
         bool any = false;
@@ -408,6 +410,7 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
     for (size_t i = 0; i < n; i++)
         z.key[i] = key_i64(kv[z.idx[i]].dev);
     radix_sort(z.key, z.idx, n, z.tkey, z.tidx);
+    _Static_assert(sizeof *kv <= RADIX_ELEM_MAX, "radix_permute leaves bigger elements unsorted");
     radix_permute(kv, sizeof *kv, z.idx, n);
     size_t ndev = 1;
     for (size_t i = 1; i < n; i++)

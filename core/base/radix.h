@@ -15,7 +15,8 @@
    series of sorts allocates once). val may be NULL (then tval too). */
 void radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tkey, uint32_t *tval);
 
-/* Puts base's elements (n of elem bytes, elem at most RADIX_ELEM_MAX) in
+/* Puts base's elements (n of elem bytes, elem at most RADIX_ELEM_MAX;
+   past it the array is left unsorted, so callers _Static_assert it) in
    the order perm gives, in place: element i becomes the one that was at
    perm[i] (perm being a permutation of 0..n-1, as radix_sort leaves the
    values 0..n-1 it was given). perm is consumed (each entry ends as its own
