@@ -22,7 +22,7 @@ uint64_t steps_count(const model *m)
         enum catkind k = o->cat < m->ncatkind ? (enum catkind)m->catkind[o->cat] : CATKIND_NONE;
         const char *name = model_op_name(m, (uint32_t)i);
         if (catkind_is_step_kind(k) &&
-            (catkind_step_name(name, strlen(name)) || strcmp(name, "ProfilerStep*") == 0))
+            (catkind_step_name(name, strlen(name)) || strcmp(name, CATKIND_STEPS_MERGED) == 0))
             n += o->calls;
     }
     return n;

@@ -44,6 +44,10 @@ bool catkind_is_launch(enum catkind k);
    name in any other category is not. */
 bool catkind_step_name(const char *s, size_t n);
 bool catkind_is_step_kind(enum catkind k);
+
+/* The name of the one operator the model merges every ProfilerStep#N into
+   (unless model_opts.keep_steps). */
+#define CATKIND_STEPS_MERGED "ProfilerStep*"
 static inline bool catkind_is_step(enum catkind k, const char *s, size_t n)
 {
     return catkind_is_step_kind(k) && catkind_step_name(s, n);

@@ -252,7 +252,8 @@ static int build_name_map(struct builder *b)
         const char *s = strtab_str(tr->strs, i);
         if (catkind_step_name(s, strtab_len(tr->strs, i))) {
             if (star == STRTAB_NONE) {
-                star = strtab_intern(tr->strs, "ProfilerStep*", 13);
+                star = strtab_intern(tr->strs, CATKIND_STEPS_MERGED,
+                                     sizeof CATKIND_STEPS_MERGED - 1);
                 if (star == STRTAB_NONE)
                     return -1;
             }
