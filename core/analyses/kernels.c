@@ -617,15 +617,6 @@ void kernels_free(kernels *k)
     free(k);
 }
 
-size_t kernels_launchers(const kernels *k, uint32_t name, const kernels_row **out, size_t n)
-{
-    size_t got = 0;
-    for (size_t i = 0; i < k->nby_op && got < n; i++)
-        if (k->by_op[i].name == name)
-            out[got++] = &k->by_op[i];
-    return got;
-}
-
 size_t kernels_launcher_ids(const kernels *k, uint32_t name, uint32_t *out)
 {
     size_t got = 0;

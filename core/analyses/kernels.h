@@ -123,11 +123,9 @@ void kernels_free(kernels *k);
 #define KERNELS_REC_LOW_OCC 25.0
 void kernels_recommend(const kernels *k, steps *s);
 
-/* The launching operators of kernel name (a by-name row's name): the by_op
-   rows of that name, largest total first, into out (at most n). Returns how
-   many. */
-size_t kernels_launchers(const kernels *k, uint32_t name, const kernels_row **out, size_t n);
-/* The same as indices into k->by_op (room for k->nby_op), in by_op's order. */
+/* The launching operators of kernel name (a by-name row's name): the
+   indices into k->by_op of the rows of that name, in by_op's order, into
+   out (room for k->nby_op). Returns how many. */
 size_t kernels_launcher_ids(const kernels *k, uint32_t name, uint32_t *out);
 
 enum kernels_sort {
