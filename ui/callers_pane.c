@@ -6,6 +6,13 @@
 #include "ui/view.h"
 #include "ui/view_impl.h"
 
+void callers_pane_done(callers_pane *p)
+{
+    if (p->has_rows)
+        tree_rows_done(&p->rows);
+    p->has_rows = false;
+}
+
 void callers_pane_fold(callers_pane *p, bool all)
 {
     if (all)

@@ -21,6 +21,9 @@ typedef struct callers_pane {
     bool reverse;
 } callers_pane;
 
+/* The rows freed (none: nothing); the pane keeps its sort. */
+void callers_pane_done(callers_pane *p);
+
 /* Rows just built: with all (every operator on top) each top folded, a list
    of operators; one operator alone shows its callers. */
 void callers_pane_fold(callers_pane *p, bool all);

@@ -67,9 +67,7 @@ static int cl_open(view *v)
 
 static void drop(struct callers_state *s)
 {
-    if (s->pane.has_rows)
-        tree_rows_done(&s->pane.rows);
-    s->pane.has_rows = false;
+    callers_pane_done(&s->pane);
     callers_free(s->c);
     s->c = NULL;
 }

@@ -45,9 +45,7 @@ static int cc_open(view *v)
 
 static void drop(struct ccallers *s)
 {
-    if (s->pane.has_rows)
-        tree_rows_done(&s->pane.rows);
-    s->pane.has_rows = false;
+    callers_pane_done(&s->pane);
     free(s->nodes);
     free(s->shadow);
     s->nodes = NULL;
