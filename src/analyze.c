@@ -122,14 +122,11 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
         if ((rc = cli_range_resolve("torch2pprof analyze", range_text, whole, &rg->r)) != EXIT_OK)
             goto out;
         rc = EXIT_INPUT;
-        if (!(m = range_scope(whole, &rg->r, mo, &err))) {
+        if (!(m = range_scope(whole, &rg->r, mo, &rg->kept, &err))) {
             m = whole;
             rc = cli_fail(&err);
             goto out;
         }
-        rg->kept = 0;
-        for (size_t e = 0; e < tr->nevents; e++)
-            rg->kept += m->keep[e] != 0;
         /* the Steps table: the steps whose host window overlaps the range */
         sel->ranged = true;
         steps_overlapping(st, rg->r.start, rg->r.end, &sel->rlo, &sel->rhi);
