@@ -361,9 +361,11 @@ int cli_analyze(int argc, char **argv)
                             "of its own)");
         goto done;
     }
+    /* --rank N picks one trace of a job: the range scopes its report */
     if (cv.range && (cv.base || cmp.per_step || cmp.base_step ||
-                     analyze_ranks_wanted((int)p.noperands, p.operands))) {
-        opts_usage_error(c, "--range takes one TRACE, without --base");
+                     (!cv.has_rank && analyze_ranks_wanted((int)p.noperands, p.operands)))) {
+        opts_usage_error(c, "--range takes one TRACE or one rank of a job (--rank N), "
+                            "without --base");
         goto done;
     }
     for (size_t i = 0; i < p.noperands; i++)
@@ -394,8 +396,8 @@ int cli_analyze(int argc, char **argv)
             goto done;
         sc.rank_of = p.noperands == 1 ? p.operands[0] : NULL;
         rc = analyze_one(picked, ptr, &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                         by_shape, with_modules, cv.short_names, kernels_only, &sel, NULL, &ho,
-                         &sc);
+                         by_shape, with_modules, cv.short_names, kernels_only, &sel, cv.range,
+                         &ho, &sc);
         goto done;
     }
     if (job) {
