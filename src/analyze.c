@@ -187,9 +187,16 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     }
     /* under a scope of stacks: the kernels launched and the allocations
        made inside them (the GPU summary and the devices' peaks stay the
-       device's); mem, when built (not for --kernels), is m's here */
+       device's); mem, when built (not for --kernels), is m's here.
+       The pair the Kernels header compares: kr, every kernel of the
+       report's model m (whole's kernels that m's keep mask holds: the
+       trace's, the step's or the range's), and skr, those of the same
+       events whose stack in m (sc->keep is over m's nodes) the scope
+       selects. skr takes no mask: m's own scope (model.keep) already
+       limits a scoped model's kernels (kernels_build_in); its span and
+       GPU summary, over every step, are not shown (kr's are). */
     if (sc->stacks && sc->keep &&
-        (!(skr = kernels_build_in(m, st, keep, sc->keep, &err)) ||
+        (!(skr = kernels_build_in(m, st, NULL, sc->keep, &err)) ||
          (mem && mem->m == m && !(smem = memory_scope_build(mem, sc->keep, &err))))) {
         rc = cli_fail(&err);
         goto out;
