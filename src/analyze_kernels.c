@@ -118,12 +118,20 @@ static const cli_col gpu_cols[] = { { "Device", CLI_COL_LEFT },
                                     { "Est.occupancy%", 0 },
                                     { "Tensor cores%", 0 } };
 
+/* What the unscoped kernels of a scope of stacks cover: those of the
+   model the report is on (k->m: the trace's, or a --step or --range
+   window of it, whose scope_note says which). */
+static const char *all_of(const kernels *k)
+{
+    return k->m->scope_note[0] ? k->m->scope_note : "the whole trace";
+}
+
 void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_t top)
 {
     char a[32], b[32];
     if (whole && whole->nrows && !k->nrows) {
         fprintf(f, "\nKernels: none launched inside the scope's stacks (%s ms of kernel time "
-                   "in the whole trace)\n", fmt_ms(whole->kernel_ns, a, sizeof a));
+                   "in %s)\n", fmt_ms(whole->kernel_ns, a, sizeof a), all_of(k));
         return;
     }
     if (!k || !k->nrows)
@@ -131,9 +139,9 @@ void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_
     struct krows x = { .k = k, .rows = k->rows };
     if (whole)
         fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names; in the "
-                   "scope: those launched inside its stacks, %s of %s ms kernel time)\n",
+                   "scope: those launched inside its stacks, %s of %s ms kernel time in %s)\n",
                 shown(k->nrows, top), k->nrows, fmt_ms(k->kernel_ns, a, sizeof a),
-                fmt_ms(whole->kernel_ns, b, sizeof b));
+                fmt_ms(whole->kernel_ns, b, sizeof b), all_of(k));
     else
         fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names)\n",
                 shown(k->nrows, top), k->nrows);
@@ -279,9 +287,15 @@ void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_
             (unsigned long long)k->kernel_events, (long long)k->kernel_ns, k->nrows, k->nby_op,
             (unsigned long long)k->no_launch, (unsigned long long)k->no_device,
             (unsigned long long)k->negative_occupancy, (unsigned long long)k->nonpositive_bps);
-    if (whole)
-        fprintf(f, ",\"scope\":\"stacks\",\"all_events\":%llu,\"all_total_ns\":%lld",
+    if (whole) {
+        /* all_*: the kernels of the model's scope, which all_of names:
+           "trace", or the step's or range's scope_note */
+        fprintf(f, ",\"scope\":\"stacks\",\"all_events\":%llu,\"all_total_ns\":%lld,"
+                   "\"all_of\":",
                 (unsigned long long)whole->kernel_events, (long long)whole->kernel_ns);
+        const char *of = k->m->scope_note[0] ? k->m->scope_note : "trace";
+        cli_json_string(f, of, strlen(of));
+    }
     if (dev->span_end > dev->span_start)
         fprintf(f, ",\"span_start_ns\":%lld,\"span_end_ns\":%lld", (long long)dev->span_start,
                 (long long)dev->span_end);
