@@ -204,7 +204,7 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
-        analyze_kernels_only(stdout, skr ? skr : kr, skr ? kr : NULL, top, json);
+        analyze_kernels_only(stdout, kr, skr, top, json);
     } else if (json) {
         ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
         ranks_file rank = { .path = (char *)path };
@@ -217,12 +217,9 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
             goto out;
         }
         analyze_report_json(stdout, m, order, nshow, sn, sel, rg, &rank, sc);
-        analyze_kernels_json(stdout, skr ? skr : kr, skr ? kr : NULL, top);
+        analyze_kernels_json(stdout, kr, skr, top);
         ranks_file_clear(&rank);
-        if (smem)
-            analyze_memory_scoped_json(stdout, smem, msort, top);
-        else
-            analyze_memory_json(stdout, mem, msort, top);
+        analyze_memory_json(stdout, mem, smem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)
             analyze_lines_json(stdout, m, sc->keep, top);
@@ -230,11 +227,8 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
         fputs("}\n", stdout);
     } else {
         analyze_report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg, sc);
-        analyze_kernels_text(stdout, skr ? skr : kr, skr ? kr : NULL, top);
-        if (smem)
-            analyze_memory_scoped_text(stdout, smem, st, msort, top);
-        else
-            analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_kernels_text(stdout, kr, skr, top);
+        analyze_memory_text(stdout, mem, smem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
         if (by_line)
             analyze_lines_text(stdout, m, sc->keep, top);
