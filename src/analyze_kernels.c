@@ -126,19 +126,26 @@ static const char *all_of(const kernels *k)
     return k->m->scope_note[0] ? k->m->scope_note : "the whole trace";
 }
 
-void analyze_kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t top)
+/* analyze_kernels_text; alone: the report is this section (--kernels),
+   so that a model without kernels says so, where the full report leaves
+   the section out. */
+static void kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t top, bool alone)
 {
     char a[32], b[32];
     /* the tables: the scope's kernels, or the model's without a scope of
        stacks; all: the model's beside the scope's, else NULL */
     const kernels *k = skr ? skr : kr, *all = skr ? kr : NULL;
+    /* nothing to tabulate: the one place that says why */
     if (all && all->nrows && !k->nrows) {
         fprintf(f, "\nKernels: none launched inside the scope's stacks (%s ms of kernel time "
                    "in %s)\n", fmt_ms(all->kernel_ns, a, sizeof a), all_of(k));
         return;
     }
-    if (!k || !k->nrows)
+    if (!k->nrows) {
+        if (alone)
+            fprintf(f, "\nNo kernel in this trace (or this scope).\n");
         return;
+    }
     struct krows x = { .k = k, .rows = k->rows };
     if (all)
         fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names; in the "
@@ -187,6 +194,11 @@ void analyze_kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t
     fprintf(f, "Tensor cores: %.2f%% of all kernel time; operators that can use them launched "
                "%.2f%% of the operators' kernel time\n",
             k->tc_used_pct, k->tc_eligible_pct);
+}
+
+void analyze_kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t top)
+{
+    kernels_text(f, kr, skr, top, false);
 }
 
 /* A double for JSON: shortest text that reads back the same. */
@@ -318,9 +330,7 @@ void analyze_kernels_only(FILE *f, const kernels *kr, const kernels *skr, size_t
         fputs("File:              ", f);
         cli_put_text(f, tr->path, strlen(tr->path));
         fputc('\n', f);
-        if (!kr->nrows && !skr)
-            fprintf(f, "\nNo kernel in this trace (or this scope).\n");
-        analyze_kernels_text(f, kr, skr, top);
+        kernels_text(f, kr, skr, top, true);
         return;
     }
     fputs("{\"file\":", f);

@@ -28,8 +28,9 @@ void analyze_kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t
    "range 1.000-2.000 ms"). */
 void analyze_kernels_json(FILE *f, const kernels *kr, const kernels *skr, size_t top);
 
-/* --kernels: the whole report is those sections: text, or a JSON object
-   with "file" and the members above; kr, skr as above (--kernels --focus). */
+/* --kernels: the whole report is those sections: text (saying so when
+   there is no kernel), or a JSON object with "file" and the members above;
+   kr, skr as above (--kernels --focus). */
 void analyze_kernels_only(FILE *f, const kernels *kr, const kernels *skr, size_t top,
                           bool json);
 
