@@ -122,14 +122,11 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
         if ((rc = cli_range_resolve("torch2pprof analyze", range_text, whole, &rg->r)) != EXIT_OK)
             goto out;
         rc = EXIT_INPUT;
-        if (!(m = range_scope(whole, &rg->r, mo, &err))) {
+        if (!(m = range_scope(whole, &rg->r, mo, &rg->kept, &err))) {
             m = whole;
             rc = cli_fail(&err);
             goto out;
         }
-        rg->kept = 0;
-        for (size_t e = 0; e < tr->nevents; e++)
-            rg->kept += m->keep[e] != 0;
         /* the Steps table: the steps whose host window overlaps the range */
         sel->ranged = true;
         steps_overlapping(st, rg->r.start, rg->r.end, &sel->rlo, &sel->rhi);
@@ -190,9 +187,16 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     }
     /* under a scope of stacks: the kernels launched and the allocations
        made inside them (the GPU summary and the devices' peaks stay the
-       device's); mem, when built (not for --kernels), is m's here */
+       device's); mem, when built (not for --kernels), is m's here.
+       The pair the Kernels header compares: kr, every kernel of the
+       report's model m (whole's kernels that m's keep mask holds: the
+       trace's, the step's or the range's), and skr, those of the same
+       events whose stack in m (sc->keep is over m's nodes) the scope
+       selects. skr takes no mask: m's own scope (model.keep) already
+       limits a scoped model's kernels (kernels_build_in); its span and
+       GPU summary, over every step, are not shown (kr's are). */
     if (sc->stacks && sc->keep &&
-        (!(skr = kernels_build_in(m, st, keep, sc->keep, &err)) ||
+        (!(skr = kernels_build_in(m, st, NULL, sc->keep, &err)) ||
          (mem && mem->m == m && !(smem = memory_scope_build(mem, sc->keep, &err))))) {
         rc = cli_fail(&err);
         goto out;
@@ -200,7 +204,7 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
     if (sel->only) {
         analyze_steps_only(stdout, sel, json);
     } else if (kernels_only) {
-        analyze_kernels_only(stdout, skr ? skr : kr, skr ? kr : NULL, top, json);
+        analyze_kernels_only(stdout, kr, skr, top, json);
     } else if (json) {
         ranks_load_opts ro = { .mo = *mo, .step = sel->spec };
         ranks_file rank = { .path = (char *)path };
@@ -213,12 +217,9 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
             goto out;
         }
         analyze_report_json(stdout, m, order, nshow, sn, sel, rg, &rank, sc);
-        analyze_kernels_json(stdout, skr ? skr : kr, skr ? kr : NULL, top);
+        analyze_kernels_json(stdout, kr, skr, top);
         ranks_file_clear(&rank);
-        if (smem)
-            analyze_memory_scoped_json(stdout, smem, msort, top);
-        else
-            analyze_memory_json(stdout, mem, msort, top);
+        analyze_memory_json(stdout, mem, smem, msort, top);
         analyze_gpu_json(stdout, gpu);
         if (by_line)
             analyze_lines_json(stdout, m, sc->keep, top);
@@ -226,11 +227,8 @@ static int analyze_one(const char *path, trace *given, const model_opts *mo, boo
         fputs("}\n", stdout);
     } else {
         analyze_report_text(stdout, m, order, nshow, (enum model_sort)sort, sn, sel, rg, sc);
-        analyze_kernels_text(stdout, skr ? skr : kr, skr ? kr : NULL, top);
-        if (smem)
-            analyze_memory_scoped_text(stdout, smem, st, msort, top);
-        else
-            analyze_memory_text(stdout, mem, st, msort, top);
+        analyze_kernels_text(stdout, kr, skr, top);
+        analyze_memory_text(stdout, mem, smem, st, msort, top);
         analyze_gpu_text(stdout, gpu);
         if (by_line)
             analyze_lines_text(stdout, m, sc->keep, top);
@@ -364,9 +362,11 @@ int cli_analyze(int argc, char **argv)
                             "of its own)");
         goto done;
     }
+    /* --rank N picks one trace of a job: the range scopes its report */
     if (cv.range && (cv.base || cmp.per_step || cmp.base_step ||
-                     analyze_ranks_wanted((int)p.noperands, p.operands))) {
-        opts_usage_error(c, "--range takes one TRACE, without --base");
+                     (!cv.has_rank && analyze_ranks_wanted((int)p.noperands, p.operands)))) {
+        opts_usage_error(c, "--range takes one TRACE or one rank of a job (--rank N), "
+                            "without --base");
         goto done;
     }
     for (size_t i = 0; i < p.noperands; i++)
@@ -397,8 +397,8 @@ int cli_analyze(int argc, char **argv)
             goto done;
         sc.rank_of = p.noperands == 1 ? p.operands[0] : NULL;
         rc = analyze_one(picked, ptr, &mo, cv.partial, sort, msort, (size_t)top, json, by_line,
-                         by_shape, with_modules, cv.short_names, kernels_only, &sel, NULL, &ho,
-                         &sc);
+                         by_shape, with_modules, cv.short_names, kernels_only, &sel, cv.range,
+                         &ho, &sc);
         goto done;
     }
     if (job) {

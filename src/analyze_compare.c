@@ -58,10 +58,11 @@ static char mark(enum compare_status s)
    model the figures come from: the whole one, or one scoped to steps
    first..last (--base-step, --step). */
 struct side {
-    trace *tr;        /* owned unless shared (both steps from one trace) */
-    bool shared;
+    trace *tr;        /* owned unless shared */
+    bool shared;      /* side 1 only: both steps from one trace, whose trace,
+                         whole model and steps side 0 owns */
     model *whole, *m; /* m == whole unless scoped; m owned apart then */
-    steps *st;        /* of the whole model; the other side's when both share it */
+    steps *st;        /* of the whole model; side 0's when shared */
     const char *step; /* the step text (N or N-M), NULL for the whole trace */
     size_t first, last;
 };
@@ -449,18 +450,15 @@ static int load_sides(const analyze_compare_opts *o, struct side sd[2])
 
 static void free_sides(struct side sd[2])
 {
-    for (int s = 0; s < 2; s++) {
-        if (s == 0 || sd[1].st != sd[0].st)
-            steps_free(sd[s].st);
+    for (int s = 0; s < 2; s++)
         if (sd[s].m != sd[s].whole)
             model_free(sd[s].m);
+    /* shared: side 1's trace, whole model and steps are side 0's */
+    for (int s = 0; s < (sd[1].shared ? 1 : 2); s++) {
+        steps_free(sd[s].st);
+        model_free(sd[s].whole);
+        trace_free(sd[s].tr);
     }
-    model_free(sd[0].whole);
-    if (sd[1].whole != sd[0].whole)
-        model_free(sd[1].whole);
-    trace_free(sd[0].tr);
-    if (!sd[1].shared)
-        trace_free(sd[1].tr);
 }
 
 int analyze_compare(const analyze_compare_opts *o)
@@ -494,7 +492,7 @@ int analyze_compare(const analyze_compare_opts *o)
     /* each side its steps (two traces' were built by their loading
        threads; one trace for both sides: one set, shared) */
     for (int s = 0; s < 2; s++) {
-        if (s == 1 && !sd[1].st && sd[1].whole == sd[0].whole) {
+        if (s == 1 && sd[1].shared) {
             sd[1].st = sd[0].st;
             continue;
         }

@@ -118,22 +118,40 @@ static const cli_col gpu_cols[] = { { "Device", CLI_COL_LEFT },
                                     { "Est.occupancy%", 0 },
                                     { "Tensor cores%", 0 } };
 
-void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_t top)
+/* What the unscoped kernels of a scope of stacks cover: those of the
+   model the report is on (k->m: the trace's, or a --step or --range
+   window of it, whose scope_note says which). */
+static const char *all_of(const kernels *k)
+{
+    return k->m->scope_note[0] ? k->m->scope_note : "the whole trace";
+}
+
+/* analyze_kernels_text; alone: the report is this section (--kernels),
+   so that a model without kernels says so, where the full report leaves
+   the section out. */
+static void kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t top, bool alone)
 {
     char a[32], b[32];
-    if (whole && whole->nrows && !k->nrows) {
+    /* the tables: the scope's kernels, or the model's without a scope of
+       stacks; all: the model's beside the scope's, else NULL */
+    const kernels *k = skr ? skr : kr, *all = skr ? kr : NULL;
+    /* nothing to tabulate: the one place that says why */
+    if (all && all->nrows && !k->nrows) {
         fprintf(f, "\nKernels: none launched inside the scope's stacks (%s ms of kernel time "
-                   "in the whole trace)\n", fmt_ms(whole->kernel_ns, a, sizeof a));
+                   "in %s)\n", fmt_ms(all->kernel_ns, a, sizeof a), all_of(k));
         return;
     }
-    if (!k || !k->nrows)
+    if (!k->nrows) {
+        if (alone)
+            fprintf(f, "\nNo kernel in this trace (or this scope).\n");
         return;
+    }
     struct krows x = { .k = k, .rows = k->rows };
-    if (whole)
+    if (all)
         fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names; in the "
-                   "scope: those launched inside its stacks, %s of %s ms kernel time)\n",
+                   "scope: those launched inside its stacks, %s of %s ms kernel time in %s)\n",
                 shown(k->nrows, top), k->nrows, fmt_ms(k->kernel_ns, a, sizeof a),
-                fmt_ms(whole->kernel_ns, b, sizeof b));
+                fmt_ms(all->kernel_ns, b, sizeof b), all_of(k));
     else
         fprintf(f, "\nKernels (ms; TensorBoard's Kernel view: %zu of %zu kernel names)\n",
                 shown(k->nrows, top), k->nrows);
@@ -155,9 +173,9 @@ void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_
     if (k->no_launch)
         fprintf(f, "(no launch): %llu kernels without a launch (no correlation matched one)\n",
                 (unsigned long long)k->no_launch);
-    /* the GPU summary is the device's: under a scope, the whole build's */
-    const kernels *g = whole ? whole : k;
-    const char *of = whole ? "; the whole device, not the scope" : "";
+    /* the GPU summary is the device's: under a scope of stacks, the model's */
+    const kernels *g = kr;
+    const char *of = skr ? "; the whole device, not the scope" : "";
     if (g->span_end > g->span_start)
         fprintf(f, "\nGPUs (TensorBoard's GPU summary, over the steps' span: %s ms%s)\n",
                 fmt_ms(g->span_end - g->span_start, a, sizeof a), of);
@@ -176,6 +194,11 @@ void analyze_kernels_text(FILE *f, const kernels *k, const kernels *whole, size_
     fprintf(f, "Tensor cores: %.2f%% of all kernel time; operators that can use them launched "
                "%.2f%% of the operators' kernel time\n",
             k->tc_used_pct, k->tc_eligible_pct);
+}
+
+void analyze_kernels_text(FILE *f, const kernels *kr, const kernels *skr, size_t top)
+{
+    kernels_text(f, kr, skr, top, false);
 }
 
 /* A double for JSON: shortest text that reads back the same. */
@@ -239,9 +262,10 @@ static void row_json(FILE *f, const kernels *k, const kernels_row *r, bool with_
     fputc('}', f);
 }
 
-void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_t top)
+void analyze_kernels_json(FILE *f, const kernels *kr, const kernels *skr, size_t top)
 {
-    const kernels *dev = whole ? whole : k; /* the GPU summary: the device's */
+    /* the rows: the scope's, or the model's; the GPU summary: the device's */
+    const kernels *k = skr ? skr : kr, *dev = kr;
     fputs(",\"kernels\":[", f);
     for (size_t i = 0; k && i < shown(k->nrows, top); i++) {
         if (i)
@@ -279,9 +303,15 @@ void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_
             (unsigned long long)k->kernel_events, (long long)k->kernel_ns, k->nrows, k->nby_op,
             (unsigned long long)k->no_launch, (unsigned long long)k->no_device,
             (unsigned long long)k->negative_occupancy, (unsigned long long)k->nonpositive_bps);
-    if (whole)
-        fprintf(f, ",\"scope\":\"stacks\",\"all_events\":%llu,\"all_total_ns\":%lld",
-                (unsigned long long)whole->kernel_events, (long long)whole->kernel_ns);
+    if (skr) {
+        /* all_*: the kernels of the model's scope, which all_of names:
+           "trace", or the step's or range's scope_note */
+        fprintf(f, ",\"scope\":\"stacks\",\"all_events\":%llu,\"all_total_ns\":%lld,"
+                   "\"all_of\":",
+                (unsigned long long)kr->kernel_events, (long long)kr->kernel_ns);
+        const char *of = k->m->scope_note[0] ? k->m->scope_note : "trace";
+        cli_json_string(f, of, strlen(of));
+    }
     if (dev->span_end > dev->span_start)
         fprintf(f, ",\"span_start_ns\":%lld,\"span_end_ns\":%lld", (long long)dev->span_start,
                 (long long)dev->span_end);
@@ -292,21 +322,19 @@ void analyze_kernels_json(FILE *f, const kernels *k, const kernels *whole, size_
     fputc('}', f);
 }
 
-void analyze_kernels_only(FILE *f, const kernels *k, const kernels *whole, size_t top,
+void analyze_kernels_only(FILE *f, const kernels *kr, const kernels *skr, size_t top,
                           bool json)
 {
-    const trace *tr = k->m->tr;
+    const trace *tr = kr->m->tr;
     if (!json) {
         fputs("File:              ", f);
         cli_put_text(f, tr->path, strlen(tr->path));
         fputc('\n', f);
-        if (!k->nrows && !whole)
-            fprintf(f, "\nNo kernel in this trace (or this scope).\n");
-        analyze_kernels_text(f, k, whole, top);
+        kernels_text(f, kr, skr, top, true);
         return;
     }
     fputs("{\"file\":", f);
     cli_json_string(f, tr->path, strlen(tr->path));
-    analyze_kernels_json(f, k, whole, top);
+    analyze_kernels_json(f, kr, skr, top);
     fputs("}\n", f);
 }

@@ -56,24 +56,9 @@ static void ops_table(FILE *f, const memory *mem, enum memory_sort sort, size_t 
     free(idx);
 }
 
-static void analyze_memory_devices(FILE *f, const memory *mem, const steps *st);
-
-void analyze_memory_text(FILE *f, const memory *mem, const steps *st, enum memory_sort sort,
-                         size_t top)
-{
-    if (!mem || !mem->ndevices)
-        return;
-    if (mem->windowed)
-        fprintf(f, "\nMemory (the [memory] records in %s alone)\n", mem->m->scope_note);
-    else
-        fprintf(f, "\nMemory\n");
-    analyze_memory_devices(f, mem, st);
-    ops_table(f, mem, sort, top, "");
-}
-
 /* Per device: the peak, when and where, reserved at the peak, allocations,
    frees and what was still allocated at the end. */
-static void analyze_memory_devices(FILE *f, const memory *mem, const steps *st)
+static void devices_text(FILE *f, const memory *mem, const steps *st)
 {
     const model *m = mem->m;
     /* times are offsets from the trace's start, under a scope too */
@@ -127,53 +112,50 @@ static void analyze_memory_devices(FILE *f, const memory *mem, const steps *st)
     }
 }
 
-void analyze_memory_scoped_text(FILE *f, const memory_scoped *ms, const steps *st,
-                                enum memory_sort sort, size_t top)
+void analyze_memory_text(FILE *f, const memory *mem, const memory_scoped *ms, const steps *st,
+                         enum memory_sort sort, size_t top)
 {
-    const memory *mem = &ms->view;
-    if (!mem->ndevices)
-        return;
     char a[64], b[64], c[64], d[64], e[64];
-    fprintf(f, "\nMemory in the scope (the allocations made inside its stacks; the devices' "
-               "peak, frees and end level below are the %s's, not the scope's)\n",
-            mem->windowed ? "window" : "whole trace");
-    for (size_t i = 0; i < mem->ndevices; i++) {
-        const memory_scope_dev *v = &ms->devs[i];
-        char line[512];
-        snprintf(line, sizeof line, "%-5s in the scope: %s allocs (%s), increase %s; %s of "
-                 "them (%s) never freed in the window",
-                 mem->devices[i].name, fmt_count(v->allocs, a, sizeof a),
-                 fmt_bytes(v->alloc_bytes, b, sizeof b), fmt_bytes(v->increase_bytes, c, sizeof c),
-                 fmt_count(v->live_allocs, d, sizeof d), fmt_bytes(v->live_bytes, e, sizeof e));
-        cli_put_wrapped(f, line, 8);
+    if (ms) {
+        /* the memory shown: the scope's view of mem */
+        mem = &ms->view;
+        if (!mem->ndevices)
+            return;
+        fprintf(f, "\nMemory in the scope (the allocations made inside its stacks; the devices' "
+                   "peak, frees and end level below are the %s's, not the scope's)\n",
+                mem->windowed ? "window" : "whole trace");
+        for (size_t i = 0; i < mem->ndevices; i++) {
+            const memory_scope_dev *v = &ms->devs[i];
+            char line[512];
+            snprintf(line, sizeof line, "%-5s in the scope: %s allocs (%s), increase %s; %s of "
+                     "them (%s) never freed in the window",
+                     mem->devices[i].name, fmt_count(v->allocs, a, sizeof a),
+                     fmt_bytes(v->alloc_bytes, b, sizeof b),
+                     fmt_bytes(v->increase_bytes, c, sizeof c),
+                     fmt_count(v->live_allocs, d, sizeof d), fmt_bytes(v->live_bytes, e, sizeof e));
+            cli_put_wrapped(f, line, 8);
+        }
+    } else {
+        if (!mem || !mem->ndevices)
+            return;
+        if (mem->windowed)
+            fprintf(f, "\nMemory (the [memory] records in %s alone)\n", mem->m->scope_note);
+        else
+            fprintf(f, "\nMemory\n");
     }
-    /* the devices' own figures, as the unscoped report prints them */
-    analyze_memory_devices(f, mem, st);
-    ops_table(f, mem, sort, top, "; on the scope's stacks");
+    /* the devices' own figures, under a scope of stacks too */
+    devices_text(f, mem, st);
+    ops_table(f, mem, sort, top, ms ? "; on the scope's stacks" : "");
 }
 
-static void memory_json(FILE *f, const memory *mem, const memory_scoped *ms,
-                        enum memory_sort sort, size_t top);
-
-void analyze_memory_json(FILE *f, const memory *mem, enum memory_sort sort, size_t top)
-{
-    memory_json(f, mem, NULL, sort, top);
-}
-
-void analyze_memory_scoped_json(FILE *f, const memory_scoped *ms, enum memory_sort sort,
-                                size_t top)
-{
-    memory_json(f, &ms->view, ms, sort, top);
-}
-
-/* The "memory" object; under a scope (ms) each device's "in_scope" figures
-   and the scope's operator rows (mem is then ms->view). */
-static void memory_json(FILE *f, const memory *mem, const memory_scoped *ms,
-                        enum memory_sort sort, size_t top)
+void analyze_memory_json(FILE *f, const memory *mem, const memory_scoped *ms,
+                         enum memory_sort sort, size_t top)
 {
     fputs(",\"memory\":{", f);
-    if (ms)
+    if (ms) {
+        mem = &ms->view; /* the scope's view of mem: device figures and its rows */
         fputs("\"scope\":\"stacks\",", f);
+    }
     fputs("\"devices\":[", f);
     for (size_t i = 0; mem && i < mem->ndevices; i++) {
         const memory_device *v = &mem->devices[i];

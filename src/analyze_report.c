@@ -3,35 +3,22 @@
    they show). */
 #include "config.h"
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/analyses/compare.h"
-#include "core/analyses/hta.h"
 #include "core/base/fmt.h"
 #include "core/model/model.h"
 #include "core/model/shortname.h"
 #include "core/analyses/range.h"
-#include "core/analyses/steps.h"
-#include "core/analyses/kernels.h"
 #include "src/analyze_report.h"
-#include "src/analyze_compare.h"
-#include "src/analyze_gpu.h"
-#include "src/analyze_kernels.h"
-#include "src/analyze_lines.h"
-#include "src/analyze_memory.h"
 #include "src/analyze_notes.h"
 #include "src/analyze_ranks.h"
 #include "src/analyze_scope.h"
-#include "src/analyze_shapes.h"
 #include "src/analyze_steps.h"
 #include "src/cli.h"
 #include "src/cli_table.h"
-#include "src/opts.h"
 
 /* An op's name as the report shows it: short with --short-names (sn). */
 static const char *op_label(const model *m, const shortnames *sn, uint32_t op, size_t *len)

@@ -17,8 +17,7 @@
 #include "src/opts.h"
 
 /* What export_run tells on the way, printed as it comes. */
-static void convert_tell(void *ctx, export_tell_kind kind, const char *path, const char *reason,
-                         const t2p_error *e)
+static void convert_tell(void *ctx, export_tell_kind kind, const char *path, const t2p_error *e)
 {
     const bool *partial = ctx;
     char buf[1200];
@@ -29,9 +28,6 @@ static void convert_tell(void *ctx, export_tell_kind kind, const char *path, con
     case EXPORT_TELL_EMPTY:
         fprintf(stderr, "torch2pprof convert: warning: %s\n",
                 cli_shown(e->reason, buf, sizeof buf));
-        break;
-    case EXPORT_TELL_TRUNCATED:
-        cli_warn_truncated(path, reason, "converted");
         break;
     case EXPORT_TELL_FAILED:
         fprintf(stderr, *partial ? "torch2pprof: warning: %s; left out (--partial)\n"
@@ -77,14 +73,26 @@ static void convert_summary(FILE *so, const char *out, const export_inputs *in,
     fputc('\n', so);
 }
 
+/* The traces export_run found cut, each a warning. */
+static void warn_truncated(const export_result *res)
+{
+    for (size_t i = 0; i < res->ntruncated; i++)
+        cli_warn_truncated(res->truncated[i].path, res->truncated[i].reason, "converted");
+}
+
 /* The inputs into OUT by export_run, then the summary. Returns the exit code. */
 static int convert_run(const export_inputs *in, const export_args *a, const char *out)
 {
     export_result res;
     t2p_error err;
     char vis[1200];
-    int rc;
-    if (export_run(in, a, out, convert_tell, (void *)&in->partial, &res, &err) < 0) {
+    int rc, run = export_run(in, a, out, convert_tell, (void *)&in->partial, &res, &err);
+    /* the cut traces: a job's ranks right after their load, before what
+       follows it (the summary, or the job's error); one trace or a pair
+       last, after the summary */
+    if (in->job)
+        warn_truncated(&res);
+    if (run < 0) {
         if (res.scope_error) {
             fprintf(stderr, "torch2pprof convert: %s\n", cli_shown(err.reason, vis, sizeof vis));
             rc = err.kind == T2P_ERR_ARG ? EXIT_USAGE : EXIT_INPUT;
@@ -95,8 +103,8 @@ static int convert_run(const export_inputs *in, const export_args *a, const char
     }
     FILE *so = cli_summary_stream(out);
     convert_summary(so, out, in, a, &res);
-    for (size_t i = 0; i < res.ntruncated; i++)
-        cli_warn_truncated(res.truncated_path[i], res.truncated_reason[i], "converted");
+    if (!in->job)
+        warn_truncated(&res);
     rc = cli_summary_done(so, out);
 out:
     export_result_done(&res);

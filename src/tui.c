@@ -32,7 +32,6 @@
 #include "src/tui_replay.h"
 #include "ui/draw.h"
 #include "ui/glyph.h"
-#include "ui/keys.h"
 #include "ui/mouse.h"
 #include "ui/progress.h"
 #include "ui/screen.h"

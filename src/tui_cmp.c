@@ -4,10 +4,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/base/fmt.h"
 #include "src/args.h"
+#include "src/tui_replay.h"
 #include "ui/draw.h"
 
 struct progress {
@@ -17,20 +17,13 @@ struct progress {
     volatile sig_atomic_t *cancel;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* pair_load calls this from either worker, one call at a time */
 static int on_progress(const trace_progress *p, void *ctx)
 {
     struct progress *g = ctx;
     if (*g->cancel)
         return 1;
-    double t = now_s();
+    double t = tui_replay_now();
     if (g->draw && t - g->last >= 0.1) {
         g->last = t;
         draw_progress(g->label, p->file_bytes, p->file_size, p->events, t - g->t0, "Loading");
@@ -41,7 +34,7 @@ static int on_progress(const trace_progress *p, void *ctx)
 int tui_cmp_load(const char *base, const char *path, bool partial, const model_opts *mo,
                  unsigned jobs, bool draw, volatile sig_atomic_t *cancel, tui_cmp *out)
 {
-    struct progress g = { .t0 = now_s(), .draw = draw, .cancel = cancel };
+    struct progress g = { .t0 = tui_replay_now(), .draw = draw, .cancel = cancel };
     snprintf(g.label, sizeof g.label, "%s and base %s", path, base);
     const char *paths[2] = { base, path };
     pair_load_opts po = { .partial = partial, .mo = *mo, .progress = on_progress,

@@ -6,12 +6,14 @@
 
 #include "src/tui_replay.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/base/fmt.h"
+#include "core/base/vec.h"
 #include "src/args.h"
 #include "ui/glyph.h"
 #include "ui/keys.h"
@@ -117,26 +119,32 @@ char *tui_replay_read_script(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap);
-    while (b) {
+    char *b = NULL;
+    size_t cap = 0, n = 0;
+    int e = 0;
+    for (;;) {
+        /* room for one more byte and the closing NUL: vec_grow_heap
+           doubles, so each read fills the rest of a buffer twice as big */
+        if (vec_grow_heap((void **)&b, &cap, n + 1, 1) < 0) {
+            e = errno;
+            break;
+        }
         size_t k = fread(b + n, 1, cap - n - 1, f);
         n += k;
-        if (k == 0)
+        if (k == 0) {
+            /* a read error is no end of file: a cut script would replay
+               other keys than the file's */
+            if (ferror(f))
+                e = errno ? errno : EIO;
             break;
-        if (n + 1 == cap) {
-            char *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
         }
     }
     fclose(f);
-    if (b)
-        b[n] = '\0';
+    if (e || !b) {
+        free(b);
+        errno = e ? e : ENOMEM;
+        return NULL;
+    }
+    b[n] = '\0';
     return b;
 }

@@ -20,8 +20,9 @@ double tui_replay_cpu_ms(void);
 int tui_replay_run(view *v, const char *script, bool print, bool ascii, int w, int h,
                    double t_start);
 
-/* The script in the file at path, whole; NULL when it cannot be read.
-   The caller frees it. */
+/* The script in the file at path, whole; NULL with errno set when it
+   cannot be opened or read to its end, or out of memory. The caller
+   frees it. */
 char *tui_replay_read_script(const char *path);
 
 #endif

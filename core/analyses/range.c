@@ -150,9 +150,9 @@ unsigned char *range_mask(const model *whole, const time_range *r, size_t *kept)
 }
 
 model *range_scope(const model *whole, const time_range *r, const model_opts *base,
-                   t2p_error *err)
+                   size_t *kept, t2p_error *err)
 {
-    unsigned char *k = range_mask(whole, r, NULL);
+    unsigned char *k = range_mask(whole, r, kept);
     if (!k) {
         error_set(err, T2P_ERR_NOMEM, whole->tr->path, -1, "out of memory scoping to a range");
         return NULL;

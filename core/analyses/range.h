@@ -58,10 +58,11 @@ int range_resolve(const model *whole, const range_spec *spec, time_range *out, t
 unsigned char *range_mask(const model *whole, const time_range *r, size_t *kept);
 
 /* The model of r alone: model_build of the trace with base's options and
-   range_mask as its keep mask; its scope_note is range_label's. NULL with
-   err set. */
+   range_mask as its keep mask; its scope_note is range_label's. *kept
+   (may be NULL) gets how many events the mask keeps, counted as it is
+   built. NULL with err set. */
 model *range_scope(const model *whole, const time_range *r, const model_opts *base,
-                   t2p_error *err);
+                   size_t *kept, t2p_error *err);
 
 /* Marks m (a model of r's events) with r's window (model.scope):
    its memory figures then count the [memory] records in [start, end). */

@@ -65,6 +65,11 @@ typedef struct export_args {
     void *progress_ctx;
 } export_args;
 
+/* A trace that ended early (loaded with partial): its path and why. */
+typedef struct export_cut {
+    char *path, *reason;
+} export_cut;
+
 typedef struct export_result {
     pprof_summary sum;
     bool selecting;       /* some entry, filter or pattern selected stacks */
@@ -78,17 +83,19 @@ typedef struct export_result {
     bool job;             /* the inputs were a job: nranks ranks written */
     size_t nranks;
     bool diff;            /* the inputs were a pair: new minus base */
-    /* one trace or a pair: the traces that ended early (loaded with
-       partial), to be told after the summary; owned, export_result_done */
-    size_t ntruncated;
-    char *truncated_path[2], *truncated_reason[2];
+    /* every trace that ended early (loaded with partial), in the inputs'
+       order: one trace's or a pair's once written, a job's ranks' as
+       loaded (also when the job then fails); the caller tells them. Owned
+       (export_result_done) */
+    export_cut *truncated;
+    size_t ntruncated, cap_truncated;
     /* on failure: the error is the caller's mistake about the scope (an
        entry, a --step or --rank the input lacks), not the input's; the
        command names it ("torch2pprof convert: REASON") */
     bool scope_error;
 } export_result;
 
-/* Frees what export_run left in res (the truncated traces' names). */
+/* Frees what export_run left in res (the truncated traces). */
 void export_result_done(export_result *res);
 
 /* The stacks a's entries, filter and patterns (a->entries, filter,
@@ -198,16 +205,17 @@ typedef struct export_inputs {
 
 /* What export_run has to tell while it runs, before it returns: the
    caller prints them as they come (a job's notes come before its long
-   load). */
+   load). The traces that ended early are no such news: they are in
+   export_result.truncated. */
 typedef enum export_tell_kind {
     EXPORT_TELL_NOTE,        /* a file of a job's directories left out (e) */
     EXPORT_TELL_EMPTY,       /* an entry selects nothing: the profile is empty (e) */
-    EXPORT_TELL_TRUNCATED,   /* a rank's trace ended early (path, reason) */
     EXPORT_TELL_FAILED,      /* a rank's trace failed to load (e): left out with
                                 partial, else the run fails once all are told */
 } export_tell_kind;
+/* path: FAILED's trace (NULL for the others); e: what is told. */
 typedef void (*export_tell_fn)(void *ctx, export_tell_kind kind, const char *path,
-                               const char *reason, const t2p_error *e);
+                               const t2p_error *e);
 
 /* The one path of `torch2pprof convert`: loads in's inputs, writes their
    profile in a's scope to out (export_trace, export_job_write or

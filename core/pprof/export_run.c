@@ -12,35 +12,36 @@
 
 #include "core/analyses/pair.h"
 #include "core/analyses/ranks.h"
+#include "core/base/vec.h"
 #include "core/pprof/pprof.h"
 
 void export_result_done(export_result *res)
 {
     if (!res)
         return;
-    for (size_t i = 0; i < 2; i++) {
-        free(res->truncated_path[i]);
-        free(res->truncated_reason[i]);
-        res->truncated_path[i] = res->truncated_reason[i] = NULL;
+    for (size_t i = 0; i < res->ntruncated; i++) {
+        free(res->truncated[i].path);
+        free(res->truncated[i].reason);
     }
-    res->ntruncated = 0;
+    free(res->truncated);
+    res->truncated = NULL;
+    res->ntruncated = res->cap_truncated = 0;
 }
 
-/* A trace that ended early, kept for after the summary (one trace, a pair:
-   the old command told them last, and the summary is the caller's). */
-static int keep_truncated(export_result *res, const trace *tr, t2p_error *err)
+/* A trace that ended early (path, reason), kept in res for the caller to
+   tell: the one route for one trace, a pair and a job's ranks alike. */
+static int keep_truncated(export_result *res, const char *path, const char *reason,
+                          t2p_error *err)
 {
-    if (!tr->truncated || res->ntruncated >= 2)
-        return 0;
-    char *p = strdup(tr->path), *r = strdup(tr->truncated_reason);
-    if (!p || !r) {
+    char *p = strdup(path), *r = strdup(reason);
+    if (!p || !r || vec_grow_heap((void **)&res->truncated, &res->cap_truncated,
+                                  res->ntruncated, sizeof *res->truncated) < 0) {
         free(p);
         free(r);
         error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory");
         return -1;
     }
-    res->truncated_path[res->ntruncated] = p;
-    res->truncated_reason[res->ntruncated++] = r;
+    res->truncated[res->ntruncated++] = (export_cut){ .path = p, .reason = r };
     return 0;
 }
 
@@ -67,7 +68,7 @@ static int run_one(const export_inputs *in, const export_args *a, const char *ou
             goto out;
         }
         if (tell)
-            tell(ctx, EXPORT_TELL_EMPTY, NULL, NULL, err);
+            tell(ctx, EXPORT_TELL_EMPTY, NULL, err);
     }
     int64_t rank = ranks_trace_rank(tr);
     one.has_rank = rank >= 0;
@@ -77,7 +78,7 @@ static int run_one(const export_inputs *in, const export_args *a, const char *ou
         res->scope_error = err->kind == T2P_ERR_ARG || err->kind == T2P_ERR_MISSING;
         goto out;
     }
-    rc = keep_truncated(res, tr, err);
+    rc = tr->truncated ? keep_truncated(res, tr->path, tr->truncated_reason, err) : 0;
 out:
     model_free(m);
     trace_free(tr);
@@ -104,7 +105,7 @@ static void tell_notes(const ranks_job *j, size_t *told, export_tell_fn tell, vo
 {
     for (; *told < j->nnotes; (*told)++)
         if (tell)
-            tell(ctx, EXPORT_TELL_NOTE, NULL, NULL, &j->notes[*told]);
+            tell(ctx, EXPORT_TELL_NOTE, NULL, &j->notes[*told]);
 }
 
 /* The stacks a's options keep are fewer than all (what the job's summary
@@ -139,12 +140,14 @@ static int run_job(const export_inputs *in, const export_args *a, const char *ou
     tell_notes(j, &told, tell, ctx);
     if (lrc < 0)
         goto out;
-    for (size_t i = 0; i < j->nfiles && tell; i++) {
+    for (size_t i = 0; i < j->nfiles; i++) {
         const ranks_file *f = &j->files[i];
-        if (f->loaded && f->truncated)
-            tell(ctx, EXPORT_TELL_TRUNCATED, f->path, f->truncated_reason, NULL);
-        else if (!f->loaded)
-            tell(ctx, EXPORT_TELL_FAILED, f->path, NULL, &f->err);
+        if (f->loaded && f->truncated) {
+            if (keep_truncated(res, f->path, f->truncated_reason, err) < 0)
+                goto out;
+        } else if (!f->loaded && tell) {
+            tell(ctx, EXPORT_TELL_FAILED, f->path, &f->err);
+        }
     }
     if (j->nfailed && !in->partial) {
         error_set(err, T2P_ERR_IO, NULL, -1,
@@ -210,8 +213,8 @@ static int run_pair(const export_inputs *in, const export_args *a, const char *o
     int rc = export_diff(side[0].m, side[1].m, &in->mo, a, out, res, err);
     res->diff = true;
     for (int s = 0; s < 2; s++) {
-        if (rc == 0)
-            rc = keep_truncated(res, side[s].tr, err);
+        if (rc == 0 && side[s].tr->truncated)
+            rc = keep_truncated(res, side[s].tr->path, side[s].tr->truncated_reason, err);
         model_free(side[s].m);
         trace_free(side[s].tr);
     }

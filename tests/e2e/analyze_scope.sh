@@ -6,7 +6,10 @@
 # time from `analyze --json -top 0 SCOPE` equals the flat time go tool pprof
 # reads from `convert SCOPE` (tests/check_analyze_scope.py); a --focus,
 # --category or --track that names nothing, and a --rank the job lacks,
-# exit 2 in both with the reason. Fails, saying so, without go or python3.
+# exit 2 in both with the reason; under --step 7 with a focus, the kernels
+# the scope's are compared with are step 7's (analyze --json --step 7's
+# kernels_info.total_ns), and the text and --json name the step. Fails,
+# saying so, without go or python3.
 set -u
 tool="$top_builddir/torch2pprof"
 py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
@@ -46,4 +49,27 @@ esac
 if "$tool" analyze --focus aten::mm "$d/ranks" >/dev/null 2>&1; then
     echo "FAIL: analyze --focus of a job without --rank was not refused"; fail=1
 fi
+# under --step with a scope of stacks, the kernels the scope's are compared
+# with are the step's (check_kernels.py checks --step's kernels_info), and
+# the text and --json say so, not "the whole trace"
+res="$d/resnet50_gpu.json.gz"
+dl='enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__'
+for fo in aten::conv2d "$dl"; do
+    got=$("$tool" analyze --json --step 7 --focus "$fo" "$res" |
+          "$py" -c 'import json, sys; k = json.load(sys.stdin)["kernels_info"]; print(k.get("all_total_ns"), k.get("all_of"))')
+    want=$("$tool" analyze --json --step 7 "$res" |
+           "$py" -c 'import json, sys; print(json.load(sys.stdin)["kernels_info"]["total_ns"])')
+    [ -n "$want" ] && [ "$got" = "$want Step 7" ] ||
+        { echo "FAIL: --step 7 --focus $fo: all_total_ns, all_of: $got; --step 7's kernels: $want ns"; fail=1; }
+done
+txt=$("$tool" analyze --step 7 --focus "$dl" "$res")
+case $txt in
+    *"Kernels: none launched inside the scope's stacks ("*" ms of kernel time in Step 7)"*) ;;
+    *) echo "FAIL: --step 7 --focus without kernels: the text does not name the step"; fail=1 ;;
+esac
+txt=$("$tool" analyze --step 7 --focus aten::conv2d "$res")
+case $txt in
+    *"in the scope: those launched inside its stacks, "*" ms kernel time in Step 7)"*) ;;
+    *) echo "FAIL: --step 7 --focus aten::conv2d: the Kernels header does not name the step"; fail=1 ;;
+esac
 exit $fail

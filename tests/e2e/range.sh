@@ -275,4 +275,26 @@ PYEOF
     "$tool" convert --range 1ms:2ms --step 1 "$job" -o "$work/x2.pb.gz" >/dev/null 2>&1; rc=$?
     [ $rc -eq 1 ] && [ ! -e "$work/x2.pb.gz" ] || bad "convert DIR --range --step: exit $rc"
 fi
+# 10. analyze --rank N --range: the rank's report is scoped to the range, as
+#     analyze --range of that rank's file is (the oracle checks that one), from
+#     the job's directory and from the rank's file alone
+"$py" "$top_srcdir/tests/check_analyze.py" --range 1ms:20ms "$tool" "$job/rank-2.json.gz" || fail=1
+"$tool" analyze --json -top 0 --range 1ms:20ms "$job/rank-2.json.gz" >"$work/r2.json" 2>&1 ||
+    bad "analyze --range rank-2.json.gz"
+for src in "$job" "$job/rank-2.json.gz"; do
+    "$tool" analyze --json -top 0 --rank 2 --range 1ms:20ms "$src" >"$work/k2.json" 2>"$work/k2.err" ||
+        { bad "analyze --rank 2 --range 1ms:20ms $src: $(cat "$work/k2.err")"; continue; }
+    "$py" - "$work/r2.json" "$work/k2.json" "$src" <<'PYEOF' || fail=1
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+keys = ("range_start_ns", "range_end_ns", "range_events", "complete_events", "busy_ns", "gpu_ns",
+        "gpu_events", "ops")
+bad = [k for k in keys if k not in b or a.get(k) != b[k]]
+print(("FAIL: analyze --rank 2 --range 1ms:20ms %s: differs from the rank's file ranged in %s"
+       % (sys.argv[3], ", ".join(bad))) if bad else
+      "ok: analyze --rank 2 --range 1ms:20ms %s = analyze --range of rank-2 (%d events)"
+      % (sys.argv[3], b["range_events"]))
+sys.exit(1 if bad else 0)
+PYEOF
+done
 exit $fail

@@ -199,7 +199,7 @@ static void test_range_mask(void **state)
     assert_false(k[ev(f.tr, "cudaLaunchKernel")]);
     free(k);
     /* the scoped model: the memcpy's device time under its launch's caller */
-    model *m = range_scope(f.m, &r, NULL, &err);
+    model *m = range_scope(f.m, &r, NULL, NULL, &err);
     assert_non_null(m);
     assert_int_equal(m->gpu_ns, 10 * US);
     assert_int_equal(m->gpu_unattributed_events, 0);

@@ -451,7 +451,7 @@ static int apply_range(view *v, int64_t a, int64_t e)
     model_opts mo = s->whole->opts;
     mo.keep = NULL;
     mo.group = NULL;
-    model *sm = range_scope(s->whole, &r, &mo, &err);
+    model *sm = range_scope(s->whole, &r, &mo, NULL, &err);
     if (!sm) {
         view_status_set(v, "%s", err.reason);
         return VIEW_DRAW_FOOTER;
