@@ -87,8 +87,9 @@ static inline void unit_dir_remove(const char *dir)
     while ((e = readdir(d)) != NULL) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
-        char path[320];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char path[1024];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        assert_true(n > 0 && (size_t)n < sizeof path);
         if (unlink(path) != 0)
             unit_dir_remove(path); /* a directory: its files, then itself */
     }
