@@ -159,7 +159,7 @@ def main(argv):
     bad = []
     checked = []
 
-    a = subprocess.run([tool, "analyze", "--by-line", "--json", "-top", "0", trace],
+    a = subprocess.run([tool, "analyze", "--by-line", "--json", "--top", "0", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if a.returncode != 0:
         bad.append("analyze --by-line exited %d: %s" % (a.returncode, a.stderr.decode()[:300]))
