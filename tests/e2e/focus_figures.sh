@@ -70,11 +70,17 @@ print(d["kernels_info"]["total_ns"],
         rm -f "$work"/*.pb.gz
         (cd "$work" && "$top_builddir/torch2pprof-tui" --replay "e <Enter>" --print --size 200x40 \
             --view $v --focus aten::conv2d "$res") >"$work/screen" 2>&1
-        got=$(go tool pprof -raw "$work"/*.pb.gz 2>/dev/null | awk '
-            /^Samples:/ { s = 1; next }
-            s && $1 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+:$/ { d += $3; n += $4; b += $5 }
-            /^Locations/ { s = 0 }
-            END { printf "%.0f %.0f %.0f", d, n, b }')
+        # summed by same_samples.py, the one reader of go tool pprof -raw
+        got=$("$py" - "$top_srcdir/tests" "$work"/*.pb.gz <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import same_samples
+types, s = same_samples.summed(sys.argv[2])
+col = [[t.split("/")[0] for t in types].index(n)
+       for n in ("device_time", "alloc_objects", "alloc_space")]
+print(" ".join(str(sum(v[c] for v in s.values())) for c in col))
+PYEOF
+)
         set -- $want $got
         if [ "$v" = kernels ] && [ "$4" != "$1" ]; then
             echo "e in Kernels under --focus: device time $4, analyze's kernels $1"; fail=1
