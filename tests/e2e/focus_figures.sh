@@ -1,7 +1,7 @@
 #!/bin/sh
 # analyze under a scope of stacks (--focus OP, --focus A>B, --filter, both):
-# its Kernels and Memory sections count the kernels launched and the
-# allocations made inside the scope's stacks, against
+# its Kernels (by name and by operator), Memory (allocations, live ones) and
+# source lines count what happened inside the scope's stacks, against
 # tests/check_focus_figures.py's own computation from the trace JSON, on the
 # sample trace and, when present, the shared traces with kernels. Fails,
 # saying so, without python3.
@@ -16,6 +16,11 @@ t="$top_srcdir/data/resnet50_gpu.json.gz"
 "$py" "$check" "$tool" "$t" --focus 'ProfilerStep*>aten::conv2d' || fail=1
 "$py" "$check" "$tool" "$t" --focus Optimizer.step#SGD.step || fail=1
 "$py" "$check" "$tool" "$t" --filter sgemm || fail=1
+# a trace with addresses: allocations still live at the end inside the scope
+t="$top_srcdir/tests/fixtures/cnn_memory.json.gz"
+"$py" "$check" "$tool" "$t" --focus 'ProfilerStep*' || fail=1
+"$py" "$check" "$tool" "$t" --filter aten || fail=1
+"$py" "$check" "$tool" "$t" --filter Backward || fail=1
 for a in "ns_resolution_rank0.pt.trace.json.gz --focus ConvolutionBackward0" \
          "ns_resolution_rank0.pt.trace.json.gz --filter conv" \
          "sampled_rank0_noflows.json.gz --focus DistributedDataParallel.forward" \
