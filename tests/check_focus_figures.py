@@ -40,9 +40,13 @@ either side names, the allocations (count, bytes), the net increase and
 the live allocations (count, bytes) inside the scope; the source lines'
 self and total (--by-line); and the device figures ("gpus"), which must be
 the unscoped report's (the whole device, checked by check_kernels.py).
+The text report's "in the scope" kernel time (and the whole trace's) and
+per-device memory line are compared with the same figures as it prints
+them (ms to the microsecond, bytes in KiB/MiB/GiB to one decimal).
 Exit 1 on a difference, printing it."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -169,6 +173,48 @@ def figures(path, tests):
     return kern, mem
 
 
+def fmt_bytes(n):
+    """Bytes as the text report prints them: B below 1 KiB, else one decimal
+    of KiB, MiB, GiB or TiB."""
+    a, sign = abs(n), "-" if n < 0 else ""
+    if a < 1024:
+        return "%s%d B" % (sign, a)
+    a /= 1024
+    u = 0
+    while a >= 1024 and u < 3:
+        a /= 1024
+        u += 1
+    return "%s%.1f %s" % (sign, a, ("KiB", "MiB", "GiB", "TiB")[u])
+
+
+MEM_LINE = re.compile(r"^(\S+)\s+in the scope: ([\d,]+) allocs \(([^)]*)\), increase ([^;]*); "
+                      r"([\d,]+) of them \(([^)]*)\) never freed in the window$", re.M)
+
+
+def text_figures(text, kern, mem, whole_ns):
+    """The text report's "in the scope" figures against the oracle's."""
+    bad = []
+    if kern["events"]:
+        want = "in the scope: those launched inside its stacks, %s of %s ms kernel time" % (
+            oracle.ms(kern["total_ns"]), oracle.ms(whole_ns))
+    elif whole_ns:
+        want = "Kernels: none launched inside the scope's stacks (%s ms of kernel time" % (
+            oracle.ms(whole_ns))
+    else:
+        want = None  # a trace without kernels: no Kernels section to check
+    if want and want not in text:
+        bad.append("text: no %r" % want)
+    shown = {m.group(1): m.groups()[1:] for m in MEM_LINE.finditer(text)}
+    for dev in sorted(set(shown) | set(mem)):
+        d = mem.get(dev, ZERO)
+        want = ("{:,}".format(d["allocs"]), fmt_bytes(d["alloc_bytes"]),
+                fmt_bytes(d["increase_bytes"]), "{:,}".format(d["live_allocs"]),
+                fmt_bytes(d["live_bytes"]))
+        if shown.get(dev) != want:
+            bad.append("text memory %s in the scope: %s, here %s" % (dev, shown.get(dev), want))
+    return bad
+
+
 def run_json(tool, args):
     return json.loads(subprocess.run([tool, "analyze", "--json", "--top", "0"] + args,
                                      check=True, capture_output=True).stdout)
@@ -236,6 +282,9 @@ def main(argv):
         if tl.get(k) != lines.get(k):
             bad.append("line %s:%d %s: tool %s, here %s" % (k[0][-40:], k[1], k[2], tl.get(k),
                                                            lines.get(k)))
+    text = subprocess.run([tool, "analyze", "--top", "3"] + argv[3:] + [path], check=True,
+                          capture_output=True, text=True).stdout
+    bad += text_figures(text, kern, mem, whole["kernels_info"]["total_ns"])
     print("%s %s: %d kernels, %d ns, %d by-op rows; memory %s; %d lines"
           % (os.path.basename(path), " ".join(argv[3:]), kern["events"], kern["total_ns"],
              len(kern["by_op"]), json.dumps(mem, sort_keys=True), len(lines)))

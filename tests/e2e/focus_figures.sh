@@ -16,6 +16,9 @@ t="$top_srcdir/data/resnet50_gpu.json.gz"
 "$py" "$check" "$tool" "$t" --focus 'ProfilerStep*>aten::conv2d' || fail=1
 "$py" "$check" "$tool" "$t" --focus Optimizer.step#SGD.step || fail=1
 "$py" "$check" "$tool" "$t" --filter sgemm || fail=1
+# no kernel in the scope: its allocations and lines, and the text's
+# "none launched" with the whole trace's kernel time
+"$py" "$check" "$tool" "$t" --focus 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__' || fail=1
 # a trace with addresses: allocations still live at the end inside the scope
 t="$top_srcdir/tests/fixtures/cnn_memory.json.gz"
 "$py" "$check" "$tool" "$t" --focus 'ProfilerStep*' || fail=1
