@@ -3,7 +3,7 @@
 
 usage: check_analyze.py [--step N|N-M | --range START:END] TOOL TRACE [EXPECTED.json]
 
-Runs `TOOL analyze --json -top 0 TRACE` and compares
+Runs `TOOL analyze --json --top 0 TRACE` and compares
   (a) with tests/oracle.py on TRACE: every op, keyed by (name, category): count,
       self_ns, total_ns, min_ns, max_ns, cum_ns, device_self_ns, device_total_ns; and busy_ns,
       window_ns, tracks, gpu_events, gpu_ns, gpu_unattributed_events,
@@ -66,7 +66,7 @@ def main(argv):
         fig = None
         why = str(e)
 
-    cmd = [tool, "analyze", "--json", "-top", "0"] + (["--step", step] if step else []) + \
+    cmd = [tool, "analyze", "--json", "--top", "0"] + (["--step", step] if step else []) + \
         (["--range", rng] if rng else []) + [trace]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if fig is None:

@@ -2,7 +2,7 @@
 """check_analyze_scope.py TOOL TRACE|DIR [SCOPE-OPTION...]: analyze in a
 scope counts what convert writes in that scope (#23).
 
-Runs `TOOL analyze --json -top 0 SCOPE TRACE` and `TOOL convert SCOPE TRACE
+Runs `TOOL analyze --json --top 0 SCOPE TRACE` and `TOOL convert SCOPE TRACE
 -o OUT`, then reads OUT with go tool pprof (never with our own decoder), the
 independent figure:
   - each function's flat time (pprof's sum of the self samples whose leaf
@@ -44,7 +44,7 @@ def main(argv):
     work = tempfile.mkdtemp(prefix="t2p-ascope.")
     try:
         out = os.path.join(work, "x.pb.gz")
-        a = subprocess.run([tool, "analyze", "--json", "-top", "0"] + scope + [trace],
+        a = subprocess.run([tool, "analyze", "--json", "--top", "0"] + scope + [trace],
                            capture_output=True, text=True, errors="replace")
         c = subprocess.run([tool, "convert"] + scope + [trace, "-o", out],
                            capture_output=True, text=True, errors="replace")
@@ -94,7 +94,7 @@ def main(argv):
             _, dtotal = top(go, env, out, "device_time")
             if dtotal != dev:
                 bad.append("pprof device_time total %d != analyze's streams %d" % (dtotal, dev))
-        t = subprocess.run([tool, "analyze", "-top", "3"] + scope + [trace],
+        t = subprocess.run([tool, "analyze", "--top", "3"] + scope + [trace],
                            capture_output=True, text=True, errors="replace")
         if t.returncode != 0:
             bad.append("analyze (text) exited %d: %s" % (t.returncode, t.stderr.strip()))

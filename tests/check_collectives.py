@@ -17,7 +17,7 @@ none of the tool's figures:
   - per rank: its waits summed, its calls;
   - per (collective, group), the "By collective" table: calls, bytes,
     mean time and mean wait per rank and call, the rank most often last.
-Compared exactly with `TOOL analyze --json -top 0 DIR` (collectives,
+Compared exactly with `TOOL analyze --json --top 0 DIR` (collectives,
 collective_wait) and with the text report's "By collective" rows, printed
 with the text's rounding (ms to the microsecond, half away from zero).
 Exit 0 when all hold, 1 otherwise. Stdlib only, Python >= 3.9."""
@@ -28,7 +28,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from decimal import Decimal, ROUND_HALF_UP
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
@@ -146,12 +145,6 @@ def as_json(m):
                        "duration_ns": x["end"] - x["arrival"]} for x in m["entries"]]}
 
 
-def ms(ns):
-    """ns as the text prints milliseconds: to the microsecond, half away from zero."""
-    us = (Decimal(abs(ns)) / 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    return "%s%d.%03d" % ("-" if ns < 0 and us else "", us // 1000, us % 1000)
-
-
 def kinds(matches, ranks):
     """The "By collective" rows, as text cells, in first-call order."""
     rows, at = [], {}
@@ -177,7 +170,7 @@ def kinds(matches, ranks):
         n = x["entries"]
         out.append([x["name"], x["pg"], "{:,}".format(x["calls"]),
                     "-" if x["bytes"] is None else "{:,}".format(x["bytes"]),
-                    ms(x["time"] // n if n else 0), ms(x["wait"] // n if n else 0),
+                    oracle.ms(x["time"] // n if n else 0), oracle.ms(x["wait"] // n if n else 0),
                     "%d (%d of %d)" % (lr, most, x["calls"])])
     return out
 
@@ -215,7 +208,7 @@ def check_job(tool, shared, src, work, n, slow, factor):
     matches, per_rank = match(ranks)
     need(len(matches) > 0, "%s: no collective in the trace JSON: a check of nothing" % label)
     need(any(m["max_wait"] > 0 for m in matches), "%s: no wait: a straggler that is none" % label)
-    out = run([tool, "analyze", "--json", "-top", "0", job])
+    out = run([tool, "analyze", "--json", "--top", "0", job])
     if not out:
         return
     d = json.loads(out)
@@ -230,7 +223,7 @@ def check_job(tool, shared, src, work, n, slow, factor):
     cw = {x["rank"]: (x["wait_ns"], x["collectives"]) for x in d.get("collective_wait", [])}
     need(cw == {r: tuple(v) for r, v in per_rank.items()},
          "%s: collective_wait %s, from the JSON %s" % (label, cw, per_rank))
-    text = run([tool, "analyze", "-top", "0", job])
+    text = run([tool, "analyze", "--top", "0", job])
     rows, wrows = text_kinds(text), kinds(matches, ranks)
     need(rows == wrows, "%s: By collective:\n  tool %s\n  JSON %s" % (label, rows, wrows))
     if not failures:

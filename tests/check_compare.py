@@ -3,8 +3,8 @@
 
 usage: check_compare.py TOOL BASE NEW [--per-step] [--steps N M] [-- EXTRA ARGS for both sides]
 
-Runs `TOOL analyze --json -top 0 BASE`, the same on NEW, and
-`TOOL analyze --json -top 0 --base BASE NEW`, and checks that the "compare"
+Runs `TOOL analyze --json --top 0 BASE`, the same on NEW, and
+`TOOL analyze --json --top 0 --base BASE NEW`, and checks that the "compare"
 object holds, for every operator of either trace (keyed by name and category)
 and every category:
   - status both / added / removed as the key is in both, only NEW, only BASE;
@@ -111,7 +111,7 @@ def main(argv):
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
         print("check_compare: %s: no such executable, cannot run" % tool)
         return 1
-    a = [tool, "analyze", "--json", "-top", "0"] + extra
+    a = [tool, "analyze", "--json", "--top", "0"] + extra
     if steps:
         sb = run(a + ["--step", steps[0], base_path])
         sn = run(a + ["--step", steps[1], new_path])

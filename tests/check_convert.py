@@ -4,7 +4,7 @@
 usage: check_convert.py TOOL TRACE [--http] [--step N]
 
 Converts TRACE, then reads the profile with `go tool pprof` (never with our
-own decoder) and compares with `TOOL analyze --json -top 0 TRACE`:
+own decoder) and compares with `TOOL analyze --json --top 0 TRACE`:
   - time: pprof's total equals busy_ns; each function's flat equals the
     self_ns of the ops of that name (pprof's default granularity groups
     functions by name, and our functions are per (name, category), so
@@ -128,7 +128,7 @@ def main(argv):
     try:
         # operators only: Python frames are no operators (tests/check_pylines.py
         # checks them); --no-python leaves them out of both, their time their caller's
-        a = subprocess.run([tool, "analyze", "--json", "-top", "0", "--no-python"] + scope + [trace],
+        a = subprocess.run([tool, "analyze", "--json", "--top", "0", "--no-python"] + scope + [trace],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         c = subprocess.run([tool, "convert", "--no-python"] + scope + [trace, out],
                            stdout=subprocess.PIPE,

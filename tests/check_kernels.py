@@ -87,7 +87,7 @@ def main():
     tool, fx_path, trace = args[:3]
     fx = json.load(open(fx_path))
     name = fx["trace"]
-    out = subprocess.run([tool, "analyze", "--json", "-top", "0", trace], check=True,
+    out = subprocess.run([tool, "analyze", "--json", "--top", "0", trace], check=True,
                          stdout=subprocess.PIPE).stdout
     d = json.loads(out)
     errs = []

@@ -3,7 +3,7 @@
 
 usage: check_memory.py TOOL TRACE REFERENCE
 
-Runs `TOOL analyze --json -top 0 --keep-steps TRACE` and compares its "memory"
+Runs `TOOL analyze --json --top 0 --keep-steps TRACE` and compares its "memory"
 object with the figures TensorBoard's PyTorch profiler plugin computed on the same
 trace (tests/reference/tb_memory.py wrote them):
   - every (device, operator) row of TensorBoard's memory view: alloc_count,
@@ -135,7 +135,7 @@ def main():
     tool, trace, ref_path = sys.argv[1:4]
     if not os.path.exists(tool):
         sys.exit("check_memory: %s: no such executable" % tool)
-    p = subprocess.run([tool, "analyze", "--json", "-top", "0", "--keep-steps", trace],
+    p = subprocess.run([tool, "analyze", "--json", "--top", "0", "--keep-steps", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode:
         sys.exit("check_memory: analyze exited %d: %s" % (p.returncode, p.stderr.decode()))

@@ -56,7 +56,11 @@ def load(path):
     return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
-def oracle(events):
+def oracle(events, passes=None):
+    """{(file, line, function): [self, total]}, None without Python frames.
+    passes: when given, only the events whose stack of names (outermost
+    first, ProfilerStep#N named ProfilerStep*) it accepts count: the lines
+    of a scope of stacks (check_focus_figures.py)."""
     tracks = {}
     for i, e in enumerate(events):
         if not isinstance(e, dict) or e.get("ph") != "X" or "ts" not in e or "dur" not in e:
@@ -77,6 +81,8 @@ def oracle(events):
         stack = []
         done = []  # (self, keys, own key) for every event
         def close(fr):
+            if passes is not None and not passes(fr["names"]):
+                return
             self_ns = fr["dur"] - fr["cover"]
             done.append((self_ns, fr["keys"], fr["own"]))
         for ts, dur, _, e in evs:
@@ -114,8 +120,12 @@ def oracle(events):
                 if own:
                     keys.add(own)
                     any_frames = True
+            name = str(e.get("name", ""))
+            if name.startswith("ProfilerStep#"):
+                name = "ProfilerStep*"
+            names = (parent["names"] if parent else []) + [name]
             stack.append({"end": end, "dur": dur, "cover": 0, "cover_end": ts, "keys": keys,
-                          "cs": eff, "own": own})
+                          "cs": eff, "own": own, "names": names})
             if dur == 0:  # a zero-length event is never a parent
                 close(stack.pop())
         while stack:
@@ -125,7 +135,7 @@ def oracle(events):
                 v = lines.setdefault(k, [0, 0])
                 v[1] += self_ns
             if own:
-                lines[own][0] += self_ns
+                lines.setdefault(own, [0, 0])[0] += self_ns
     return lines if any_frames else None
 
 
@@ -159,7 +169,7 @@ def main(argv):
     bad = []
     checked = []
 
-    a = subprocess.run([tool, "analyze", "--by-line", "--json", "-top", "0", trace],
+    a = subprocess.run([tool, "analyze", "--by-line", "--json", "--top", "0", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if a.returncode != 0:
         bad.append("analyze --by-line exited %d: %s" % (a.returncode, a.stderr.decode()[:300]))

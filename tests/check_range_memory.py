@@ -3,7 +3,7 @@
 
 usage: check_range_memory.py TOOL TRACE SPEC...
 
-For each --range SPEC: `TOOL analyze --json -top 0 --range SPEC TRACE`'s
+For each --range SPEC: `TOOL analyze --json --top 0 --range SPEC TRACE`'s
 "memory" object against oracle.py's memory_in_range (the [memory] records whose
 ts lies in [START, END), computed on their own from the trace's JSON): per
 device the records, allocations, frees, their bytes, the peak, allocations
@@ -35,7 +35,7 @@ def main(argv):
         return 77
     bad, checked_ops = [], 0
     for spec in specs:
-        out = subprocess.run([tool, "analyze", "--json", "-top", "0", "--range", spec, trace],
+        out = subprocess.run([tool, "analyze", "--json", "--top", "0", "--range", spec, trace],
                              stdout=subprocess.PIPE, check=True).stdout
         got = json.loads(out)["memory"]
         want = oracle.memory_in_range(trace, spec)

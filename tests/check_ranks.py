@@ -60,7 +60,7 @@ def run(args, ok=(0,)):
 
 
 def analyze_json(tool, args):
-    p = run([tool, "analyze", "--json", "-top", "0"] + args)
+    p = run([tool, "analyze", "--json", "--top", "0"] + args)
     return json.loads(p.stdout) if p.returncode == 0 else None
 
 

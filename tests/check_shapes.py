@@ -44,7 +44,7 @@ def same_mod(a, b):
 def main():
     tool, exp_path, trace = sys.argv[1:4]
     exp = json.load(open(exp_path))
-    out = subprocess.run([tool, "analyze", "--json", "-top", "0", trace],
+    out = subprocess.run([tool, "analyze", "--json", "--top", "0", trace],
                          stdout=subprocess.PIPE, check=True).stdout
     got = json.loads(out)
     name = exp["trace"]

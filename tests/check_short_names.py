@@ -3,7 +3,7 @@
 
 usage: check_short_names.py TOOL TRACE
 
-  - analyze --json -top 0 --short-names lists the same ops with the same figures
+  - analyze --json --top 0 --short-names lists the same ops with the same figures
     as without it (rows whose short names are equal stay separate rows), each
     with full_name = the name it has without the option and name = HTA's short
     name of it from tests/fixtures/short_names.tsv (HTA's own output; a short
@@ -41,7 +41,7 @@ def hta_names():
 
 
 def analyze(tool, trace, extra):
-    p = subprocess.run([tool, "analyze", "--json", "-top", "0"] + extra + [trace],
+    p = subprocess.run([tool, "analyze", "--json", "--top", "0"] + extra + [trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         raise RuntimeError("analyze %s exited %d" % (" ".join(extra), p.returncode))

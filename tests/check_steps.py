@@ -38,7 +38,7 @@ def main(argv):
         print("check_steps: %s: no such executable, cannot run" % tool)
         return 1
     ref = json.load(open(fixture))
-    p = subprocess.run([tool, "analyze", "--json", "-top", "0", trace],
+    p = subprocess.run([tool, "analyze", "--json", "--top", "0", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         print("check_steps: %s: exit %d: %s" % (trace, p.returncode, p.stderr.decode()))

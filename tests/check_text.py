@@ -112,7 +112,7 @@ def aligned(what, header, rows, col, left=False):
 
 
 def check_analyze(tool, trace, w):
-    rc, out, err = run([tool, "analyze", "-top", "0", "--by-line", trace], w)
+    rc, out, err = run([tool, "analyze", "--top", "0", "--by-line", trace], w)
     t = text_of("analyze", out)
     text_of("analyze stderr", err)
     if rc != 0 or t is None:
@@ -140,7 +140,7 @@ def check_analyze(tool, trace, w):
     aligned("Source lines", h, rows, "Function", left=True)
     aligned("Source lines", h, rows, "Self ms")
 
-    rc, out, err = run([tool, "analyze", "-top", "0", "--base", trace, trace], w)
+    rc, out, err = run([tool, "analyze", "--top", "0", "--base", trace, trace], w)
     t = text_of("analyze --base", out)
     if rc != 0 or t is None:
         fail("analyze --base: exit %d" % rc)
@@ -158,7 +158,7 @@ def check_analyze(tool, trace, w):
 
 
 def check_json(tool, trace, w):
-    for args in (["-top", "0", "--by-line"], ["--steps"], ["--base", trace], ["--step", "2\r"]):
+    for args in (["--top", "0", "--by-line"], ["--steps"], ["--base", trace], ["--step", "2\r"]):
         rc, out, err = run([tool, "analyze", "--json"] + args + [trace], w)
         what = "analyze --json " + " ".join(a for a in args if a != trace)
         if rc != 0:
@@ -178,7 +178,7 @@ def check_json(tool, trace, w):
         except ValueError as e:
             fail("%s: not JSON (%s)" % (what, e))
             continue
-        if args[0] == "-top":
+        if args[0] == "--top":
             names = {o["name"] for o in d["ops"]}
             for n in ["osc\x1b]0;pwned\x07title", "cr\rback", "lf\nnext", "c1\x9b31mred",
                       "nul\x00inside", "bidi\u202eevil", "rawc1\x9b2J",

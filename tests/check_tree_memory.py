@@ -45,7 +45,7 @@ def main(argv):
     if not all(os.access(p, os.X_OK) for p in (tool, tui)):
         print("cannot run: %s or %s missing" % (tool, tui))
         return 1
-    figs = json.loads(subprocess.check_output([tool, "analyze", "--json", "-top", "0", trace]))
+    figs = json.loads(subprocess.check_output([tool, "analyze", "--json", "--top", "0", trace]))
     ops = {(o["name"], o["device"]): o for o in figs["memory"]["ops"]}
     ndev = len(figs["memory"]["devices"])
     bad = 0

@@ -8,14 +8,13 @@ analyze has none, and that no line analyze lists for the file is missing.
 usage: check_tui_source.py TOOL TUI TRACE SOURCE_DIR KEYS FILE
 """
 import json
+import os
 import re
 import subprocess
 import sys
 
-
-def ms(ns):
-    us = (ns + 500) // 1000
-    return "%d.%03d" % (us // 1000, us % 1000)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402  (ms: the text's milliseconds)
 
 
 def main():
@@ -47,7 +46,7 @@ def main():
     bad = 0
     for n in sorted(set(seen) | set(want)):
         s, t = want.get(n, (0, 0))
-        exp = (ms(s) if s else ".", ms(t) if t else ".")
+        exp = (oracle.ms(s) if s else ".", oracle.ms(t) if t else ".")
         got = seen.get(n)
         if got != exp:
             print("FAIL: %s %s:%d: pane %s, analyze --by-line %s" % (trace, fname, n, got, exp))

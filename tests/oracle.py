@@ -4,7 +4,7 @@
 Deliberately simple, stdlib only, Python >= 3.9, no torch.
 
     oracle.py TRACE                 print the figures as JSON (same shape as
-                                    `torch2pprof analyze --json -top 0 TRACE`)
+                                    `torch2pprof analyze --json --top 0 TRACE`)
     oracle.py --slow TRACE          same, with the naive parent search (for checking)
     oracle.py --memory-range START:END TRACE
                                     the [memory] figures of that range (see
@@ -114,6 +114,13 @@ def load_events(path):
     if not isinstance(events, list):
         raise NotATrace("%s: traceEvents is not an array" % path)
     return events, base
+
+
+def ms(ns):
+    """ns as the text report prints milliseconds: to the microsecond, half
+    away from zero (so -0.0005 ms is "-0.001", and a zero is never "-0")."""
+    us = (Decimal(abs(ns)) / 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return "%s%d.%03d" % ("-" if ns < 0 and us else "", us // 1000, us % 1000)
 
 
 def to_decimal(v):

@@ -11,13 +11,14 @@ import subprocess
 import sys
 
 
-def raw(path):
-    """What `go tool pprof -raw` prints of path: the sample types, the samples
-    as [values, location ids, labels text] and {location id: its lines (the
-    address line's text, then one per inlined frame)}. Exits saying why
-    when pprof fails."""
-    p = subprocess.run(["go", "tool", "pprof", "-raw", path], capture_output=True,
-                       text=True)
+def raw(path, args=()):
+    """What `go tool pprof -raw [args]` prints of path (args: more pprof
+    options, e.g. -tagfocus): the sample types, the samples as [values,
+    location ids, labels text] and {location id: its lines (the address
+    line's text, then one per inlined frame)}. Exits saying why when pprof
+    fails."""
+    p = subprocess.run(["go", "tool", "pprof", "-raw"] + list(args) + [path],
+                       capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("same_samples: %s: %s" % (path, p.stderr.strip()))
     lines = p.stdout.splitlines()
@@ -46,13 +47,27 @@ def raw(path):
     return types, samples, locs
 
 
-def summed(path):
-    """The sample types, and the values summed per (stack, labels)."""
-    types, samples, locs = raw(path)
+def stacks(path, args=(), drop=()):
+    """The sample types, and each sample as (values, stack, labels): the
+    stack as its locations' text (ids differ between profiles), the labels
+    sorted, without those whose key is in drop."""
+    types, samples, locs = raw(path, args)
     locs = {k: " | ".join(v) for k, v in locs.items()}
-    out = {}
+    out = []
     for vals, ids, labels in samples:
-        key = (tuple(locs[x] for x in ids), " ".join(sorted(labels.split())))
+        keep = ["%s:[%s]" % kv for kv in re.findall(r"(\S+?):\[([^\]]*)\]", labels)
+                if kv[0] not in drop]
+        out.append((vals, tuple(locs[x] for x in ids), " ".join(sorted(keep))))
+    return types, out
+
+
+def summed(path, args=(), drop=()):
+    """The sample types, and the values summed per (stack, labels); args and
+    drop as stacks()."""
+    types, samples = stacks(path, args, drop)
+    out = {}
+    for vals, stack, labels in samples:
+        key = (stack, labels)
         old = out.get(key, (0,) * len(vals))
         out[key] = tuple(a + b for a, b in zip(old, vals))
     # a stack whose values all sum to zero is no sample

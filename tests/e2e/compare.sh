@@ -35,8 +35,8 @@ else
 fi
 
 # The text report: + and - marks on the rows only in one trace, signed deltas.
-"$tool" analyze -top 0 --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.out &&
-"$tool" analyze -top 0 --json --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.json &&
+"$tool" analyze --top 0 --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.out &&
+"$tool" analyze --top 0 --json --base "$F/mlp_nested.json.gz" "$F/mlp_train_big.json.gz" > cmp.json &&
 "$py" - cmp.out cmp.json <<'PYEOF' || fail=1
 import json, sys
 text = open(sys.argv[1]).read().splitlines()

@@ -1,7 +1,7 @@
 #!/bin/sh
 # analyze under a scope of stacks (--focus OP, --focus A>B, --filter, both):
-# its Kernels and Memory sections count the kernels launched and the
-# allocations made inside the scope's stacks, against
+# its Kernels (by name and by operator), Memory (allocations, live ones) and
+# source lines count what happened inside the scope's stacks, against
 # tests/check_focus_figures.py's own computation from the trace JSON, on the
 # sample trace and, when present, the shared traces with kernels. Fails,
 # saying so, without python3.
@@ -16,6 +16,14 @@ t="$top_srcdir/data/resnet50_gpu.json.gz"
 "$py" "$check" "$tool" "$t" --focus 'ProfilerStep*>aten::conv2d' || fail=1
 "$py" "$check" "$tool" "$t" --focus Optimizer.step#SGD.step || fail=1
 "$py" "$check" "$tool" "$t" --filter sgemm || fail=1
+# no kernel in the scope: its allocations and lines, and the text's
+# "none launched" with the whole trace's kernel time
+"$py" "$check" "$tool" "$t" --focus 'enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__' || fail=1
+# a trace with addresses: allocations still live at the end inside the scope
+t="$top_srcdir/tests/fixtures/cnn_memory.json.gz"
+"$py" "$check" "$tool" "$t" --focus 'ProfilerStep*' || fail=1
+"$py" "$check" "$tool" "$t" --filter aten || fail=1
+"$py" "$check" "$tool" "$t" --filter Backward || fail=1
 for a in "ns_resolution_rank0.pt.trace.json.gz --focus ConvolutionBackward0" \
          "ns_resolution_rank0.pt.trace.json.gz --filter conv" \
          "sampled_rank0_noflows.json.gz --focus DistributedDataParallel.forward" \
@@ -70,11 +78,17 @@ print(d["kernels_info"]["total_ns"],
         rm -f "$work"/*.pb.gz
         (cd "$work" && "$top_builddir/torch2pprof-tui" --replay "e <Enter>" --print --size 200x40 \
             --view $v --focus aten::conv2d "$res") >"$work/screen" 2>&1
-        got=$(go tool pprof -raw "$work"/*.pb.gz 2>/dev/null | awk '
-            /^Samples:/ { s = 1; next }
-            s && $1 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+:$/ { d += $3; n += $4; b += $5 }
-            /^Locations/ { s = 0 }
-            END { printf "%.0f %.0f %.0f", d, n, b }')
+        # summed by same_samples.py, the one reader of go tool pprof -raw
+        got=$("$py" - "$top_srcdir/tests" "$work"/*.pb.gz <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import same_samples
+types, s = same_samples.summed(sys.argv[2])
+col = [[t.split("/")[0] for t in types].index(n)
+       for n in ("device_time", "alloc_objects", "alloc_space")]
+print(" ".join(str(sum(v[c] for v in s.values())) for c in col))
+PYEOF
+)
         set -- $want $got
         if [ "$v" = kernels ] && [ "$4" != "$1" ]; then
             echo "e in Kernels under --focus: device time $4, analyze's kernels $1"; fail=1

@@ -241,29 +241,16 @@ if command -v go >/dev/null 2>&1; then
     for r in 0 1 2 3; do
         "$tool" convert --range 1ms:20ms "$job/rank-$r.json.gz" -o "$work/one.pb.gz" 2>/dev/null
         go tool pprof -raw -tagfocus "rank=$r" "$work/job.pb.gz" >"$work/job.raw" 2>/dev/null
-        go tool pprof -raw "$work/one.pb.gz" >"$work/one.raw" 2>/dev/null
-        "$py" - "$work/job.raw" "$work/one.raw" "$r" <<'PYEOF' || fail=1
-import re, sys
-def samples(path):
-    # each sample: its values and its stack (function names), its labels
-    # but rank's; the location ids differ between the merged and one profile
-    text = open(path).read()
-    locs = {}
-    for m in re.finditer(r"^\s+(\d+): 0x\S+ M=\d+ (.*)$", text.split("Locations", 1)[1], re.M):
-        locs[m.group(1)] = m.group(2)
-    out, cur = [], None
-    for l in text.split("Samples:", 1)[1].split("Locations", 1)[0].splitlines()[2:]:
-        f = l.split(":", 1)
-        if len(f) == 2 and f[0].strip() and f[0].split()[0].lstrip("-").isdigit():
-            vals = f[0].split()
-            cur = [tuple(vals), tuple(locs.get(x, x) for x in f[1].split()), []]
-            out.append(cur)
-        elif cur is not None and l.strip():
-            cur[2] += [x for x in re.findall(r"(\w+):\[([^\]]*)\]", l) if x[0] != "rank"]
-    return sorted((v, s, tuple(sorted(lb))) for v, s, lb in out)
-a, b = samples(sys.argv[1]), samples(sys.argv[2])
-r = sys.argv[3]
-if a and a == b:
+        "$py" - "$top_srcdir/tests" "$work/job.pb.gz" "$work/one.pb.gz" "$r" <<'PYEOF' || fail=1
+import sys
+sys.path.insert(0, sys.argv[1])
+import same_samples  # the one reader of go tool pprof -raw
+# each sample: its values, its stack (the locations' text), its labels but rank's
+r = sys.argv[4]
+ta, a = same_samples.stacks(sys.argv[2], ["-tagfocus", "rank=" + r], ("rank",))
+tb, b = same_samples.stacks(sys.argv[3], (), ("rank",))
+a, b = sorted(a), sorted(b)
+if a and ta == tb and a == b:
     print("ok: convert DIR --range 1ms:20ms: rank %s's %d samples = its own convert --range" % (r, len(a)))
     sys.exit(0)
 print("FAIL: convert DIR --range: rank %s: %d samples in the job, %d alone" % (r, len(a), len(b)))

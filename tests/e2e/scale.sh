@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ranks at scale (issue 28): the map (analyze --json -top 0 TRACE per rank)
+# Ranks at scale (issue 28): the map (analyze --json --top 0 TRACE per rank)
 # and the reduce (analyze of the analysis files) give the job report of
 # analyze DIR on the traces, equal in every figure, text and --json; mixed
 # with traces, one file alone, and with --step. Collectives matched across
@@ -48,7 +48,7 @@ map() { # TRACEDIR OUTDIR [analyze options]
     mkdir -p "$dst"
     for t in "$src"/rank-*.json.gz; do
         r=$(basename "$t" .json.gz)
-        "$tool" analyze --json -top 0 "$@" "$t" >"$dst/$r.analysis.json" ||
+        "$tool" analyze --json --top 0 "$@" "$t" >"$dst/$r.analysis.json" ||
             { bad "map of $t"; return 1; }
     done
 }
@@ -62,12 +62,12 @@ for job in nccl nccl_seq real; do
     map "$work/$job" "$work/$job.an" || continue
     grep -q '^{"analysis_format":1,' "$work/$job.an/rank-0.analysis.json" &&
         ok "$job: the map starts with its format version" || bad "$job: no analysis_format first"
-    "$tool" analyze -top 0 "$work/$job" >"$work/a.txt" 2>"$work/a.err"
-    "$tool" analyze -top 0 "$work/$job.an" >"$work/b.txt" 2>"$work/b.err" ||
+    "$tool" analyze --top 0 "$work/$job" >"$work/a.txt" 2>"$work/a.err"
+    "$tool" analyze --top 0 "$work/$job.an" >"$work/b.txt" 2>"$work/b.err" ||
         { bad "$job: reduce failed"; sed 's/^/    | /' "$work/b.err"; continue; }
     same_text "$work/a.txt" "$work/b.txt" "$job: reduce of DIR's analysis files = analyze DIR (text)"
-    "$tool" analyze --json -top 0 "$work/$job" >"$work/a.json" 2>/dev/null
-    "$tool" analyze --json -top 0 "$work/$job.an"/*.json >"$work/b.json"
+    "$tool" analyze --json --top 0 "$work/$job" >"$work/a.json" 2>/dev/null
+    "$tool" analyze --json --top 0 "$work/$job.an"/*.json >"$work/b.json"
     same_json "$work/a.json" "$work/b.json" "$job: reduce = analyze DIR (--json, every figure)"
     "$tool" analyze --json --sort spread "$work/$job" >"$work/a.json" 2>/dev/null
     "$tool" analyze --json --sort spread "$work/$job.an" >"$work/b.json"
@@ -77,15 +77,15 @@ for job in nccl nccl_seq real; do
     cp "$work/$job/rank-0.json.gz" "$work/$job.mix/"
     cp "$work/$job.an"/*.json "$work/$job.mix/"
     rm "$work/$job.mix/rank-0.analysis.json"
-    "$tool" analyze --json -top 0 "$work/$job.mix" >"$work/c.json" 2>"$work/c.err"
-    "$tool" analyze --json -top 0 "$work/$job" >"$work/a.json" 2>/dev/null
+    "$tool" analyze --json --top 0 "$work/$job.mix" >"$work/c.json" 2>"$work/c.err"
+    "$tool" analyze --json --top 0 "$work/$job" >"$work/a.json" 2>/dev/null
     same_json "$work/a.json" "$work/c.json" "$job: traces and analysis files mixed"
 done
 
 # --step: map and reduce of one step against analyze DIR --step
 map "$work/nccl" "$work/step.an" --step 1 &&
-    "$tool" analyze -top 0 --step 1 "$work/nccl" >"$work/a.txt" 2>/dev/null &&
-    "$tool" analyze -top 0 "$work/step.an" >"$work/b.txt" &&
+    "$tool" analyze --top 0 --step 1 "$work/nccl" >"$work/a.txt" 2>/dev/null &&
+    "$tool" analyze --top 0 "$work/step.an" >"$work/b.txt" &&
     same_text "$work/a.txt" "$work/b.txt" "--step 1: the reduce of step maps = analyze DIR --step 1"
 "$tool" analyze --step 2 "$work/step.an" >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && grep -q 'this analysis file covers steps 1' "$work/err" &&
@@ -187,11 +187,11 @@ sed 's/^{"analysis_format":1,/{"analysis_format":99,/' "$an/rank-3.analysis.json
 badone v99.analysis.json "another format version" "format 99"
 head -c 3000 "$an/rank-3.analysis.json" >"$work/bad/cut.analysis.json"
 badone cut.analysis.json "a cut analysis file" "cut short"
-"$tool" analyze --json -top 5 "$work/nccl/rank-3.json.gz" >"$work/bad/top5.analysis.json"
+"$tool" analyze --json --top 5 "$work/nccl/rank-3.json.gz" >"$work/bad/top5.analysis.json"
 badone top5.analysis.json "a map made without -top 0" "make it with -top 0"
 # a rank of another job: kept, with a note naming it
 "$py" "$top_srcdir/tests/make_nccl_job.py" "$work/other" 4 --world 16
-"$tool" analyze --json -top 0 "$work/other/rank-3.json.gz" >"$work/bad/rank-3.analysis.json"
+"$tool" analyze --json --top 0 "$work/other/rank-3.json.gz" >"$work/bad/rank-3.analysis.json"
 rm -rf "$work/bj" && mkdir "$work/bj" && cp "$an"/rank-[012].analysis.json "$work/bad/rank-3.analysis.json" "$work/bj/"
 "$tool" analyze "$work/bj" >/dev/null 2>"$work/err"
 grep -q "note: $work/bj/rank-3.analysis.json: rank 3 says a world size of 16 where 3 ranks say 4" "$work/err" &&

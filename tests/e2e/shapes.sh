@@ -25,16 +25,16 @@ done
 
 # the text sections: --by-shape lists the rows, --modules the tree, indented
 mt="$top_srcdir/tests/fixtures/tb/modules_train.json.gz"
-out=$("$tool" analyze --by-shape --modules -top 3 "$mt") || fail=1
+out=$("$tool" analyze --by-shape --modules --top 3 "$mt") || fail=1
 printf '%s\n' "$out" | grep -q '^Operators by input shape (TensorBoard.s tree; 3 of 25 rows)' ||
     { echo "FAIL: --by-shape header"; fail=1; }
 printf '%s\n' "$out" | grep -q '^  Linear  *5  *5 ' || { echo "FAIL: --modules tree"; fail=1; }
 # the backward roots regrouped by the flows: the text says so and how many are left out
-out=$("$tool" analyze --by-shape -top 3 "$top_srcdir/tests/fixtures/tb/modules_backward.json.gz") || fail=1
+out=$("$tool" analyze --by-shape --top 3 "$top_srcdir/tests/fixtures/tb/modules_backward.json.gz") || fail=1
 printf '%s\n' "$out" | grep -q '^Note: 16 backward roots regrouped .*the 3 it could not place are left out' ||
     { echo "FAIL: --by-shape note on the regrouped backward roots"; fail=1; }
-# -top 0: every row in --json; --step: only the step's calls
-rows=$("$tool" analyze --json -top 0 --step 2 "$mt" | "$py" -c \
+# --top 0: every row in --json; --step: only the step's calls
+rows=$("$tool" analyze --json --top 0 --step 2 "$mt" | "$py" -c \
     'import json,sys; d=json.load(sys.stdin); print(sum(r["calls"] for r in d["ops_by_shape"] if r["name"]=="aten::addmm"))')
 [ "$rows" = 2 ] || { echo "FAIL: --step 2 has $rows aten::addmm calls, not 2"; fail=1; }
 
@@ -51,7 +51,7 @@ if command -v go >/dev/null 2>&1; then
     check() { # TRACE [ARGS...]: the profile against analyze's rows
         t=$1
         shift
-        "$tool" analyze --by-shape --json -top 0 "$@" "$t" >"$work/a.json" 2>/dev/null &&
+        "$tool" analyze --by-shape --json --top 0 "$@" "$t" >"$work/a.json" 2>/dev/null &&
             "$tool" convert --by-shape "$@" "$t" -o "$work/p.pb.gz" 2>/dev/null ||
             { echo "FAIL: $(basename "$t") $*: analyze or convert --by-shape failed"; fail=1; return; }
         if "$py" "$top_srcdir/tests/view_export_check.py" shapes "$work/p.pb.gz" "$work/a.json" \

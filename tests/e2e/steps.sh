@@ -6,7 +6,8 @@
 set -u
 tool="$top_builddir/torch2pprof"
 py=$(command -v python3) || { echo "python3 missing (./setup.sh --test installs it)"; exit 1; }
-[ -d "$SHARED/traces" ] || { echo "$SHARED/traces not found (./setup.sh --test installs it)"; exit 1; }
+# every check here reads the shared traces: without them a note and a skip
+[ -d "$SHARED/traces" ] || { echo "note: $SHARED/traces not found (./setup.sh --test installs it); skipped"; exit 77; }
 fail=0
 n=0
 for fx in "$top_srcdir"/tests/fixtures/tb_steps/*.json; do
@@ -23,7 +24,7 @@ done
 
 # tb_resnet50_w0 (PyTorch 1.8, "Kernel"/"Runtime"/"Operator"): its 8,772
 # kernels sit under the operators that launched them
-"$tool" analyze --json -top 0 "$SHARED/traces/tb_resnet50_w0.json.gz" > steps.json &&
+"$tool" analyze --json --top 0 "$SHARED/traces/tb_resnet50_w0.json.gz" > steps.json &&
 "$py" - steps.json <<'PYEOF' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -58,9 +58,9 @@ if [ $rc -eq 2 ] && grep -q "needs a terminal" "$work/err"; then ok "not a tty: 
 else echo "FAIL: not a tty gave $rc: $(cat "$work/err")"; fail=1; fi
 
 # ---- opens on Ops sorted by self; the first row is analyze's top op
-top_self=$(json --sort self -top 1 | field 'd["ops"][0]["name"]')
-top_self_ns=$(json --sort self -top 1 | field 'd["ops"][0]["self_ns"]')
-busy_ns=$(json -top 1 | field 'd["busy_ns"]')
+top_self=$(json --sort self --top 1 | field 'd["ops"][0]["name"]')
+top_self_ns=$(json --sort self --top 1 | field 'd["ops"][0]["self_ns"]')
+busy_ns=$(json --top 1 | field 'd["busy_ns"]')
 start "'$tui' '$trace'; echo EXIT=\$?"
 check "opens on Ops" "[1 Ops]"
 check "sorted by self, descending" "Self ms▼"
@@ -134,7 +134,7 @@ check "q exits 0 and the shell is back" "EXIT=0" 10
 screen | grep -qF "Scope:" && bad "the explorer is still on screen after q" || ok "screen restored"
 
 # ---- --sort calls: the first row is analyze's top op by calls
-top_calls=$(json --sort calls -top 1 | field 'd["ops"][0]["name"]')
+top_calls=$(json --sort calls --top 1 | field 'd["ops"][0]["name"]')
 start "'$tui' --sort calls '$trace'; echo EXIT=\$?"
 check "--sort calls marks Calls" "Calls▼"
 if screen | tail -n 2 | head -n 1 | grep -qxF -- "$(printf '%s' "$top_calls" | cut -c1-119)"; then
@@ -151,7 +151,7 @@ check "load error names the file and the byte" "bad.json: at byte" 2
 # ---- the Threads view's figures are analyze's: a thread's busy time and idle
 # gap from "threads", a stream's from "streams" (GPU work only)
 "$tui" --replay "4" --print --size 200x20 "$trace" > "$work/threads.txt" 2>&1
-json -top 1 > "$work/threads.json"
+json --top 1 > "$work/threads.json"
 if "$py" - "$work/threads.txt" "$work/threads.json" <<'PYEOF'
 import json, sys
 screen = open(sys.argv[1]).read().splitlines()

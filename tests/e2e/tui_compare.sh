@@ -27,7 +27,7 @@ trap cleanup EXIT INT TERM
 
 # ---- the screen's rows are analyze --base's, in its order
 "$tui" --replay "" --print --size 200x80 --base "$base" "$new" > "$work/screen" &&
-"$cli" analyze --json -top 0 --base "$base" "$new" > "$work/cmp.json" &&
+"$cli" analyze --json --top 0 --base "$base" "$new" > "$work/cmp.json" &&
 "$py" - "$work/screen" "$work/cmp.json" <<'PYEOF' || fail=1
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()

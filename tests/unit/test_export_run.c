@@ -5,7 +5,6 @@
    is decoded with protobuf-c to read the rank labels. */
 #include "config.h"
 
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +20,8 @@
 
 #include "core/pprof/export.h"
 #include "core/pprof/profile.pb-c.h"
+#include "tests/unit/unit.h"
+#include "tests/unit/unit_pprof.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 
@@ -29,30 +30,20 @@ static char tmpdir[64];
 static int setup_dir(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/t2p-export-run-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    unit_dir_make(tmpdir, "/tmp/t2p-export-run-XXXXXX");
+    return 0;
 }
 
 static int teardown_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(tmpdir);
+    unit_dir_remove(tmpdir);
+    return 0;
 }
 
 static void path_in(char *buf, size_t size, const char *name)
 {
-    snprintf(buf, size, "%s/%s", tmpdir, name);
+    unit_dir_path(buf, size, tmpdir, name);
 }
 
 /* Rank rank's trace: A (100 us) holds B (30 us); C (50 us) alone. Self
@@ -77,26 +68,6 @@ static void write_rank(const char *name, int rank, bool cut, char *path, size_t 
               "\"dur\":50}]}",
               f);
     assert_int_equal(fclose(f), 0);
-}
-
-static pb_profile *read_profile(const char *path)
-{
-    gzFile gz = gzopen(path, "rb");
-    assert_non_null(gz);
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    int r;
-    while ((r = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
-        len += (size_t)r;
-        if (len == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    assert_int_equal(r, 0);
-    gzclose(gz);
-    pb_profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
-    free(buf);
-    assert_non_null(p);
-    return p;
 }
 
 /* The time (value[1], ns) of the profile's samples labelled rank=r; -1 for
@@ -161,7 +132,7 @@ static void test_one(void **state)
     assert_int_equal(t.n, 0);
     assert_int_equal(res.sum.total_ns, RANK_SELF_NS);
     assert_int_equal(res.busy_ns, RANK_SELF_NS);
-    pb_profile *p = read_profile(out);
+    pb_profile *p = unit_read_profile(out);
     assert_int_equal(time_of_rank(p, 3), RANK_SELF_NS);
     perftools__profiles__profile__free_unpacked(p, NULL);
     export_result_done(&res);
@@ -209,7 +180,7 @@ static void test_job(void **state)
     assert_int_equal(res.sum.total_ns, 2 * RANK_SELF_NS);
     assert_int_equal(res.busy_ns, 2 * RANK_SELF_NS);
     assert_false(res.memory);
-    pb_profile *p = read_profile(out);
+    pb_profile *p = unit_read_profile(out);
     assert_int_equal(time_of_rank(p, 0), RANK_SELF_NS);
     assert_int_equal(time_of_rank(p, 1), RANK_SELF_NS);
     assert_int_equal(time_of_rank(p, -1), 0);
@@ -221,7 +192,7 @@ static void test_job(void **state)
     assert_int_equal(export_run(&in, &a, out, NULL, NULL, &res, &err), 0);
     assert_int_equal(res.nranks, 1);
     assert_int_equal(res.sum.total_ns, RANK_SELF_NS);
-    p = read_profile(out);
+    p = unit_read_profile(out);
     assert_int_equal(time_of_rank(p, 0), 0);
     assert_int_equal(time_of_rank(p, 1), RANK_SELF_NS);
     perftools__profiles__profile__free_unpacked(p, NULL);

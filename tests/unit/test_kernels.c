@@ -282,6 +282,17 @@ static void test_recommend(void **state)
     close_fx(&f);
 }
 
+/* One step [0,1000) whose aten::mm launches one 30 us gemm with kargs (its
+   blocks per SM and occupancy): the two cases below differ only there. */
+#define SM_TRACE(kargs)                                                                       \
+    "{\"traceEvents\":["                                                                      \
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"        \
+    "\"tid\":1,\"ts\":0,\"dur\":1000},"                                                         \
+    OP("aten::mm", 10, 90) LAUNCH(20, 1)                                                      \
+    K("gemm", 30, 30, "\"correlation\":1,\"device\":0," kargs)                                \
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::x\",\"pid\":1,\"tid\":1,"              \
+    "\"ts\":900,\"dur\":1}]}"
+
 /* Our SM efficiency and occupancy advice (the plugin had none): one kernel
    of 30 us in a 1 ms step with 0.2 blocks per SM and 10 % occupancy:
    utilization 3 %, SM efficiency 0.6 % (a fifth of it: under half), and
@@ -292,22 +303,8 @@ static void test_recommend_sm(void **state)
     for (int full = 0; full < 2; full++) {
         struct fx f;
         open_fx(&f,
-                full ? "{\"traceEvents\":["
-                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
-                       "\"tid\":1,\"ts\":0,\"dur\":1000},"
-                       OP("aten::mm", 10, 90) LAUNCH(20, 1)
-                       K("gemm", 30, 30, "\"correlation\":1,\"device\":0,\"blocks per SM\":2,"
-                         "\"est. achieved occupancy %\":60")
-                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::x\",\"pid\":1,\"tid\":1,"
-                       "\"ts\":900,\"dur\":1}]}"
-                     : "{\"traceEvents\":["
-                       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
-                       "\"tid\":1,\"ts\":0,\"dur\":1000},"
-                       OP("aten::mm", 10, 90) LAUNCH(20, 1)
-                       K("gemm", 30, 30, "\"correlation\":1,\"device\":0,\"blocks per SM\":0.2,"
-                         "\"est. achieved occupancy %\":10")
-                       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::x\",\"pid\":1,\"tid\":1,"
-                       "\"ts\":900,\"dur\":1}]}",
+                full ? SM_TRACE("\"blocks per SM\":2,\"est. achieved occupancy %\":60")
+                     : SM_TRACE("\"blocks per SM\":0.2,\"est. achieved occupancy %\":10"),
                 NULL);
         kernels_recommend(f.k, f.st);
         bool sm = false, occ = false;
@@ -353,13 +350,19 @@ static void test_scoped(void **state)
     struct fx f;
     t2p_error err;
     open_fx(&f, TRACE, NULL);
-    /* no mask: kernels_build's rows */
+    /* no mask: every kernel, with test_rows' hand figures (not a second
+       kernels_build, which is this same call) */
     kernels *k = kernels_build_in(f.m, f.st, NULL, NULL, &err);
     assert_non_null(k);
-    assert_int_equal(k->nrows, f.k->nrows);
-    assert_int_equal(k->nby_op, f.k->nby_op);
-    assert_memory_equal(k->rows, f.k->rows, k->nrows * sizeof *k->rows);
-    assert_memory_equal(k->by_op, f.k->by_op, k->nby_op * sizeof *k->by_op);
+    assert_int_equal(k->kernel_events, 6);
+    assert_int_equal(k->kernel_ns, 100000 + 100000 + 10000 + 30000 + 10000 + 0);
+    assert_int_equal(k->nrows, 5);
+    /* by operator: aten::mm's gemms, aten::add's add_kernel, and orphan,
+       nodev, zero each on a row without an operator */
+    assert_int_equal(k->nby_op, 5);
+    assert_int_equal(oprow(k, "aten::mm", "volta_h884gemm")->calls, 2);
+    assert_int_equal(oprow(k, "aten::add", "add_kernel")->total_ns, 10000);
+    assert_int_equal(oprow(k, NULL, "orphan")->total_ns, 30000);
     /* the kernel as a model op: what a focus on it names */
     const kernels_row *r = row(k, "volta_h884gemm");
     assert_int_not_equal(r->kop, MODEL_NONE);
@@ -386,7 +389,7 @@ static void test_scoped(void **state)
     kernels_free(k);
     /* the whole scope (an empty one): every kernel */
     k = scoped(&f, NULL, NULL);
-    assert_int_equal(k->kernel_events, f.k->kernel_events);
+    assert_int_equal(k->kernel_events, 6);
     kernels_free(k);
     close_fx(&f);
 }

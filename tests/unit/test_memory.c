@@ -1,4 +1,5 @@
-/* Unit tests of core/analyses/memory.c and the loader's [memory] records, on hand-made
+/* Unit tests of core/analyses/memory.c, memory_scope.c (the allocations inside a
+   scope of stacks) and the loader's [memory] records, on hand-made
    traces whose figures are worked out by hand below (times in us in the trace). */
 #include "config.h"
 
@@ -14,6 +15,8 @@
 #include <cmocka.h>
 
 #include "core/analyses/memory.h"
+#include "core/analyses/memory_scope.h"
+#include "core/model/scope.h"
 #include "core/model/model.h"
 #include "core/analyses/steps.h"
 #include "core/load/trace.h"
@@ -40,18 +43,10 @@ static void done(struct fix *f)
     unit_close(f->m, f->tr, f->path);
 }
 
-static uint32_t op_index(const model *m, const char *name)
+static const memory_stat *op_stat(const memory *mem, const model *m, const char *name,
+                                  uint32_t dev)
 {
-    for (size_t i = 0; i < m->nops; i++)
-        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
-            return (uint32_t)i;
-    fail_msg("no op %s", name);
-    return MODEL_NONE;
-}
-
-static const memory_stat *op_stat(const struct fix *f, const char *name, uint32_t dev)
-{
-    return memory_op_stat(f->mem, op_index(f->m, name), dev);
+    return memory_op_stat(mem, unit_op_index(m, name), dev);
 }
 
 #define MEM(pid, tid, ts, bytes, addr, more)                                                  \
@@ -105,6 +100,47 @@ static const char trace_text[] =
     "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"not memory\",\"pid\":1,\"tid\":1,\"ts\":1}"
     "]}";
 
+/* The operator rows of trace_text with every stack selected, worked out by
+   hand above: memory_build's and memory_scope_build's rows must both be these. */
+static void op_rows_by_hand(const memory *mem, const model *m)
+{
+    /* operators on CPU */
+    const memory_stat *s = op_stat(mem, m, "outer", 0);
+    assert_non_null(s);
+    assert_int_equal(s->self_alloc_count, 2);   /* ts5, ts70 */
+    assert_int_equal(s->self_alloc_bytes, 107);
+    assert_int_equal(s->self_increase_bytes, 102);
+    assert_int_equal(s->alloc_count, 4);        /* + a's 10, b's 20 */
+    assert_int_equal(s->alloc_bytes, 137);
+    assert_int_equal(s->increase_bytes, 32);    /* 107-5 + 10 + 20-100 */
+    s = op_stat(mem, m, "a", 0);                    /* both calls: 10 at ts 25, counted once */
+    assert_int_equal(s->self_alloc_count, 1);
+    assert_int_equal(s->alloc_count, 1);
+    assert_int_equal(s->alloc_bytes, 10);
+    s = op_stat(mem, m, "b", 0);
+    assert_int_equal(s->self_alloc_bytes, 20);
+    assert_int_equal(s->self_increase_bytes, -80);
+    assert_null(op_stat(mem, m, "z", 0));
+    s = op_stat(mem, m, "c", 0);
+    assert_int_equal(s->self_alloc_bytes, 50);
+    assert_int_equal(s->live_bytes, 50);
+
+    /* operators on GPU0: the outer a holds 1000, the inner 500 - 1000 */
+    s = op_stat(mem, m, "a", 1);
+    assert_int_equal(s->self_alloc_count, 2);
+    assert_int_equal(s->self_alloc_bytes, 1500);
+    assert_int_equal(s->self_increase_bytes, 500);
+    assert_int_equal(s->alloc_bytes, 1500);
+    assert_int_equal(s->increase_bytes, 500);
+    s = op_stat(mem, m, "outer", 1);
+    assert_int_equal(s->self_alloc_count, 0);
+    assert_int_equal(s->alloc_bytes, 1800);
+    s = op_stat(mem, m, "b", 1);
+    assert_int_equal(s->alloc_count, 1);
+    assert_int_equal(s->increase_bytes, 300);
+    assert_int_equal(mem->nops, 7); /* CPU outer a b c, GPU0 outer a b */
+}
+
 static void test_memory_figures(void **state)
 {
     (void)state;
@@ -141,7 +177,7 @@ static void test_memory_figures(void **state)
     assert_false(cpu->has_totals);
     assert_int_equal(cpu->peak_bytes, 180);
     assert_int_equal(cpu->peak_ns, 40000);
-    assert_int_equal(f.m->nodes[cpu->peak_node].op, op_index(f.m, "b"));
+    assert_int_equal(f.m->nodes[cpu->peak_node].op, unit_op_index(f.m, "b"));
     assert_int_equal(cpu->reserved_at_peak, -1);
     assert_int_equal(cpu->allocs, 6);
     assert_int_equal(cpu->frees, 2);
@@ -164,51 +200,21 @@ static void test_memory_figures(void **state)
     assert_int_equal(gpu->live_bytes_at_end, 800);
     assert_int_equal(gpu->unmatched_frees, 0);
 
-    /* operators on CPU */
-    const memory_stat *s = op_stat(&f, "outer", 0);
-    assert_non_null(s);
-    assert_int_equal(s->self_alloc_count, 2);   /* ts5, ts70 */
-    assert_int_equal(s->self_alloc_bytes, 107);
-    assert_int_equal(s->self_increase_bytes, 102);
-    assert_int_equal(s->alloc_count, 4);        /* + a's 10, b's 20 */
-    assert_int_equal(s->alloc_bytes, 137);
-    assert_int_equal(s->increase_bytes, 32);    /* 107-5 + 10 + 20-100 */
-    s = op_stat(&f, "a", 0);                    /* both calls: 10 at ts 25, counted once */
-    assert_int_equal(s->self_alloc_count, 1);
-    assert_int_equal(s->alloc_count, 1);
-    assert_int_equal(s->alloc_bytes, 10);
-    s = op_stat(&f, "b", 0);
-    assert_int_equal(s->self_alloc_bytes, 20);
-    assert_int_equal(s->self_increase_bytes, -80);
-    assert_null(op_stat(&f, "z", 0));
-    s = op_stat(&f, "c", 0);
-    assert_int_equal(s->self_alloc_bytes, 50);
-    assert_int_equal(s->live_bytes, 50);
-
-    /* operators on GPU0: the outer a holds 1000, the inner 500 - 1000 */
-    s = op_stat(&f, "a", 1);
-    assert_int_equal(s->self_alloc_count, 2);
-    assert_int_equal(s->self_alloc_bytes, 1500);
-    assert_int_equal(s->self_increase_bytes, 500);
-    assert_int_equal(s->alloc_bytes, 1500);
-    assert_int_equal(s->increase_bytes, 500);
-    s = op_stat(&f, "outer", 1);
-    assert_int_equal(s->self_alloc_count, 0);
-    assert_int_equal(s->alloc_bytes, 1800);
+    op_rows_by_hand(f.mem, f.m);
 
     /* nodes: outer > a > a on GPU0 */
     uint32_t outer = MODEL_NONE, a1 = MODEL_NONE, a2 = MODEL_NONE;
     for (size_t i = 0; i < f.m->nnodes; i++) {
         const model_node *nd = &f.m->nodes[i];
-        if (nd->op == op_index(f.m, "outer"))
+        if (nd->op == unit_op_index(f.m, "outer"))
             outer = (uint32_t)i;
-        else if (nd->op == op_index(f.m, "a") && nd->depth == 2)
+        else if (nd->op == unit_op_index(f.m, "a") && nd->depth == 2)
             a1 = (uint32_t)i;
-        else if (nd->op == op_index(f.m, "a") && nd->depth == 3)
+        else if (nd->op == unit_op_index(f.m, "a") && nd->depth == 3)
             a2 = (uint32_t)i;
     }
     assert_true(outer != MODEL_NONE && a1 != MODEL_NONE && a2 != MODEL_NONE);
-    s = memory_node_stat(mem, false, a1, 1);
+    const memory_stat *s = memory_node_stat(mem, false, a1, 1);
     assert_int_equal(s->self_alloc_bytes, 1000);
     assert_int_equal(s->alloc_bytes, 1500);
     s = memory_node_stat(mem, false, a2, 1);
@@ -225,9 +231,9 @@ static void test_memory_figures(void **state)
     assert_true(mem->nops <= 64);
     size_t n = memory_sort_ops(mem, MEMORY_SORT_ALLOC_SIZE, 1, idx);
     assert_int_equal(n, 3); /* outer 1800, a 1500, b 300 */
-    assert_int_equal(mem->ops[idx[0]].op, op_index(f.m, "outer"));
-    assert_int_equal(mem->ops[idx[1]].op, op_index(f.m, "a"));
-    assert_int_equal(mem->ops[idx[2]].op, op_index(f.m, "b"));
+    assert_int_equal(mem->ops[idx[0]].op, unit_op_index(f.m, "outer"));
+    assert_int_equal(mem->ops[idx[1]].op, unit_op_index(f.m, "a"));
+    assert_int_equal(mem->ops[idx[2]].op, unit_op_index(f.m, "b"));
     assert_int_equal(mem->ops[idx[3]].device, 0);
     assert_int_equal(memory_sort_parse("size_increase"), MEMORY_SORT_SIZE_INCREASE);
     assert_int_equal(memory_sort_parse("self"), -1);
@@ -266,7 +272,7 @@ static void test_memory_early_kineto(void **state)
     assert_false(v->has_addr);
     assert_int_equal(v->peak_bytes, 64);
     assert_int_equal(v->live_bytes_at_end, 0); /* allocated - freed */
-    const memory_stat *s = op_stat(&f, "aten::empty", 0);
+    const memory_stat *s = op_stat(f.mem, f.m, "aten::empty", 0);
     assert_int_equal(s->self_alloc_bytes, 64);
     assert_int_equal(s->self_increase_bytes, 64);
     assert_int_equal(v->unattributed, 1);
@@ -331,7 +337,7 @@ static void test_memory_wide(void **state)
     assert_int_equal(v->matched, 1);
     assert_int_equal(v->lifetime_ns, INT64_C(10000000000) - 1000);
     assert_int_equal(v->live_bytes_at_end, 8);
-    assert_int_equal(op_stat(&f, "big", 0)->self_alloc_bytes, INT64_C(5000000008));
+    assert_int_equal(op_stat(f.mem, f.m, "big", 0)->self_alloc_bytes, INT64_C(5000000008));
     done(&f);
 }
 
@@ -385,7 +391,7 @@ static void test_memory_node_scoped(void **state)
     struct fix f;
     load(&f, trace_text);
     const model *m = f.m;
-    uint32_t a = op_index(m, "a");
+    uint32_t a = unit_op_index(m, "a");
     for (int merged = 0; merged < 2; merged++) {
         size_t n = merged ? m->nmnodes : m->nnodes;
         const model_node *nodes = merged ? m->mnodes : m->nodes;
@@ -441,7 +447,7 @@ static void test_memory_bytes_bound(void **state)
     assert_int_equal(v->alloc_bytes, INT64_C(1) << 62);
     assert_int_equal(v->peak_bytes, INT64_C(1) << 62);
     assert_int_equal(v->live_bytes_at_end, INT64_C(1) << 62);
-    assert_int_equal(op_stat(&f, "op", 0)->alloc_bytes, INT64_C(1) << 62);
+    assert_int_equal(op_stat(f.mem, f.m, "op", 0)->alloc_bytes, INT64_C(1) << 62);
     done(&f);
 }
 
@@ -458,6 +464,100 @@ static void test_memory_none(void **state)
     done(&f);
 }
 
+/* The mask of --focus name (scope_keep), owned by the caller. */
+static uint8_t *focus(const model *m, const char *name)
+{
+    scope *s = scope_new(m);
+    assert_non_null(s);
+    assert_int_equal(scope_push_arg(s, "focus", name), 0);
+    uint8_t *keep = scope_keep(s);
+    assert_non_null(keep);
+    scope_free(s);
+    return keep;
+}
+
+/* memory_scope_build (the allocations inside a scope of stacks), every stack
+   selected: the hand rows above, and every allocation. */
+static void test_memory_scope_all(void **state)
+{
+    (void)state;
+    struct fix f;
+    t2p_error err;
+    load(&f, trace_text);
+    memory_scoped *ms = memory_scope_build(f.mem, NULL, &err);
+    assert_non_null(ms);
+    op_rows_by_hand(&ms->view, f.m);
+    /* CPU: allocations 100, 10, 20, 7, 1, 50 (the root's too); GPU0 1000, 500, 300 */
+    assert_int_equal(ms->devs[0].allocs, 6);
+    assert_int_equal(ms->devs[0].alloc_bytes, 188);
+    assert_int_equal(ms->devs[0].increase_bytes, 83);
+    assert_int_equal(ms->devs[1].allocs, 3);
+    assert_int_equal(ms->devs[1].alloc_bytes, 1800);
+    assert_int_equal(ms->devs[1].increase_bytes, 800);
+    memory_scope_free(ms);
+    /* an empty scope's mask selects every stack but the roots: the same rows */
+    scope *s = scope_new(f.m);
+    uint8_t *keep = scope_keep(s);
+    ms = memory_scope_build(f.mem, keep, &err);
+    assert_non_null(ms);
+    op_rows_by_hand(&ms->view, f.m);
+    assert_int_equal(ms->devs[0].allocs, 5); /* the record at the root is in no stack */
+    memory_scope_free(ms);
+    free(keep);
+    scope_free(s);
+    done(&f);
+}
+
+static void test_memory_scope_focus(void **state)
+{
+    (void)state;
+    struct fix f;
+    t2p_error err;
+    load(&f, trace_text);
+    /* --focus a: the records of both a's */
+    uint8_t *keep = focus(f.m, "a");
+    memory_scoped *ms = memory_scope_build(f.mem, keep, &err);
+    assert_non_null(ms);
+    assert_int_equal(ms->devs[0].allocs, 1);
+    assert_int_equal(ms->devs[0].alloc_bytes, 10);
+    assert_int_equal(ms->devs[0].increase_bytes, 10);
+    assert_int_equal(ms->devs[0].live_allocs, 1);
+    assert_int_equal(ms->devs[0].live_bytes, 10);
+    assert_int_equal(ms->devs[1].allocs, 2);
+    assert_int_equal(ms->devs[1].alloc_bytes, 1500);
+    assert_int_equal(ms->devs[1].increase_bytes, 500);
+    assert_int_equal(ms->devs[1].live_allocs, 1);
+    assert_int_equal(ms->devs[1].live_bytes, 500);
+    /* a on GPU0: its own records, each once though a recurs */
+    const memory_stat *st = memory_op_stat(&ms->view, unit_op_index(f.m, "a"), 1);
+    assert_non_null(st);
+    assert_int_equal(st->alloc_count, 2);
+    assert_int_equal(st->alloc_bytes, 1500);
+    assert_int_equal(st->increase_bytes, 500);
+    assert_int_equal(st->self_alloc_count, 2);
+    /* outer holds them with children, none of its own in the scope */
+    st = memory_op_stat(&ms->view, unit_op_index(f.m, "outer"), 1);
+    assert_non_null(st);
+    assert_int_equal(st->alloc_bytes, 1500);
+    assert_int_equal(st->self_alloc_count, 0);
+    /* b and c: outside */
+    assert_null(memory_op_stat(&ms->view, unit_op_index(f.m, "b"), 1));
+    assert_null(memory_op_stat(&ms->view, unit_op_index(f.m, "c"), 0));
+    memory_scope_free(ms);
+    free(keep);
+    /* --focus b: its allocation and the free of outer's block */
+    keep = focus(f.m, "b");
+    ms = memory_scope_build(f.mem, keep, &err);
+    assert_non_null(ms);
+    assert_int_equal(ms->devs[0].allocs, 1);
+    assert_int_equal(ms->devs[0].alloc_bytes, 20);
+    assert_int_equal(ms->devs[0].increase_bytes, -80);
+    assert_int_equal(ms->devs[1].alloc_bytes, 300);
+    memory_scope_free(ms);
+    free(keep);
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +568,8 @@ int main(void)
         cmocka_unit_test(test_memory_node_scoped),
         cmocka_unit_test(test_memory_none),
         cmocka_unit_test(test_memory_bytes_bound),
+        cmocka_unit_test(test_memory_scope_all),
+        cmocka_unit_test(test_memory_scope_focus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

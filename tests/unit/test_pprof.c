@@ -28,6 +28,8 @@
 #include "core/pprof/profile.pb-c.h"
 #include "core/model/select.h"
 #include "core/load/trace.h"
+#include "tests/unit/unit.h"
+#include "tests/unit/unit_pprof.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 
@@ -38,26 +40,15 @@ static char tmpdir[64];
 static int setup_dir(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/t2p-pprof-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    unit_dir_make(tmpdir, "/tmp/t2p-pprof-XXXXXX");
+    return 0;
 }
 
 static int teardown_dir(void **state)
 {
     (void)state;
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        if (unlink(p) < 0)
-            rmdir(p);
-    }
-    if (d)
-        closedir(d);
-    return rmdir(tmpdir);
+    unit_dir_remove(tmpdir);
+    return 0;
 }
 
 static char *path_in(const char *name)
@@ -92,26 +83,6 @@ static int count_files(const char *suffix)
     }
     closedir(d);
     return n;
-}
-
-static pb_profile *read_profile(const char *path)
-{
-    gzFile gz = gzopen(path, "rb");
-    assert_non_null(gz);
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    int r;
-    while ((r = gzread(gz, buf + len, (unsigned)(cap - len))) > 0) {
-        len += (size_t)r;
-        if (len == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    assert_int_equal(r, 0);
-    gzclose(gz);
-    pb_profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
-    free(buf);
-    assert_non_null(p);
-    return p;
 }
 
 /* One CPU thread with nesting (A holds B, C overlapping, D; E straddles A's
@@ -264,7 +235,7 @@ static pb_profile *export(const model *m, const uint8_t *keep, pprof_summary *su
     if (rc != 0)
         fail_msg("pprof_write: %s", err.reason);
     assert_int_equal(count_files(".tmp"), 0);
-    pb_profile *p = read_profile(out);
+    pb_profile *p = unit_read_profile(out);
     unlink(out);
     free(out);
     return p;
@@ -655,10 +626,10 @@ static void test_write_errors(void **state)
     char *fresh = path_in("fresh.pb.gz");
     assert_int_equal(pprof_write(l.m, &po, fresh, NULL, &err), 0);
     assert_int_equal(count_files(".tmp"), 0);
-    perftools__profiles__profile__free_unpacked(read_profile(fresh), NULL);
+    perftools__profiles__profile__free_unpacked(unit_read_profile(fresh), NULL);
     /* replacing is the default */
     assert_int_equal(pprof_write(l.m, NULL, existing, NULL, &err), 0);
-    perftools__profiles__profile__free_unpacked(read_profile(existing), NULL);
+    perftools__profiles__profile__free_unpacked(unit_read_profile(existing), NULL);
     unlink(existing);
     unlink(fresh);
     free(existing);
@@ -925,7 +896,7 @@ static void test_merge_types(void **state)
         snprintf(out, sizeof out, "%s/merged%d.pb.gz", tmpdir, order);
         assert_int_equal(pprof_merge_write(pm, out, "job", NULL, 0, NULL, 0, NULL, &err), 0);
         pprof_merge_free(pm);
-        pb_profile *p = read_profile(out);
+        pb_profile *p = unit_read_profile(out);
         assert_int_equal(p->n_sample_type, 7);
         assert_int_equal(p->n_sample, pa->n_sample + pb->n_sample);
         int64_t total[2] = { 0, 0 }, heap = 0;

@@ -52,11 +52,7 @@ struct fx {
 static void load(struct fx *f)
 {
     t2p_error err;
-    f->path = unit_write_tmp(TRACE);
-    f->tr = trace_load(f->path, NULL, &err);
-    assert_non_null(f->tr);
-    f->m = model_build(f->tr, NULL, &err);
-    assert_non_null(f->m);
+    f->m = unit_load(TRACE, &f->tr, &f->path);
     f->t = timeline_build(f->m, &err);
     assert_non_null(f->t);
 }
@@ -64,10 +60,7 @@ static void load(struct fx *f)
 static void done(struct fx *f)
 {
     timeline_free(f->t);
-    model_free(f->m);
-    trace_free(f->tr);
-    unlink(f->path);
-    free(f->path);
+    unit_close(f->m, f->tr, f->path);
 }
 
 static uint32_t ev(const trace *tr, const char *name)

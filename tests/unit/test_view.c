@@ -60,15 +60,6 @@ static void keys(view *v, const char *s)
         view_key(v, (unsigned char)*s);
 }
 
-static uint32_t op_of(const model *m, const char *name)
-{
-    for (size_t i = 0; i < m->nops; i++)
-        if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
-            return (uint32_t)i;
-    fail_msg("no op %s", name);
-    return MODEL_NONE;
-}
-
 /* The names of the rows of the current tab, joined by spaces. */
 static const char *row_names(view *v)
 {
@@ -373,7 +364,7 @@ static void test_focus_and_back(void **state)
     struct fixture *f = unit_view_open_text(hand_trace, NULL);
     view *v = f->v;
     const model *m = f->m;
-    uint32_t C = op_of(m, "C");
+    uint32_t C = unit_op_index(m, "C");
     /* Ops by self: A 110, B 50, C 30, D 10 */
     assert_string_equal(row_names(v), "A B C D");
     keys(v, "jj");
@@ -847,7 +838,7 @@ static void test_scoped_tables(void **state)
     assert_string_equal(row_names(v), "C A B");
     const scope_fig *sf = scope_ops(view_scope(v));
     assert_non_null(sf);
-    uint32_t A = op_of(m, "A"), B = op_of(m, "B"), C = op_of(m, "C");
+    uint32_t A = unit_op_index(m, "A"), B = unit_op_index(m, "B"), C = unit_op_index(m, "C");
     assert_int_equal(sf[C].self_ns, 30000);
     assert_int_equal(sf[C].total_ns, 30000);
     assert_int_equal(sf[C].calls, 3);

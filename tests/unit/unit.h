@@ -3,6 +3,7 @@
 #ifndef T2P_TESTS_UNIT_H
 #define T2P_TESTS_UNIT_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,30 @@ static inline void unit_dir_put(const char *dir, const char *name, const char *t
     fclose(f);
 }
 
+/* Removes dir and all it holds, directories too: no shell, so a path with
+   a quote or a missing rm cannot leave it behind. */
 static inline void unit_dir_remove(const char *dir)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[1024];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        assert_true(n > 0 && (size_t)n < sizeof path);
+        if (unlink(path) != 0)
+            unit_dir_remove(path); /* a directory: its files, then itself */
+    }
+    closedir(d);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* A scratch file name inside dir (unit_dir_make's) into buf. */
+static inline void unit_dir_path(char *buf, size_t size, const char *dir, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
 }
 
 /* The first op named name (any category), or NULL. */
@@ -90,6 +110,15 @@ static inline const model_op *unit_find_op(const model *m, const char *name)
         if (strcmp(model_op_name(m, (uint32_t)i), name) == 0)
             return &m->ops[i];
     return NULL;
+}
+
+/* The index of the first op named name; fails the test when there is none. */
+static inline uint32_t unit_op_index(const model *m, const char *name)
+{
+    const model_op *o = unit_find_op(m, name);
+    if (!o)
+        fail_msg("no op %s", name);
+    return (uint32_t)(o - m->ops);
 }
 
 #endif
