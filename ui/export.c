@@ -334,9 +334,12 @@ static int write_scope(view *v, const char *path, t2p_error *err)
             ranks_file *f = &j->files[i];
             if (!f->m || (!sa.all_ranks && f->rank != sa.rank))
                 continue;
-            steps *st = steps_build(f->m, err);
+            /* each rank's steps are its trace's, shared with the views */
+            struct derived *d = view_derived(v, f->m);
+            const steps *st = d ? derived_steps(d, err) : NULL;
+            if (!d)
+                error_set(err, T2P_ERR_NOMEM, f->path, -1, "out of memory");
             int prc = st ? export_rank_pack(f, f->m, st, &mo, &ea, err) : -1;
-            steps_free(st);
             if (prc < 0) {
                 for (size_t k = 0; k < j->nloaded; k++) {
                     free(j->files[k].out);

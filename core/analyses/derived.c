@@ -6,13 +6,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a scoped model's memory was built for: the model, and what tells a
-   model built later at the same address apart (its window and size). */
+#include "core/analyses/callers.h"
+#include "core/analyses/compare.h"
+#include "core/analyses/hta.h"
+#include "core/analyses/memory_scope.h"
+#include "core/analyses/modules.h"
+#include "core/analyses/opshape.h"
+#include "core/analyses/tbtree.h"
+
+/* What a scoped model's analyses were built for: the model, and what tells
+   a model built later at the same address apart (its window and size). */
 struct scoped_key {
     const model *m;
     int64_t start, end;
     size_t nnodes, nops;
     bool no_python;
+};
+
+/* One analysis of a model, built on the first ask; a failure is kept too,
+   so that every later ask gets the same error without building again. */
+struct built {
+    void *p;
+    t2p_error err;
+    bool failed;
+};
+
+/* A mask an analysis was asked with (a copy: the asker's is its own), so
+   that the next ask with the same mask gets the same analysis. */
+struct sel_key {
+    uint8_t *bytes; /* NULL: no mask (all) */
+    size_t n;
+};
+
+/* The analyses of one model: the whole trace's, or the last scoped one's. */
+struct slot {
+    struct scoped_key key;
+    struct built mem, tree, shp, mo, hta;
+    const hta_opts *hta_opts;
+    kernels *kin;         /* the last selection's */
+    struct sel_key kin_sel;
+    memory_scoped *min;   /* the last selection's, over mem */
+    struct sel_key min_sel;
+    callers *c;           /* the last selection's and hidden operators' */
+    struct sel_key c_keep, c_hide;
 };
 
 struct derived {
@@ -24,14 +60,64 @@ struct derived {
     kernels *k;
     t2p_error k_err;
     bool k_failed;
-    memory *mem;        /* whole's */
-    t2p_error mem_err;
-    bool mem_failed;
-    memory *smem;       /* the last scoped model's */
-    struct scoped_key skey;
+    struct slot w;      /* whole's */
+    struct slot s;      /* the last scoped model's */
     compare_mem *vs;    /* against vs_base's memory */
     const derived *vs_base;
+    compare_node *cvs;  /* the callers' pair against cvs_base's */
+    size_t ncvs;
+    const derived *cvs_base;
 };
+
+static void sel_done(struct sel_key *k)
+{
+    free(k->bytes);
+    *k = (struct sel_key){ 0 };
+}
+
+static bool sel_same(const struct sel_key *k, const uint8_t *sel, size_t n)
+{
+    if (!sel || !k->bytes)
+        return !sel && !k->bytes;
+    return k->n == n && memcmp(k->bytes, sel, n) == 0;
+}
+
+static int sel_keep(struct sel_key *k, const uint8_t *sel, size_t n)
+{
+    sel_done(k);
+    if (!sel)
+        return 0;
+    if (!(k->bytes = malloc(n ? n : 1)))
+        return -1;
+    memcpy(k->bytes, sel, n);
+    k->n = n;
+    return 0;
+}
+
+static void slot_done(struct slot *s)
+{
+    callers_free(s->c);
+    sel_done(&s->c_keep);
+    sel_done(&s->c_hide);
+    memory_scope_free(s->min);
+    sel_done(&s->min_sel);
+    kernels_free(s->kin);
+    sel_done(&s->kin_sel);
+    hta_free(s->hta.p);
+    modules_free(s->mo.p);
+    opshape_free(s->shp.p);
+    tbtree_free(s->tree.p);
+    memory_free(s->mem.p);
+    *s = (struct slot){ 0 };
+}
+
+/* b's analysis (NULL with *err its failure's), once built or failed. */
+static void *built_get(const struct built *b, t2p_error *err)
+{
+    if (!b->p && b->failed)
+        *err = b->err;
+    return b->p;
+}
 
 derived *derived_new(const model *whole)
 {
@@ -45,9 +131,10 @@ void derived_free(derived *d)
 {
     if (!d)
         return;
+    free(d->cvs);
     compare_mem_free(d->vs);
-    memory_free(d->smem);
-    memory_free(d->mem);
+    slot_done(&d->s);
+    slot_done(&d->w);
     kernels_free(d->k);
     steps_free(d->st);
     free(d);
@@ -119,29 +206,164 @@ static bool same_key(const struct scoped_key *a, const struct scoped_key *b)
            a->nops == b->nops && a->no_python == b->no_python;
 }
 
-const memory *derived_memory(derived *d, const model *m, t2p_error *err)
+/* The analyses of m: whole's, or a scoped model's (those of the scoped
+   model asked before dropped when m is another). NULL with err set when m
+   is of another trace. */
+static struct slot *slot_of(derived *d, const model *m, t2p_error *err)
 {
-    if (m == d->whole) {
-        if (!d->mem && !d->mem_failed && !(d->mem = memory_build(m, &d->mem_err)))
-            d->mem_failed = true;
-        if (!d->mem)
-            *err = d->mem_err;
-        return d->mem;
-    }
+    if (m == d->whole)
+        return &d->w;
     if (!derived_covers(d, m)) {
         error_set(err, T2P_ERR_ARG, m ? m->tr->path : NULL, -1,
-                  "memory figures asked of a model of another trace");
+                  "figures asked of a model of another trace");
         return NULL;
     }
     struct scoped_key k = key_of(m);
-    if (d->smem && same_key(&k, &d->skey))
-        return d->smem;
-    memory_free(d->smem);
-    d->smem = memory_build(m, err);
-    d->skey = k;
-    if (!d->smem)
-        d->skey = (struct scoped_key){ 0 };
-    return d->smem;
+    if (!same_key(&k, &d->s.key)) {
+        slot_done(&d->s);
+        d->s.key = k;
+    }
+    return &d->s;
+}
+
+const memory *derived_memory(derived *d, const model *m, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (!s->mem.p && !s->mem.failed && !(s->mem.p = memory_build(m, &s->mem.err)))
+        s->mem.failed = true;
+    return built_get(&s->mem, err);
+}
+
+const memory_scoped *derived_memory_in(derived *d, const model *m, const uint8_t *sel,
+                                       t2p_error *err)
+{
+    const memory *mem = derived_memory(d, m, err);
+    if (!mem)
+        return NULL;
+    struct slot *s = slot_of(d, m, err);
+    if (s->min && sel_same(&s->min_sel, sel, m->nnodes))
+        return s->min;
+    memory_scope_free(s->min);
+    s->min = NULL;
+    if (sel_keep(&s->min_sel, sel, m->nnodes) < 0) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
+        return NULL;
+    }
+    if (!(s->min = memory_scope_build(mem, s->min_sel.bytes, err)))
+        sel_done(&s->min_sel);
+    return s->min;
+}
+
+const tbtree *derived_tbtree(derived *d, const model *m, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (!s->tree.p && !s->tree.failed && !(s->tree.p = tbtree_build(m, &s->tree.err)))
+        s->tree.failed = true;
+    return built_get(&s->tree, err);
+}
+
+const opshape *derived_opshape(derived *d, const model *m, t2p_error *err)
+{
+    const tbtree *t = derived_tbtree(d, m, err);
+    if (!t)
+        return NULL;
+    struct slot *s = slot_of(d, m, err);
+    if (!s->shp.p && !s->shp.failed && !(s->shp.p = opshape_build(t, m->keep, &s->shp.err)))
+        s->shp.failed = true;
+    return built_get(&s->shp, err);
+}
+
+const modules *derived_modules(derived *d, const model *m, t2p_error *err)
+{
+    const tbtree *t = derived_tbtree(d, m, err);
+    if (!t)
+        return NULL;
+    struct slot *s = slot_of(d, m, err);
+    if (!s->mo.p && !s->mo.failed && !(s->mo.p = modules_build(t, NULL, &s->mo.err)))
+        s->mo.failed = true;
+    return built_get(&s->mo, err);
+}
+
+const hta *derived_hta(derived *d, const model *m, const hta_opts *opts, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (s->hta_opts != opts) {
+        hta_free(s->hta.p);
+        s->hta = (struct built){ 0 };
+        s->hta_opts = opts;
+    }
+    if (!s->hta.p && !s->hta.failed && !(s->hta.p = hta_build(m, NULL, opts, &s->hta.err)))
+        s->hta.failed = true;
+    return built_get(&s->hta, err);
+}
+
+const kernels *derived_kernels_in(derived *d, const model *m, const uint8_t *sel, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (s->kin && sel_same(&s->kin_sel, sel, m->nnodes))
+        return s->kin;
+    kernels_free(s->kin);
+    s->kin = NULL;
+    if (sel_keep(&s->kin_sel, sel, m->nnodes) < 0) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
+        return NULL;
+    }
+    if (!(s->kin = kernels_build_in(m, NULL, NULL, s->kin_sel.bytes, err)))
+        sel_done(&s->kin_sel);
+    return s->kin;
+}
+
+const callers *derived_callers(derived *d, const model *m, const uint8_t *keep,
+                               const uint8_t *hide, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (s->c && sel_same(&s->c_keep, keep, m->nnodes) && sel_same(&s->c_hide, hide, m->nops))
+        return s->c;
+    callers_free(s->c);
+    s->c = NULL;
+    if (sel_keep(&s->c_keep, keep, m->nnodes) < 0 || sel_keep(&s->c_hide, hide, m->nops) < 0) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
+        goto fail;
+    }
+    if ((s->c = callers_build(m, s->c_keep.bytes, s->c_hide.bytes, false, err)))
+        return s->c;
+fail:
+    sel_done(&s->c_keep);
+    sel_done(&s->c_hide);
+    return NULL;
+}
+
+const compare_node *derived_callers_vs(derived *d, derived *base, const compare *c, size_t *n,
+                                       t2p_error *err)
+{
+    if (d->cvs && d->cvs_base == base) {
+        *n = d->ncvs;
+        return d->cvs;
+    }
+    const callers *cb = derived_callers(base, c->base, NULL, NULL, err);
+    const callers *cn = cb ? derived_callers(d, c->new, NULL, NULL, err) : NULL;
+    if (!cn)
+        return NULL;
+    free(d->cvs);
+    d->cvs_base = NULL;
+    if (!(d->cvs = compare_pair_trees(c, cb->nodes, cb->nnodes, cn->nodes, cn->nnodes,
+                                      &d->ncvs))) {
+        error_set(err, T2P_ERR_NOMEM, d->whole->tr->path, -1, "out of memory");
+        return NULL;
+    }
+    d->cvs_base = base;
+    *n = d->ncvs;
+    return d->cvs;
 }
 
 const compare_mem *derived_memory_vs(derived *d, derived *base, t2p_error *err)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/analyses/callers.h"
+#include "core/analyses/derived.h"
 #include "core/base/fmt.h"
 #include "core/load/pyframe.h"
 #include "ui/callers_pane.h"
@@ -41,7 +42,7 @@ static const enum model_sort sorts[] = { MODEL_SORT_TOTAL, MODEL_SORT_CALLS, MOD
 
 struct callers_state {
     callers_pane pane;   /* first: the rows and the pane's own sort */
-    callers *c;          /* NULL until opened, or out of memory */
+    const callers *c;    /* core's (derived_callers); NULL until opened, or out of memory */
     uint32_t scope_gen;  /* the scope c was built for */
     bool hidden;         /* c was built without the Python frames (p) */
     uint32_t op;         /* the operator alone on top, or MODEL_NONE: all */
@@ -68,7 +69,6 @@ static int cl_open(view *v)
 static void drop(struct callers_state *s)
 {
     callers_pane_done(&s->pane);
-    callers_free(s->c);
     s->c = NULL;
 }
 
@@ -145,8 +145,12 @@ static void sync(view *v)
         view_status_set(v, "out of memory");
         return;
     }
-    s->c = callers_build(v->m, keep, hide, false, &err);
-    free(keep);
+    struct derived *d = view_derived(v, v->m);
+    if (!d)
+        error_set(&err, T2P_ERR_NOMEM, v->m->tr->path, -1, "out of memory");
+    else
+        s->c = derived_callers(d, v->m, keep, hide, &err);
+    free(keep); /* derived keeps copies */
     free(hide);
     if (!s->c) {
         view_status_set(v, "%s", err.reason);

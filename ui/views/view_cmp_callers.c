@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/analyses/callers.h"
+#include "core/analyses/derived.h"
 #include "ui/callers_pane.h"
 #include "ui/cmp.h"
 #include "ui/tree_rows.h"
@@ -20,7 +21,8 @@
 struct ccallers {
     callers_pane pane;   /* first: the rows (over shadow) and the pane's own sort */
     view *v;
-    compare_node *nodes; /* the paired inverted trees, node 0 the root */
+    const compare_node *nodes; /* the paired inverted trees, node 0 the root (core's:
+                                  derived_callers_vs) */
     size_t n;
     model_node *shadow;  /* their shape for tree_rows; op is the compare row */
     uint32_t row;        /* the operator (compare row) alone on top, or MODEL_NONE */
@@ -46,7 +48,6 @@ static int cc_open(view *v)
 static void drop(struct ccallers *s)
 {
     callers_pane_done(&s->pane);
-    free(s->nodes);
     free(s->shadow);
     s->nodes = NULL;
     s->shadow = NULL;
@@ -87,12 +88,9 @@ static int build(view *v)
     const compare *c = v->cmp;
     t2p_error err;
     drop(s);
-    callers *cb = callers_build(c->base, NULL, NULL, false, &err);
-    callers *cn = cb ? callers_build(c->new, NULL, NULL, false, &err) : NULL;
-    if (cn)
-        s->nodes = compare_pair_trees(c, cb->nodes, cb->nnodes, cn->nodes, cn->nnodes, &s->n);
-    callers_free(cb);
-    callers_free(cn);
+    struct derived *db = view_derived(v, c->base), *dn = view_derived(v, c->new);
+    if (db && dn)
+        s->nodes = derived_callers_vs(dn, db, c, &s->n, &err);
     if (!s->nodes || !(s->shadow = calloc(s->n ? s->n : 1, sizeof *s->shadow)))
         return -1;
     uint32_t *tops = malloc((s->n ? s->n : 1) * sizeof *tops);

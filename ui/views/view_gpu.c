@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/gpu.h"
 #include "core/analyses/hta.h"
 #include "core/base/fmt.h"
@@ -81,7 +82,7 @@ static const enum model_sort lsorts[] = { S(K_DELAY), S(K_CALL), S(K_GPU), S(K_S
 
 struct gpu_state {
     const model *m; /* what h is of */
-    hta *h;
+    const hta *h;   /* core's (derived_hta), shared */
     char err[200];
     long stream;    /* the stream whose launches are listed, -1: the streams */
     size_t back_cur, back_top;
@@ -110,7 +111,6 @@ static void gview_close(view *v)
     struct gpu_state *s = state(v);
     if (!s)
         return;
-    hta_free(s->h);
     free(s);
 }
 
@@ -120,13 +120,15 @@ static const hta *hta_of(view *v)
 {
     struct gpu_state *s = state(v);
     if (s->m != v->m) {
-        hta_free(s->h);
         s->h = NULL;
         s->m = v->m;
         s->stream = -1;
         s->err[0] = '\0';
         t2p_error err;
-        if (!(s->h = hta_build(v->m, NULL, v->hta_opts, &err)))
+        struct derived *d = view_derived(v, v->m);
+        if (!d)
+            error_set(&err, T2P_ERR_NOMEM, v->m->tr->path, -1, "out of memory");
+        if (!d || !(s->h = derived_hta(d, v->m, v->hta_opts, &err)))
             snprintf(s->err, sizeof s->err, "%.180s", err.reason);
     }
     return s->h;

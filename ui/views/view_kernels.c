@@ -76,9 +76,7 @@ static const char *const key_names[KERNELS_SORT_N] = {
 
 struct kstate {
     const model *m;   /* the model the figures are of */
-    const kernels *k; /* the whole trace's is core's (derived_kernels), shared */
-    kernels *own;     /* a scoped model's or a scope of stacks', built here: k then
-                         points at it */
+    const kernels *k; /* core's (derived_kernels, _in), shared */
     bool scoped;      /* k counts the stacks of a focus or filter alone */
     uint32_t gen;     /* scope_gen it was built for */
     enum model_sort sort; /* OWN(enum kernels_sort) */
@@ -110,9 +108,7 @@ static int key_of(const struct kstate *s)
 
 static void drop(struct kstate *s)
 {
-    kernels_free(s->own);
     s->k = NULL;
-    s->own = NULL;
 }
 
 static void kview_close(view *v)
@@ -143,21 +139,26 @@ static const kernels *kernels_of(view *v)
     s->scoped = scoped;
     s->gen = scope_gen(v->scope);
     t2p_error err;
-    if (scoped) {
+    struct derived *d = view_derived(v, v->m);
+    if (!d) {
+        error_set(&err, T2P_ERR_NOMEM, v->m->tr->path, -1, "out of memory");
+    } else if (scoped) {
         /* the kernels whose stacks the scope selects, as analyze --focus and
            e count them */
         uint8_t *sel = scope_keep(v->scope);
         if (!sel)
             error_set(&err, T2P_ERR_NOMEM, v->m->tr->path, -1, "out of memory");
         else
-            s->k = s->own = kernels_build_in(v->m, NULL, NULL, sel, &err);
-        free(sel);
+            s->k = derived_kernels_in(d, v->m, sel, &err);
+        free(sel); /* derived keeps a copy */
+    } else if (model_is_scoped(v->m)) {
+        /* a step's or a range's: a scoped model has no steps */
+        s->k = derived_kernels_in(d, v->m, NULL, &err);
     } else {
         /* the whole trace's, over its steps' span, is the trace's shared one
-           (the Steps view's header shows it too); a scoped model has no steps */
-        struct derived *d = model_is_scoped(v->m) ? NULL : view_derived(v, v->m);
-        if (!(s->k = d ? derived_kernels(d, &err) : NULL))
-            s->k = s->own = kernels_build(v->m, NULL, NULL, &err);
+           (the Steps view's header shows it too); without steps, no span */
+        if (!(s->k = derived_kernels(d, &err)))
+            s->k = derived_kernels_in(d, v->m, NULL, &err);
     }
     for (size_t i = 0; s->k && name != UINT32_MAX && i < s->k->nrows; i++)
         if (s->k->rows[i].name == name) {

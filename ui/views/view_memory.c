@@ -59,7 +59,8 @@ enum { CHART_H = 6, LINE_HEAD = 0, LINE_AXIS = CHART_H + 1, LINE_TIME = CHART_H 
 struct mem_state {
     const model *m;  /* what mem is of */
     const memory *mem; /* core's (derived_memory), not owned */
-    memory_scoped *ms; /* under a focus or filter: its rows (owned), else NULL */
+    const memory_scoped *ms; /* under a focus or filter: its rows (core's:
+                                derived_memory_in), else NULL */
     uint32_t ms_gen;   /* scope_gen ms was counted for */
     const steps *st; /* the trace's, for the step marks and the peak's step; NULL when none */
     int64_t origin;  /* the whole trace's window start: times are offsets from it */
@@ -107,7 +108,6 @@ static void mview_close(view *v)
         return;
     free(s->vals);
     free(s->tree_figs);
-    memory_scope_free(s->ms);
     free(s);
 }
 
@@ -117,7 +117,6 @@ static const memory *mem_of(view *v)
     struct mem_state *s = state(v);
     if (s->m != v->m) {
         s->mem = NULL;
-        memory_scope_free(s->ms);
         s->ms = NULL;
         s->st = NULL;
         s->m = v->m;
@@ -147,20 +146,17 @@ static const memory *rows_of(view *v)
     struct mem_state *s = state(v);
     const memory *mem = mem_of(v);
     if (!mem || !scope_active(v->scope)) {
-        memory_scope_free(s->ms);
         s->ms = NULL;
         return mem;
     }
     if (!s->ms || s->ms_gen != scope_gen(v->scope)) {
-        memory_scope_free(s->ms);
         s->ms = NULL;
         t2p_error err;
         uint8_t *sel = scope_keep(v->scope);
-        if (sel)
-            s->ms = memory_scope_build(mem, sel, &err);
-        free(sel); /* ms keeps no use of it */
-        if (s->ms)
-            s->ms->sel = NULL;
+        struct derived *d = view_derived(v, v->m);
+        if (sel && d)
+            s->ms = derived_memory_in(d, v->m, sel, &err);
+        free(sel); /* derived keeps a copy */
         s->ms_gen = scope_gen(v->scope);
     }
     return s->ms ? &s->ms->view : mem;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/modules.h"
 #include "ui/view_impl.h"
 #include "ui/views/view_util.h"
@@ -40,8 +41,7 @@ static const enum model_sort sorts[] = { PLUGIN_ORDER, MODEL_SORT_NAME, MODEL_SO
                                          MODEL_SORT_N };
 
 struct modules_state {
-    tbtree *tree;
-    modules *mo;
+    const modules *mo; /* core's (derived_modules) */
     bool failed;
     uint32_t *stack; /* entries to visit, for rebuild */
     enum model_sort sort; /* PLUGIN_ORDER or a column's */
@@ -66,21 +66,21 @@ static void mod_close(view *v)
 {
     struct modules_state *s = st(v);
     if (s) {
-        modules_free(s->mo);
-        tbtree_free(s->tree);
         free(s->stack);
     }
     free(s);
 }
 
-/* The hierarchy, built the first time the view is shown (the Module view
-   costs a pass over the trace that the other views do not need). */
+/* The hierarchy, asked of core the first time the view is shown (it costs
+   a pass over the trace that the other views do not need; the Ops view's I
+   shares its TensorBoard tree). */
 static const modules *mods(view *v)
 {
     struct modules_state *s = st(v);
     if (!s->mo && !s->failed) {
         t2p_error err;
-        if (!(s->tree = tbtree_build(v->m, &err)) || !(s->mo = modules_build(s->tree, NULL, &err)) ||
+        struct derived *d = view_derived(v, v->m);
+        if (!d || !(s->mo = derived_modules(d, v->m, &err)) ||
             !(s->stack = malloc((s->mo->nentries ? s->mo->nentries : 1) * sizeof *s->stack))) {
             s->failed = true;
             view_status_set(v, "out of memory: no module view");

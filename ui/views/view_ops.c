@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/fmt.h"
+#include "core/analyses/derived.h"
 #include "core/analyses/opshape.h"
+#include "core/base/fmt.h"
 #include "core/load/pyframe.h"
 #include "core/model/catkind.h"
 #include "ui/view.h"
@@ -63,8 +64,7 @@ static const col shape_cols[] = {
 struct ops_state {
     uint32_t *order; /* ops in the current sort */
     bool by_shape;   /* I: rows are opshape rows */
-    tbtree *tree;    /* built on the first I, for the model's life */
-    opshape *shp;
+    const opshape *shp; /* core's (derived_opshape), asked on the first I */
     uint32_t *shape_order; /* shp's rows in the current sort */
 };
 
@@ -83,8 +83,6 @@ static void ops_close(view *v)
     if (s) {
         free(s->order);
         free(s->shape_order);
-        opshape_free(s->shp);
-        tbtree_free(s->tree);
     }
     free(s);
 }
@@ -126,15 +124,14 @@ static int shape_rebuild(view *v, view_rows *r)
     return 0;
 }
 
-/* I: builds TensorBoard's tree once, then flips the grouping. */
+/* I: asks for the rows of TensorBoard's tree once, then flips the grouping. */
 static int shape_toggle(view *v)
 {
     struct ops_state *s = st(v);
     if (!s->shp) {
         t2p_error err;
-        if (!(s->tree = tbtree_build(v->m, &err)) || !(s->shp = opshape_build(s->tree, v->m->keep, &err))) {
-            tbtree_free(s->tree);
-            s->tree = NULL;
+        struct derived *d = view_derived(v, v->m);
+        if (!d || !(s->shp = derived_opshape(d, v->m, &err))) {
             view_status_set(v, "out of memory: no rows by input shape");
             return VIEW_DRAW_FOOTER;
         }
