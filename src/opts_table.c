@@ -37,7 +37,7 @@ const opt_def opts_table[] = {
     { OPT_RANK, "rank", 0, "N", A | C | T, NULL,
       "one rank of a job (several traces or a directory): analyze reports on it alone, convert writes its profile alone (labelled rank=N); the explorer opens on it" },
     { OPT_FOCUS, "focus", 0, "OP[>CHILD...]", A | C | T, NULL,
-      "keep only the stacks through operator OP (the explorer's Enter on an operator), or at or below the call path OP>CHILD>... from the top of a stack (f on a Tree node; >OP: a path of one); a name no operator has is a POSIX extended regular expression over frame names, as go tool pprof -focus; repeat to narrow. analyze: every figure of its operators, categories, threads and streams counts these stacks alone, as convert writes them; a name that selects nothing in the trace is an error" },
+      "keep only the stacks through operator OP (the explorer's Enter on an operator), or at or below the call path OP>CHILD>... from the top of a stack (f on a Tree node; >OP: a path of one; of two siblings of one name in two categories, each is NAME{cat=CATEGORY}); a name no operator has is a POSIX extended regular expression over frame names, as go tool pprof -focus; repeat to narrow. analyze: every figure of its operators, categories, threads and streams counts these stacks alone, as convert writes them; a name that selects nothing in the trace is an error" },
     { OPT_CATEGORY, "category", 0, "CAT", A | C | T, NULL,
       "keep only the stacks through an operator of category CAT (Enter in Categories)" },
     { OPT_TRACK, "track", 0, "LABEL", A | C | T, NULL,

@@ -517,6 +517,21 @@ uint32_t scope_op_cat(scope *s, uint32_t op)
 /* The path of merged node u from the merged root, names joined by '>';
    a path of one starts with '>' so that it is not read as an operator
    anywhere. -1 when it does not fit. */
+/* Whether a sibling of merged node u has u's name (and so another
+   category: a node is one operator, a name and a category): then a path
+   names u with its category too, NAME{cat=CATEGORY}, else the first of
+   them would be found in its place (amd_mi250's ProfilerStep* is a
+   user_annotation and a gpu_user_annotation under one root). */
+static bool mnode_name_shared(const model *m, uint32_t u)
+{
+    uint32_t p = m->mnodes[u].parent;
+    const char *name = model_op_name(m, m->mnodes[u].op);
+    for (uint32_t c = m->mnodes[p].first_child; c != MODEL_NONE; c = m->mnodes[c].next_sibling)
+        if (c != u && !strcmp(model_op_name(m, m->mnodes[c].op), name))
+            return true;
+    return false;
+}
+
 static int mnode_path(const model *m, uint32_t u, char *buf, size_t size)
 {
     uint32_t chain[256];
@@ -531,8 +546,11 @@ static int mnode_path(const model *m, uint32_t u, char *buf, size_t size)
     if (n == 1)
         buf[len++] = '>';
     for (size_t i = n; i-- > 0;) {
-        int w = snprintf(buf + len, size - len, "%s%s", i + 1 < n ? ">" : "",
-                         model_op_name(m, m->mnodes[chain[i]].op));
+        uint32_t op = m->mnodes[chain[i]].op;
+        bool shared = mnode_name_shared(m, chain[i]);
+        int w = snprintf(buf + len, size - len, "%s%s%s%s%s", i + 1 < n ? ">" : "",
+                         model_op_name(m, op), shared ? "{cat=" : "",
+                         shared ? model_op_cat(m, op) : "", shared ? "}" : "");
         if (w < 0 || (size_t)w >= size - len)
             return -1;
         len += (size_t)w;
@@ -578,8 +596,9 @@ int scope_entry_arg(const scope *s, const scope_entry *e, const char **opt, char
 
 /* The merged node at path text ("A>B>C" from the root; a leading '>'
    allowed), names matched whole: an operator name may hold '>' itself
-   (C++ templates), so each child is tried as a prefix. MODEL_NONE when
-   there is none. */
+   (C++ templates), so each child is tried as a prefix. A name followed by
+   {cat=CATEGORY} (mnode_path's spelling of siblings of one name) matches
+   the one of that category alone. MODEL_NONE when there is none. */
 static uint32_t mnode_at(const model *m, uint32_t from, const char *text)
 {
     if (!*text)
@@ -587,9 +606,19 @@ static uint32_t mnode_at(const model *m, uint32_t from, const char *text)
     for (uint32_t c = m->mnodes[from].first_child; c != MODEL_NONE; c = m->mnodes[c].next_sibling) {
         const char *name = model_op_name(m, m->mnodes[c].op);
         size_t n = strlen(name);
-        if (strncmp(text, name, n) != 0 || (text[n] != '\0' && text[n] != '>'))
+        if (strncmp(text, name, n) != 0)
             continue;
-        uint32_t r = mnode_at(m, c, text[n] ? text + n + 1 : text + n);
+        const char *rest = text + n;
+        if (!strncmp(rest, "{cat=", 5)) {
+            const char *cat = model_op_cat(m, m->mnodes[c].op);
+            size_t cn = strlen(cat);
+            if (strncmp(rest + 5, cat, cn) != 0 || rest[5 + cn] != '}')
+                continue;
+            rest += 5 + cn + 1;
+        }
+        if (*rest != '\0' && *rest != '>')
+            continue;
+        uint32_t r = mnode_at(m, c, *rest ? rest + 1 : rest);
         if (r != MODEL_NONE)
             return r;
     }

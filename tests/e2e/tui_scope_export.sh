@@ -71,6 +71,18 @@ case_ "Ops: Enter on an operator" "$alex" "1 <Down> <Down> <Enter>"
 case_ "Categories: Enter on a category" "$alex" "2 <Down> <Enter>"
 case_ "Tree: f on a node" "$alex" "3 <Down> <Right> <Down> f"
 case_ "Tree per track: f on a node" "$alex" "3 m <Down> <Right> <Down> f"
+# two siblings of one name, a user_annotation and a gpu_user_annotation
+# ProfilerStep*: f on the second (the GPU's, 1.031 ms) must name it, not
+# the first (9.337 ms), in the command
+amd="${SHARED:-}/traces/amd_mi250_train.json.gz"
+if [ -r "$amd" ]; then
+    case_ "Tree: f on the second of two siblings of one name" "$amd" \
+        "3 m <Down> <Left> <Down> <Down> f"
+    grep -q "ProfilerStep\*{cat=gpu_user_annotation}" "$work/screen" ||
+        bad "the second ProfilerStep* is not named by its category: $(grep status: "$work/screen")"
+else
+    echo "note: $amd not found: two siblings of one name not checked"
+fi
 case_ "Threads: Enter on a track" "$alex" "4 <Down> <Enter>"
 case_ "two focus entries" "$alex" "2 <Enter> 1 <Down> <Enter>"
 case_ "a filter" "$alex" "1 \\ c o n v <Enter>"
