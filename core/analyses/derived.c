@@ -12,7 +12,9 @@
 #include "core/analyses/memory_scope.h"
 #include "core/analyses/modules.h"
 #include "core/analyses/opshape.h"
+#include "core/analyses/pylines.h"
 #include "core/analyses/tbtree.h"
+#include "core/analyses/timeline.h"
 
 /* What a scoped model's analyses were built for: the model, and what tells
    a model built later at the same address apart (its window and size). */
@@ -49,6 +51,8 @@ struct slot {
     struct sel_key min_sel;
     callers *c;           /* the last selection's and hidden operators' */
     struct sel_key c_keep, c_hide;
+    pylines *pl;          /* the last selection's */
+    struct sel_key pl_sel;
 };
 
 struct derived {
@@ -60,6 +64,9 @@ struct derived {
     kernels *k;
     t2p_error k_err;
     bool k_failed;
+    timeline *tl;       /* whole's */
+    t2p_error tl_err;
+    bool tl_failed;
     struct slot w;      /* whole's */
     struct slot s;      /* the last scoped model's */
     compare_mem *vs;    /* against vs_base's memory */
@@ -96,6 +103,8 @@ static int sel_keep(struct sel_key *k, const uint8_t *sel, size_t n)
 
 static void slot_done(struct slot *s)
 {
+    pylines_free(s->pl);
+    sel_done(&s->pl_sel);
     callers_free(s->c);
     sel_done(&s->c_keep);
     sel_done(&s->c_hide);
@@ -135,6 +144,7 @@ void derived_free(derived *d)
     compare_mem_free(d->vs);
     slot_done(&d->s);
     slot_done(&d->w);
+    timeline_free(d->tl);
     kernels_free(d->k);
     steps_free(d->st);
     free(d);
@@ -341,6 +351,33 @@ fail:
     sel_done(&s->c_keep);
     sel_done(&s->c_hide);
     return NULL;
+}
+
+const pylines *derived_pylines(derived *d, const model *m, const uint8_t *sel, t2p_error *err)
+{
+    struct slot *s = slot_of(d, m, err);
+    if (!s)
+        return NULL;
+    if (s->pl && sel_same(&s->pl_sel, sel, m->nnodes))
+        return s->pl;
+    pylines_free(s->pl);
+    s->pl = NULL;
+    if (sel_keep(&s->pl_sel, sel, m->nnodes) < 0) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
+        return NULL;
+    }
+    if (!(s->pl = pylines_build(m, s->pl_sel.bytes, err)))
+        sel_done(&s->pl_sel);
+    return s->pl;
+}
+
+const timeline *derived_timeline(derived *d, t2p_error *err)
+{
+    if (!d->tl && !d->tl_failed && !(d->tl = timeline_build(d->whole, &d->tl_err)))
+        d->tl_failed = true;
+    if (!d->tl)
+        *err = d->tl_err;
+    return d->tl;
 }
 
 const compare_node *derived_callers_vs(derived *d, derived *base, const compare *c, size_t *n,

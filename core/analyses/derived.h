@@ -46,7 +46,9 @@ struct hta_opts;
 struct memory_scoped;
 struct modules;
 struct opshape;
+struct pylines;
 struct tbtree;
+struct timeline;
 
 /* The analyses of whole (a model of a whole trace, which must outlive the
    result): none built yet. NULL when out of memory. */
@@ -115,6 +117,16 @@ const kernels *derived_kernels_in(derived *d, const model *m, const uint8_t *sel
    err set. */
 const struct callers *derived_callers(derived *d, const model *m, const uint8_t *keep,
                                       const uint8_t *hide, t2p_error *err);
+
+/* The Python source lines of m's stacks that sel selects (pylines_build;
+   sel as derived_memory_in's), the last selection's kept. NULL with err
+   set. */
+const struct pylines *derived_pylines(derived *d, const model *m, const uint8_t *sel,
+                                      t2p_error *err);
+
+/* The Timeline's tracks of whole (timeline_build), built on the first
+   call. NULL with err set (the same error on every later call). */
+const struct timeline *derived_timeline(derived *d, t2p_error *err);
 
 /* The callers of c's two models, base's (of base's trace) and new's (of
    d's), paired by c (compare_pair_trees of their derived_callers): *n

@@ -17,13 +17,16 @@
 #include "core/analyses/memory_scope.h"
 #include "core/analyses/modules.h"
 #include "core/analyses/opshape.h"
+#include "core/analyses/pylines.h"
 #include "core/analyses/tbtree.h"
+#include "core/analyses/timeline.h"
 #include "core/load/trace.h"
 #include "core/model/select.h"
 #include "tests/unit/unit.h"
 
 #define GPU_TRACE TOP_SRCDIR "/data/resnet50_gpu.json.gz"
 #define MEM_TRACE TOP_SRCDIR "/tests/fixtures/cnn_memory.json.gz"
+#define PY_TRACE TOP_SRCDIR "/tests/fixtures/pystack_train.json.gz"
 
 /* The stacks through the first operator named name (select_nodes' mask). */
 static uint8_t *mask_of(const model *m, const char *name)
@@ -240,6 +243,42 @@ static void test_memory_in_and_pair(void **state)
     unit_close(m, tr, NULL);
 }
 
+/* Python source lines by selection; the timeline once. */
+static void test_pylines_and_timeline(void **state)
+{
+    (void)state;
+    trace *tr = NULL;
+    model *m = unit_open(PY_TRACE, &tr);
+    assert_non_null(m);
+    derived *d = derived_new(m);
+    t2p_error err;
+    const pylines *all = derived_pylines(d, m, NULL, &err);
+    assert_non_null(all);
+    assert_ptr_equal(derived_pylines(d, m, NULL, &err), all);
+    size_t nall = pylines_count(all);
+    assert_true(nall > 0);
+    uint8_t *sel = calloc(m->nnodes, 1); /* no stack: no line */
+    const pylines *none = derived_pylines(d, m, sel, &err);
+    assert_non_null(none);
+    int64_t t = 0;
+    for (size_t i = 0; i < pylines_count(none); i++)
+        t += pylines_get(none, i)->self_ns;
+    assert_int_equal(t, 0);
+    pylines *own = pylines_build(m, NULL, &err);
+    const pylines *again = derived_pylines(d, m, NULL, &err);
+    assert_int_equal(pylines_count(again), pylines_count(own));
+    for (size_t i = 0; i < pylines_count(own); i++)
+        assert_int_equal(pylines_get(again, i)->total_ns, pylines_get(own, i)->total_ns);
+    pylines_free(own);
+    free(sel);
+    const timeline *tl = derived_timeline(d, &err);
+    assert_non_null(tl);
+    assert_ptr_equal(derived_timeline(d, &err), tl);
+    assert_true(tl->nrows > 0);
+    derived_free(d);
+    unit_close(m, tr, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_callers_and_tree),
         cmocka_unit_test(test_scoped),
         cmocka_unit_test(test_memory_in_and_pair),
+        cmocka_unit_test(test_pylines_and_timeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/fmt.h"
+#include "core/analyses/derived.h"
 #include "core/analyses/pylines.h"
+#include "core/base/fmt.h"
 #include "core/analyses/srcfile.h"
 #include "core/model/scope.h"
 #include "ui/view.h"
@@ -38,7 +39,8 @@ static const enum model_sort sorts[] = { MODEL_SORT_N };
 #define NMSG 16
 
 struct src_state {
-    pylines *pl;          /* of the scope of pl_gen; NULL before the first v */
+    const pylines *pl;    /* of the scope of pl_gen (core's: derived_pylines); NULL
+                             before the first v */
     uint32_t pl_gen;      /* scope_gen when pl was built */
     bool pl_scoped;       /* pl counts a focus or filter's stacks only */
     char file[1024];      /* the frame's file, as recorded */
@@ -80,7 +82,6 @@ static void src_close(view *v)
     if (!s)
         return;
     reset(s);
-    pylines_free(s->pl);
     free(s);
 }
 
@@ -216,11 +217,13 @@ static int lines_of_scope(view *v, struct src_state *s, t2p_error *err)
         error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory counting source lines");
         return -1;
     }
-    pylines *pl = pylines_build(v->m, keep, err);
-    free(keep);
+    struct derived *d = view_derived(v, v->m);
+    const pylines *pl = d ? derived_pylines(d, v->m, keep, err) : NULL;
+    if (!d)
+        error_set(err, T2P_ERR_NOMEM, NULL, -1, "out of memory counting source lines");
+    free(keep); /* derived keeps a copy */
     if (!pl)
         return -1;
-    pylines_free(s->pl);
     s->pl = pl;
     s->pl_gen = gen;
     s->pl_scoped = scoped;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analyses/derived.h"
 #include "core/analyses/range.h"
 #include "core/analyses/steps.h"
 #include "core/analyses/timeline.h"
@@ -53,7 +54,7 @@ static const uint32_t ROW_RULER = UINT32_MAX - 1, ROW_STEPS = UINT32_MAX - 2;
 
 struct tl_state {
     const model *whole; /* the model the timeline is of */
-    timeline *tl;
+    const timeline *tl; /* core's (derived_timeline), shared */
     char err[200];
     model *scoped;      /* the range's model the view shows, or NULL */
     int64_t t0, span;   /* the window on screen: [t0, t0 + span) */
@@ -87,7 +88,6 @@ static int tl_open(view *v)
 
 static void drop(struct tl_state *s)
 {
-    timeline_free(s->tl);
     s->tl = NULL;
 }
 
@@ -118,7 +118,10 @@ static const timeline *tl_of(view *v)
     if (s->tl || s->err[0] || !s->whole)
         return s->tl;
     t2p_error err;
-    if (!(s->tl = timeline_build(s->whole, &err))) {
+    struct derived *d = view_derived(v, s->whole);
+    if (!d)
+        error_set(&err, T2P_ERR_NOMEM, s->whole->tr->path, -1, "out of memory");
+    if (!d || !(s->tl = derived_timeline(d, &err))) {
         snprintf(s->err, sizeof s->err, "%.180s", err.reason);
         drop(s);
         return NULL;
