@@ -215,7 +215,9 @@ size_t cli_print_notes(const struct ranks_job *j, size_t n)
    bench trace took 23,000 of them, a fifth of its CPU time. Blocks up to
    32 MB from the heap (glibc's most), freed memory kept (up to 256 MB) and
    one heap for every thread let the passes reuse each other's pages: 14,500
-   faults, 8 % less CPU time (paired, median of 5), peak RSS within 5 MB.
+   faults, 6-8 % less CPU time (paired, medians of 5 and 7). The price is
+   peak RSS, as freed blocks stay in the heap: analyze's 3-5 MB more,
+   convert's and the explorer's first screen's 16-18 MB (91 -> 107 MB).
    The big per-event arrays are vec.h's mappings on huge pages, not malloc's.
    Figures never depend on it. */
 void cli_tune_malloc(void)
