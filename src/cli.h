@@ -9,6 +9,11 @@
 #include "core/load/trace.h"
 #include "src/args.h"
 
+/* Sets how malloc keeps memory, for the whole process (both programs' main
+   calls it first): big blocks from the heap, freed memory kept for the next
+   allocation. See src/cli.c for why. */
+void cli_tune_malloc(void);
+
 int cli_analyze(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 

@@ -111,6 +111,7 @@ int main(int argc, char **argv)
     /* a write past `ulimit -f` fails with EFBIG, cleaned up, instead of
        killing the process and leaving the temp file */
     signal(SIGXFSZ, SIG_IGN);
+    cli_tune_malloc();
     if (argc < 2) {
         fputs(usage, stderr);
         return EXIT_USAGE;

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "core/analyses/pair.h"
+#include "core/base/vec.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -50,12 +51,14 @@ static void *worker_main(void *arg)
     trace_load_opts lo = { .partial = w->sh->o->partial, .progress = on_progress,
                            .progress_ctx = w, .jobs = jobs > 1 ? jobs : 1 };
     w->rc = -1;
+    vec_reuse_begin(); /* the model's and steps' scratch, freed, serves the next pass */
     w->out.tr = trace_load(w->path, &lo, &w->err);
     if (w->out.tr) {
         w->out.m = model_build(w->out.tr, &w->sh->o->mo, &w->err);
         if (w->out.m && (!w->sh->o->steps || (w->out.st = steps_build(w->out.m, &w->err))))
             w->rc = 0;
     }
+    vec_reuse_end();
     if (w->rc < 0) {
         pthread_mutex_lock(&w->sh->mu);
         w->sh->stop = true;

@@ -256,6 +256,9 @@ static void test_vec_reuse(void **state)
     }
     for (size_t i = 0; i < n; i++)
         assert_int_equal(g[i], i * 7);
+    /* grown past a huge page, it starts on one (its first MB copied out of
+       its 4 KiB pages, then moved whole): huge pages from its first byte */
+    assert_int_equal((uintptr_t)g % (2u << 20), 0);
     vec_free(g, cap, sizeof *g);
     vec_reuse_end();
     uint32_t *c = vec_alloc(16, sizeof *c);
