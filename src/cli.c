@@ -222,10 +222,12 @@ size_t cli_print_notes(const struct ranks_job *j, size_t n)
    Figures never depend on it. */
 void cli_tune_malloc(void)
 {
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) /* the knobs are glibc's */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_TOP_PAD, 16 << 20);
     mallopt(M_ARENA_MAX, 1);
+#endif
 }
 
 int cli_report_done(void)
