@@ -57,16 +57,10 @@ struct slot {
 
 struct derived {
     const model *whole; /* not owned */
-    steps *st;
-    t2p_error st_err;
-    bool st_failed;
+    struct built st;    /* whole's steps */
     bool advised;       /* the memory and GPU recommendations are in st */
-    kernels *k;
-    t2p_error k_err;
-    bool k_failed;
-    timeline *tl;       /* whole's */
-    t2p_error tl_err;
-    bool tl_failed;
+    struct built k;     /* whole's GPU summary over its steps */
+    struct built tl;    /* whole's timeline */
     struct slot w;      /* whole's */
     struct slot s;      /* the last scoped model's */
     compare_mem *vs;    /* against vs_base's memory */
@@ -89,16 +83,24 @@ static bool sel_same(const struct sel_key *k, const uint8_t *sel, size_t n)
     return k->n == n && memcmp(k->bytes, sel, n) == 0;
 }
 
-static int sel_keep(struct sel_key *k, const uint8_t *sel, size_t n)
+/* k made the key (a copy of sel, n bytes) of the analysis about to be
+   built from it, the caller's old one freed first, so that no analysis
+   outlives its key; false with err set when out of memory. An analysis
+   that then fails to build leaves NULL, which no later ask takes for a
+   match. */
+static bool sel_rekey(struct sel_key *k, const uint8_t *sel, size_t n, const model *m,
+                      t2p_error *err)
 {
     sel_done(k);
     if (!sel)
-        return 0;
-    if (!(k->bytes = malloc(n ? n : 1)))
-        return -1;
+        return true;
+    if (!(k->bytes = malloc(n ? n : 1))) {
+        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
+        return false;
+    }
     memcpy(k->bytes, sel, n);
     k->n = n;
-    return 0;
+    return true;
 }
 
 static void slot_done(struct slot *s)
@@ -118,6 +120,19 @@ static void slot_done(struct slot *s)
     tbtree_free(s->tree.p);
     memory_free(s->mem.p);
     *s = (struct slot){ 0 };
+}
+
+/* Whether b is still to be built (neither built nor failed). */
+static bool built_due(const struct built *b)
+{
+    return !b->p && !b->failed;
+}
+
+/* b's build's result p: NULL is a failure, b->err says why. */
+static void built_set(struct built *b, void *p)
+{
+    b->p = p;
+    b->failed = !p;
 }
 
 /* b's analysis (NULL with *err its failure's), once built or failed. */
@@ -144,9 +159,9 @@ void derived_free(derived *d)
     compare_mem_free(d->vs);
     slot_done(&d->s);
     slot_done(&d->w);
-    timeline_free(d->tl);
-    kernels_free(d->k);
-    steps_free(d->st);
+    timeline_free(d->tl.p);
+    kernels_free(d->k.p);
+    steps_free(d->st.p);
     free(d);
 }
 
@@ -163,25 +178,20 @@ bool derived_covers(const derived *d, const model *m)
 
 const steps *derived_steps(derived *d, t2p_error *err)
 {
-    if (!d->st && !d->st_failed && !(d->st = steps_build(d->whole, &d->st_err)))
-        d->st_failed = true;
-    if (!d->st)
-        *err = d->st_err;
-    return d->st;
+    if (built_due(&d->st))
+        built_set(&d->st, steps_build(d->whole, &d->st.err));
+    return built_get(&d->st, err);
 }
 
 const kernels *derived_kernels(derived *d, t2p_error *err)
 {
-    if (!d->k && !d->k_failed) {
+    if (built_due(&d->k)) {
         const steps *st = derived_steps(d, err);
         if (!st)
             return NULL;
-        if (!(d->k = kernels_build(d->whole, st, NULL, &d->k_err)))
-            d->k_failed = true;
+        built_set(&d->k, kernels_build(d->whole, st, NULL, &d->k.err));
     }
-    if (!d->k)
-        *err = d->k_err;
-    return d->k;
+    return built_get(&d->k, err);
 }
 
 const steps *derived_steps_advised(derived *d, t2p_error *err)
@@ -196,11 +206,11 @@ const steps *derived_steps_advised(derived *d, t2p_error *err)
         t2p_error e;
         const kernels *k = derived_kernels(d, &e);
         if (k)
-            kernels_recommend(k, d->st);
+            kernels_recommend(k, d->st.p);
         if (d->whole->tr->nmems)
-            memory_recommend(derived_memory(d, d->whole, &e), d->st);
+            memory_recommend(derived_memory(d, d->whole, &e), d->st.p);
     }
-    return d->st;
+    return d->st.p;
 }
 
 static struct scoped_key key_of(const model *m)
@@ -241,8 +251,8 @@ const memory *derived_memory(derived *d, const model *m, t2p_error *err)
     struct slot *s = slot_of(d, m, err);
     if (!s)
         return NULL;
-    if (!s->mem.p && !s->mem.failed && !(s->mem.p = memory_build(m, &s->mem.err)))
-        s->mem.failed = true;
+    if (built_due(&s->mem))
+        built_set(&s->mem, memory_build(m, &s->mem.err));
     return built_get(&s->mem, err);
 }
 
@@ -256,13 +266,9 @@ const memory_scoped *derived_memory_in(derived *d, const model *m, const uint8_t
     if (s->min && sel_same(&s->min_sel, sel, m->nnodes))
         return s->min;
     memory_scope_free(s->min);
-    s->min = NULL;
-    if (sel_keep(&s->min_sel, sel, m->nnodes) < 0) {
-        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
-        return NULL;
-    }
-    if (!(s->min = memory_scope_build(mem, s->min_sel.bytes, err)))
-        sel_done(&s->min_sel);
+    s->min = sel_rekey(&s->min_sel, sel, m->nnodes, m, err)
+                 ? memory_scope_build(mem, s->min_sel.bytes, err)
+                 : NULL;
     return s->min;
 }
 
@@ -271,8 +277,8 @@ const tbtree *derived_tbtree(derived *d, const model *m, t2p_error *err)
     struct slot *s = slot_of(d, m, err);
     if (!s)
         return NULL;
-    if (!s->tree.p && !s->tree.failed && !(s->tree.p = tbtree_build(m, &s->tree.err)))
-        s->tree.failed = true;
+    if (built_due(&s->tree))
+        built_set(&s->tree, tbtree_build(m, &s->tree.err));
     return built_get(&s->tree, err);
 }
 
@@ -282,8 +288,8 @@ const opshape *derived_opshape(derived *d, const model *m, t2p_error *err)
     if (!t)
         return NULL;
     struct slot *s = slot_of(d, m, err);
-    if (!s->shp.p && !s->shp.failed && !(s->shp.p = opshape_build(t, m->keep, &s->shp.err)))
-        s->shp.failed = true;
+    if (built_due(&s->shp))
+        built_set(&s->shp, opshape_build(t, m->keep, &s->shp.err));
     return built_get(&s->shp, err);
 }
 
@@ -293,8 +299,8 @@ const modules *derived_modules(derived *d, const model *m, t2p_error *err)
     if (!t)
         return NULL;
     struct slot *s = slot_of(d, m, err);
-    if (!s->mo.p && !s->mo.failed && !(s->mo.p = modules_build(t, NULL, &s->mo.err)))
-        s->mo.failed = true;
+    if (built_due(&s->mo))
+        built_set(&s->mo, modules_build(t, NULL, &s->mo.err));
     return built_get(&s->mo, err);
 }
 
@@ -308,8 +314,8 @@ const hta *derived_hta(derived *d, const model *m, const hta_opts *opts, t2p_err
         s->hta = (struct built){ 0 };
         s->hta_opts = opts;
     }
-    if (!s->hta.p && !s->hta.failed && !(s->hta.p = hta_build(m, NULL, opts, &s->hta.err)))
-        s->hta.failed = true;
+    if (built_due(&s->hta))
+        built_set(&s->hta, hta_build(m, NULL, opts, &s->hta.err));
     return built_get(&s->hta, err);
 }
 
@@ -321,13 +327,9 @@ const kernels *derived_kernels_in(derived *d, const model *m, const uint8_t *sel
     if (s->kin && sel_same(&s->kin_sel, sel, m->nnodes))
         return s->kin;
     kernels_free(s->kin);
-    s->kin = NULL;
-    if (sel_keep(&s->kin_sel, sel, m->nnodes) < 0) {
-        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
-        return NULL;
-    }
-    if (!(s->kin = kernels_build_in(m, NULL, NULL, s->kin_sel.bytes, err)))
-        sel_done(&s->kin_sel);
+    s->kin = sel_rekey(&s->kin_sel, sel, m->nnodes, m, err)
+                 ? kernels_build_in(m, NULL, NULL, s->kin_sel.bytes, err)
+                 : NULL;
     return s->kin;
 }
 
@@ -340,17 +342,11 @@ const callers *derived_callers(derived *d, const model *m, const uint8_t *keep,
     if (s->c && sel_same(&s->c_keep, keep, m->nnodes) && sel_same(&s->c_hide, hide, m->nops))
         return s->c;
     callers_free(s->c);
-    s->c = NULL;
-    if (sel_keep(&s->c_keep, keep, m->nnodes) < 0 || sel_keep(&s->c_hide, hide, m->nops) < 0) {
-        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
-        goto fail;
-    }
-    if ((s->c = callers_build(m, s->c_keep.bytes, s->c_hide.bytes, false, err)))
-        return s->c;
-fail:
-    sel_done(&s->c_keep);
-    sel_done(&s->c_hide);
-    return NULL;
+    s->c = sel_rekey(&s->c_keep, keep, m->nnodes, m, err) &&
+                   sel_rekey(&s->c_hide, hide, m->nops, m, err)
+               ? callers_build(m, s->c_keep.bytes, s->c_hide.bytes, false, err)
+               : NULL;
+    return s->c;
 }
 
 const pylines *derived_pylines(derived *d, const model *m, const uint8_t *sel, t2p_error *err)
@@ -361,23 +357,16 @@ const pylines *derived_pylines(derived *d, const model *m, const uint8_t *sel, t
     if (s->pl && sel_same(&s->pl_sel, sel, m->nnodes))
         return s->pl;
     pylines_free(s->pl);
-    s->pl = NULL;
-    if (sel_keep(&s->pl_sel, sel, m->nnodes) < 0) {
-        error_set(err, T2P_ERR_NOMEM, m->tr->path, -1, "out of memory");
-        return NULL;
-    }
-    if (!(s->pl = pylines_build(m, s->pl_sel.bytes, err)))
-        sel_done(&s->pl_sel);
+    s->pl = sel_rekey(&s->pl_sel, sel, m->nnodes, m, err) ? pylines_build(m, s->pl_sel.bytes, err)
+                                                          : NULL;
     return s->pl;
 }
 
 const timeline *derived_timeline(derived *d, t2p_error *err)
 {
-    if (!d->tl && !d->tl_failed && !(d->tl = timeline_build(d->whole, &d->tl_err)))
-        d->tl_failed = true;
-    if (!d->tl)
-        *err = d->tl_err;
-    return d->tl;
+    if (built_due(&d->tl))
+        built_set(&d->tl, timeline_build(d->whole, &d->tl.err));
+    return built_get(&d->tl, err);
 }
 
 const compare_node *derived_callers_vs(derived *d, derived *base, const compare *c, size_t *n,

@@ -28,14 +28,21 @@
 #define MEM_TRACE TOP_SRCDIR "/tests/fixtures/cnn_memory.json.gz"
 #define PY_TRACE TOP_SRCDIR "/tests/fixtures/pystack_train.json.gz"
 
-/* The stacks through the first operator named name (select_nodes' mask). */
-static uint8_t *mask_of(const model *m, const char *name)
+/* The first operator named name. */
+static uint32_t op_named(const model *m, const char *name)
 {
     uint32_t op = MODEL_NONE;
     for (size_t o = 0; o < m->nops && op == MODEL_NONE; o++)
         if (strcmp(trace_str(m->tr, m->ops[o].name), name) == 0)
             op = (uint32_t)o;
     assert_int_not_equal(op, MODEL_NONE);
+    return op;
+}
+
+/* The stacks through the first operator named name (select_nodes' mask). */
+static uint8_t *mask_of(const model *m, const char *name)
+{
+    uint32_t op = op_named(m, name);
     uint8_t *sel = calloc(m->nnodes, 1);
     assert_non_null(sel);
     /* a node is selected when it or an ancestor is a call of op: the
@@ -127,12 +134,15 @@ static void test_callers_and_tree(void **state)
     callers *own = callers_build(m, conv, NULL, false, &err);
     same_callers(c1, own);
     callers_free(own);
-    /* hiding an operator is another tree */
+    /* hiding an operator is another tree (c1 is dropped then: its size
+       is kept here) */
+    size_t n1 = c1->nnodes;
     uint8_t *hide = calloc(m->nops, 1);
-    hide[m->nodes[m->nodes[0].first_child].op] = 1;
+    hide[op_named(m, "aten::convolution")] = 1; /* inside every conv2d stack */
     const callers *c2 = derived_callers(d, m, conv, hide, &err);
     own = callers_build(m, conv, hide, false, &err);
     same_callers(c2, own);
+    assert_int_not_equal(c2->nnodes, n1);
     callers_free(own);
     free(hide);
     free(conv);
@@ -223,6 +233,17 @@ static void test_memory_in_and_pair(void **state)
     assert_int_equal(a, b);
     assert_true(a > 0);
     memory_scope_free(own);
+    /* no mask: every allocation, the whole memory's rows (not conv's) */
+    const memory *mem = derived_memory(d, m, &err);
+    const memory_scoped *every = derived_memory_in(d, m, NULL, &err);
+    assert_non_null(every);
+    uint64_t e = 0, w = 0;
+    for (size_t o = 0; o < mem->nops; o++) {
+        e += every->view.ops[o].st.alloc_count;
+        w += mem->ops[o].st.alloc_count;
+    }
+    assert_int_equal(e, w);
+    assert_true(e > a);
     free(conv);
 
     /* the trace against itself: every paired node is in both */
