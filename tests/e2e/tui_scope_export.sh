@@ -80,6 +80,13 @@ if [ -r "$amd" ]; then
         "3 m <Down> <Left> <Down> <Down> f"
     grep -q "ProfilerStep\*{cat=gpu_user_annotation}" "$work/screen" ||
         bad "the second ProfilerStep* is not named by its category: $(grep status: "$work/screen")"
+    # and its time is that event's own, read from the trace's JSON
+    want=$(python3 -c 'import gzip, json, sys
+t = json.load(gzip.open(sys.argv[1]))
+print("%.3f ms" % (sum(e["dur"] for e in t["traceEvents"] if e.get("ph") == "X"
+      and e.get("cat") == "gpu_user_annotation" and e["name"].startswith("ProfilerStep#")) / 1000))' "$amd")
+    grep "status: exported" "$work/screen" | grep -qF ", $want" ||
+        bad "the second ProfilerStep*'s export is not its $want: $(grep status: "$work/screen")"
 else
     echo "note: $amd not found: two siblings of one name not checked"
 fi
