@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/model/catkind.h"
+#include "core/base/vec.h"
 
 void hta_opts_default(hta_opts *o)
 {
@@ -36,8 +37,8 @@ static int roles(hta_ctx *c)
     const trace *tr = c->tr;
     const model *m = c->m;
     uint32_t sync = strtab_find(tr->strs, "cuda_sync", 9);
-    c->role = calloc(tr->nevents ? tr->nevents : 1, 1);
-    c->launch = malloc((tr->nevents ? tr->nevents : 1) * sizeof *c->launch);
+    c->role = vec_scratch_zero(tr->nevents, 1);
+    c->launch = vec_scratch(tr->nevents, sizeof *c->launch);
     if (!c->role || !c->launch)
         return -1;
     for (size_t e = 0; e < tr->nevents; e++) {
@@ -65,7 +66,7 @@ static int window(hta_ctx *c, unsigned char *names, const unsigned char *keep)
 {
     const trace *tr = c->tr;
     hta *h = c->h;
-    c->in = malloc(tr->nevents ? tr->nevents : 1);
+    c->in = vec_scratch(tr->nevents, 1);
     if (!c->in)
         return -1;
     /* a scoped model (a step's, a range's) counts its own scope: the mask
@@ -127,7 +128,7 @@ static int streams(hta_ctx *c)
     const trace *tr = c->tr;
     hta *h = c->h;
     c->stream_of = malloc((tr->ntracks ? tr->ntracks : 1) * sizeof *c->stream_of);
-    c->dev = malloc((h->gpu_events ? h->gpu_events : 1) * sizeof *c->dev);
+    c->dev = vec_scratch(h->gpu_events, sizeof *c->dev);
     if (!c->stream_of || !c->dev)
         return -1;
     for (size_t k = 0; k < tr->ntracks; k++)

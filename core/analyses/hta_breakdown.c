@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "core/analyses/hta_breakdown.h"
+#include "core/base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static int kernels(const hta_ctx *c)
     const trace *tr = c->tr;
     hta *h = c->h;
     size_t n = 0;
-    struct kkey *k = malloc((c->ndev ? c->ndev : 1) * sizeof *k);
+    struct kkey *k = vec_scratch(c->ndev, sizeof *k);
     if (!k)
         return -1;
     for (size_t i = 0; i < c->ndev; i++) {
@@ -150,8 +151,8 @@ int hta_breakdown(const hta_ctx *c)
     const trace *tr = c->tr;
     hta *h = c->h;
     size_t n = c->ndev;
-    struct run *r = malloc((n ? n : 1) * sizeof *r);
-    struct run *t = malloc((n ? n : 1) * sizeof *t);
+    struct run *r = vec_scratch(n, sizeof *r);
+    struct run *t = vec_scratch(n, sizeof *t);
     hta_sorter *so = c->so; /* room for 2 n: the edges below, two a run at most */
     int rc = -1;
     if (!r || !t || hta_sorter_reserve(so, 2 * n) < 0)

@@ -11,6 +11,7 @@
 
 #include "core/analyses/hta_ctx.h"
 #include "core/model/catkind.h"
+#include "core/base/vec.h"
 
 static const char *const launch_names[] = {
     "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpyAsync", "cudaMemsetAsync",
@@ -83,11 +84,7 @@ int hta_sorter_init(hta_sorter *s, size_t n)
 /* grows *p to n elements of size bytes; -1 (p unchanged) when out of memory */
 static int grow(void **p, size_t n, size_t size)
 {
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return -1;
-    *p = q;
-    return 0;
+    return vec_scratch_grow(p, n, size);
 }
 
 int hta_sorter_reserve(hta_sorter *s, size_t n)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "core/analyses/hta_idle.h"
+#include "core/base/vec.h"
 
 #include <stdlib.h>
 
@@ -91,8 +92,8 @@ int hta_queue(const hta_ctx *c)
     const trace *tr = c->tr;
     hta *h = c->h;
     size_t n = 0;
-    struct qchange *q = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *q);
-    int64_t *v = malloc((c->ndev ? 2 * c->ndev : 1) * sizeof *v);
+    struct qchange *q = vec_scratch(2 * c->ndev, sizeof *q);
+    int64_t *v = vec_scratch(2 * c->ndev, sizeof *v);
     hta_sorter *so = c->so;
     if (!q || !v) {
         free(q);

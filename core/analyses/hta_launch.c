@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/radix.h"
+#include "core/base/vec.h"
 
 /* The figures over launches l[0..n-1] (one stream's, or all); v: their
    delays in ascending order (the quantiles). */
@@ -42,8 +43,8 @@ int hta_launch_stats(const hta_ctx *c)
         n += c->launch[e] != MODEL_NONE &&
              (hta_name_bits(c, tr->events[c->launch[e]].name) & HTA_NAME_LAUNCH);
     }
-    h->launches = malloc((n ? n : 1) * sizeof *h->launches);
-    int64_t *v = malloc((n ? n : 1) * sizeof *v);
+    h->launches = vec_scratch(n, sizeof *h->launches);
+    int64_t *v = vec_scratch(n, sizeof *v);
     hta_sorter *so = c->so;
     if (!h->launches || !v || hta_sorter_reserve(so, n) < 0) {
         free(v);

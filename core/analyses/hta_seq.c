@@ -258,8 +258,8 @@ static int link_backward(const hta_ctx *c, struct blink **out, size_t *nout, uin
        peak of analyze's memory when this runs beside the steps) */
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            top = malloc((ntop ? ntop : 1) * sizeof *top);
-            par = malloc((npar ? npar : 1) * sizeof *par);
+            top = vec_scratch(ntop, sizeof *top);
+            par = vec_scratch(npar, sizeof *par);
             if (!top || !par)
                 goto out;
             ntop = npar = 0;
@@ -281,7 +281,7 @@ static int link_backward(const hta_ctx *c, struct blink **out, size_t *nout, uin
     }
     if (sort_by_start(c->so, tr, top, ntop, NULL) < 0)
         goto out;
-    bl = malloc((ntop ? ntop : 1) * sizeof *bl);
+    bl = vec_scratch(ntop, sizeof *bl);
     if (!bl)
         goto out;
     /* each parent in file order takes the calls it holds not yet taken */
@@ -388,7 +388,7 @@ int hta_sequences(const hta_ctx *c)
         return 0;
     if (link_backward(c, &bl, &nbl, &bwd, &main_t) < 0)
         goto out;
-    bt = malloc((nbl ? nbl : 1) * sizeof *bt);
+    bt = vec_scratch(nbl, sizeof *bt);
     if (!bt)
         goto out;
     for (size_t i = 0; i < nbl; i++)
@@ -402,7 +402,7 @@ int hta_sequences(const hta_ctx *c)
     for (size_t e = 0; e < tr->nevents; e++)
         ncand += c->in[e] && c->role[e] == HTA_EV_CPU &&
                  (hta_name_bits(c, tr->events[e].name) & HTA_NAME_SEQ);
-    uint32_t *depth = malloc((ncand ? ncand : 1) * sizeof *depth);
+    uint32_t *depth = vec_scratch(ncand, sizeof *depth);
     if (!depth)
         goto out;
     size_t di = 0;
@@ -429,9 +429,9 @@ int hta_sequences(const hta_ctx *c)
         rc = 0;
         goto out;
     }
-    lk = malloc((c->ndev ? c->ndev : 1) * sizeof *lk);
-    gk = malloc((c->ndev ? c->ndev : 1) * sizeof *gk);
-    oc = malloc(nroots * sizeof *oc);
+    lk = vec_scratch(c->ndev, sizeof *lk);
+    gk = vec_scratch(c->ndev, sizeof *gk);
+    oc = vec_scratch(nroots, sizeof *oc);
     /* a GPU event counts under one call as a rule, but calls that overlap
        (partly, on one thread) share some: the pool grows */
     size_t cap_names = c->ndev + nroots;

@@ -260,10 +260,10 @@ static void ksort_done(struct ksort *z)
 
 static int ksort_init(struct ksort *z, size_t n)
 {
-    z->key = malloc(n * sizeof *z->key);
-    z->tkey = malloc(n * sizeof *z->tkey);
-    z->idx = malloc(n * sizeof *z->idx);
-    z->tidx = malloc(n * sizeof *z->tidx);
+    z->key = vec_scratch(n, sizeof *z->key);
+    z->tkey = vec_scratch(n, sizeof *z->tkey);
+    z->idx = vec_scratch(n, sizeof *z->idx);
+    z->tidx = vec_scratch(n, sizeof *z->tidx);
     if (z->key && z->tkey && z->idx && z->tidx)
         return 0;
     ksort_done(z);
@@ -416,7 +416,7 @@ static int build_gpus(kernels *k, struct kev *kv, size_t n, bool any_by_op)
     for (size_t i = 1; i < n; i++)
         ndev += kv[i].dev != kv[i - 1].dev;
     k->gpus = calloc(ndev, sizeof *k->gpus);
-    struct ept *ep = malloc(2 * n * sizeof *ep);
+    struct ept *ep = vec_scratch(2 * n, sizeof *ep);
     if (!k->gpus || !ep) {
         free(ep);
         ksort_done(&z);
@@ -520,7 +520,7 @@ kernels *kernels_build_in(const model *m, const steps *s, const unsigned char *k
             (!sel || selected(m, sel, e, gpu_launch_next(m, e, &c0))))
             nk++;
     }
-    kv = malloc((nk ? nk : 1) * sizeof *kv);
+    kv = vec_scratch(nk, sizeof *kv);
     node_k = calloc(m->nnodes ? m->nnodes : 1, sizeof *node_k);
     node_tc = calloc(m->nnodes ? m->nnodes : 1, sizeof *node_tc);
     if (!kv || !node_k || !node_tc || hmap_init(&byname, 256) < 0 || hmap_init(&byop, 1024) < 0)

@@ -34,6 +34,59 @@ static void *advise(void *p, size_t bytes)
     return p;
 }
 
+/* Blocks from here on are asked for huge pages: big enough that their
+   whole huge pages are most of them (the blocks around one in the heap
+   keep their small pages). */
+#define VEC_SCRATCH_HUGE ((size_t)4 << 20)
+
+/* Asks for huge pages on the whole huge pages inside a malloc'd block of
+   bytes; untouched, they take huge pages at their first fault. */
+static void *advise_block(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (p && bytes >= VEC_SCRATCH_HUGE) {
+        uintptr_t a = ((uintptr_t)p + VEC_HUGE - 1) & ~(uintptr_t)(VEC_HUGE - 1);
+        uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(VEC_HUGE - 1);
+        if (b > a)
+            madvise((void *)a, b - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+void *vec_scratch(size_t n, size_t elem)
+{
+    if (!n)
+        n = 1;
+    if (n > SIZE_MAX / elem)
+        return NULL;
+    return advise_block(malloc(n * elem), n * elem);
+}
+
+void *vec_scratch_zero(size_t n, size_t elem)
+{
+    if (!n)
+        n = 1;
+    if (n > SIZE_MAX / elem)
+        return NULL;
+    /* glibc's calloc knows a block it maps alone is zero and leaves its
+       pages untouched, so the advice still comes before the first fault */
+    return advise_block(calloc(n, elem), n * elem);
+}
+
+int vec_scratch_grow(void **p, size_t n, size_t elem)
+{
+    if (!n)
+        n = 1;
+    if (n > SIZE_MAX / elem)
+        return -1;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = advise_block(q, n * elem);
+    return 0;
+}
+
 /* A new mapping of bytes; from one huge page on, starting on a huge page
    boundary (mapped larger, the ends trimmed), or only the aligned middle of
    it could take huge pages. */

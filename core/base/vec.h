@@ -25,6 +25,19 @@ int vec_grow_heap(void **p, size_t *cap, size_t n, size_t elem);
    out of memory. */
 void *vec_alloc(size_t n, size_t elem);
 
+/* malloc, calloc and realloc of n elements of elem bytes (n == 0 gives one)
+   for a big scratch array written all over: a sort's keys, a per-event
+   table. From 4 MB on, the whole huge pages inside the block are asked for
+   huge pages: else each 4 KiB page is a fault (~14 us on the bench's VM)
+   and, under a radix sort's scattered writes, a TLB miss; past 32 MB
+   malloc maps such a block afresh for every call. On the 10x bench trace
+   the GPU analyses took 75,000 such faults. NULL when out of memory or
+   when n * elem overflows (vec_scratch_grow: -1, *p unchanged). Release
+   with free(). */
+void *vec_scratch(size_t n, size_t elem);
+void *vec_scratch_zero(size_t n, size_t elem);
+int vec_scratch_grow(void **p, size_t n, size_t elem);
+
 /* Releases what vec_grow or vec_alloc mapped; p may be NULL. */
 void vec_free(void *p, size_t cap, size_t elem);
 

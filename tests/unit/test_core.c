@@ -4,6 +4,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -267,6 +268,62 @@ static void test_vec_reuse(void **state)
     vec_free(c, 16, sizeof *c);
 }
 
+/* The flags of the mapping that holds address a, from /proc/self/smaps;
+   "" when not found. */
+static void vma_flags(const void *a, char *out, size_t size)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    bool in = false;
+    out[0] = 0;
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            in = (uintptr_t)a >= lo && (uintptr_t)a < hi;
+        else if (in && !strncmp(line, "VmFlags:", 8)) {
+            snprintf(out, size, "%s", line + 8);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* vec_scratch: a big block is asked for huge pages (its mapping's flags say
+   "hg"), a small one is left as malloc gave it; the zeroed one is zero,
+   and growing keeps what was written. */
+static void test_vec_scratch(void **state)
+{
+    (void)state;
+    size_t n = 16u << 20; /* 64 MB of uint32_t */
+    char fl[512];
+    uint32_t *a = vec_scratch_zero(n, sizeof *a);
+    assert_non_null(a);
+    for (size_t i = 0; i < n; i += 4096)
+        assert_int_equal(a[i], 0);
+    if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+        vma_flags(a + n / 2, fl, sizeof fl);
+        assert_non_null(strstr(fl, " hg"));
+    }
+    free(a);
+    uint32_t *b = vec_scratch(1000, sizeof *b);
+    assert_non_null(b);
+    vma_flags(b, fl, sizeof fl);
+    assert_null(strstr(fl, " hg"));
+    for (size_t i = 0; i < 1000; i++)
+        b[i] = (uint32_t)i * 3;
+    assert_int_equal(vec_scratch_grow((void **)&b, n, sizeof *b), 0);
+    for (size_t i = 0; i < 1000; i++)
+        assert_int_equal(b[i], i * 3);
+    b[n - 1] = 7;
+    free(b);
+    assert_null(vec_scratch(SIZE_MAX / 2, 4));
+    void *c = NULL;
+    assert_int_equal(vec_scratch_grow(&c, SIZE_MAX / 2, 4), -1);
+    assert_null(c);
+}
+
 /* radix_sort against a stable reference (insertion by key, then index):
    keys with many ties, keys that differ only in high bits, and without
    values */
@@ -399,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_vec_reuse),
+        cmocka_unit_test(test_vec_scratch),
         cmocka_unit_test(test_radix),
         cmocka_unit_test(test_vec_grow_heap),
         cmocka_unit_test(test_stack_text),
