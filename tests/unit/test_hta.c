@@ -162,6 +162,47 @@ static void test_launch_delay(void **state)
     done(&f);
 }
 
+/* Launches of one delay: in their GPU events' file order, which is not
+   their start order here (B starts first, A is first in the file); each
+   record carries its own call's and GPU event's times. */
+static const char *const ties_trace =
+    "{\"traceEvents\":[" GPU_META
+    OP("aten::op", 0, 300)
+    CPU("cudaLaunchKernel", "cuda_runtime", 10, 5, 2)
+    CPU("cudaLaunchKernel", "cuda_runtime", 20, 5, 4)
+    CPU("cudaLaunchKernel", "cuda_runtime", 40, 5, 1)
+    CPU("cudaLaunchKernel", "cuda_runtime", 90, 2, 3)
+    KER("A", "kernel", 7, 50, 5, 1)
+    KER("B", "kernel", 7, 20, 4, 2)
+    KER("C", "kernel", 7, 100, 3, 3)
+    KER("D", "kernel", 7, 30, 2, 4)
+    END;
+
+static void test_launch_order(void **state)
+{
+    (void)state;
+    struct fx f;
+    load(&f, ties_trace, NULL);
+    size_t n;
+    const hta_launch *l = hta_stream_launches(f.h, (size_t)(stream(f.h, "7") - f.h->streams), &n);
+    const trace *tr = f.tr;
+    assert_int_equal(n, 4);
+    const char *want[] = { "C", "A", "B", "D" }; /* 8 us, then the 5 us ones by file order */
+    const int64_t delay[] = { 8 * US, 5 * US, 5 * US, 5 * US };
+    const int64_t cpu[] = { 2 * US, 5 * US, 5 * US, 5 * US }, gpu[] = { 3 * US, 5 * US, 4 * US, 2 * US };
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(trace_str(tr, tr->events[l[i].gpu].name), want[i]);
+        assert_string_equal(trace_str(tr, tr->events[l[i].launch].name), "cudaLaunchKernel");
+        assert_int_equal(l[i].delay_ns, delay[i]);
+        assert_int_equal(l[i].cpu_ns, cpu[i]);
+        assert_int_equal(l[i].gpu_ns, gpu[i]);
+        assert_int_equal(tr->events[l[i].gpu].ts - tr->events[l[i].launch].ts - l[i].cpu_ns,
+                         l[i].delay_ns);
+    }
+    assert_true(l[1].gpu < l[2].gpu && l[2].gpu < l[3].gpu);
+    done(&f);
+}
+
 /* queue length: +1 at each launch, -1 at its GPU event's start, over
    the changes (not time-weighted) */
 static void test_queue(void **state)
@@ -450,7 +491,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_split),   cmocka_unit_test(test_idle_threshold),
-        cmocka_unit_test(test_launch_delay), cmocka_unit_test(test_queue),
+        cmocka_unit_test(test_launch_delay),
+        cmocka_unit_test(test_launch_order),
+        cmocka_unit_test(test_queue),
         cmocka_unit_test(test_queue_ties),   cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_kernel_types), cmocka_unit_test(test_window),
         cmocka_unit_test(test_bad_input),    cmocka_unit_test(test_sequences),
