@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/radix.h"
 #include "core/base/vec.h"
 
 /* A launched GPU event, keyed by its launch's (track, start). */
@@ -440,31 +439,40 @@ int hta_sequences(const hta_ctx *c)
         free(depth);
         goto out;
     }
-    for (size_t i = 0; i < c->ndev; i++) {
-        uint32_t e = c->dev[i], l = c->launch[e];
-        if (l != MODEL_NONE)
-            lk[nlk++] = (struct lk){ tr->events[l].track, e, tr->events[l].ts,
-                                     tr->events[l].ts + tr->events[l].dur };
-    }
     /* by (launch track, launch start): stable sorts by each, the last
        first (launches alike in both keep dev's order, as qsort's merge sort
-       kept it) */
+       kept it), over keys gathered in dev's order; each record is then
+       written in its place (moving them there afterwards cost a cache
+       miss each, one after another) */
     {
         hta_sorter *so = c->so;
-        if (hta_sorter_reserve(so, nlk) < 0) {
+        uint32_t *ge = vec_scratch(c->ndev, sizeof *ge), *tk = vec_scratch(c->ndev, sizeof *tk);
+        if (!ge || !tk || hta_sorter_reserve(so, c->ndev) < 0) {
+            free(ge);
+            free(tk);
             free(depth);
             goto out;
         }
+        for (size_t i = 0; i < c->ndev; i++) {
+            uint32_t e = c->dev[i], l = c->launch[e];
+            if (l != MODEL_NONE) {
+                so->key[nlk] = hta_key_i64(tr->events[l].ts);
+                tk[nlk] = tr->events[l].track;
+                ge[nlk++] = e;
+            }
+        }
         hta_sorter_identity(so, nlk);
-        for (size_t i = 0; i < nlk; i++)
-            so->key[i] = hta_key_i64(lk[i].ts);
         hta_sorter_pass(so, nlk);
         for (size_t i = 0; i < nlk; i++)
-            so->key[i] = lk[so->idx[i]].track;
+            so->key[i] = tk[so->idx[i]];
         hta_sorter_pass(so, nlk);
-        _Static_assert(sizeof *lk <= RADIX_ELEM_MAX,
-                       "radix_permute leaves bigger elements unsorted");
-        radix_permute(lk, sizeof *lk, so->idx, nlk);
+        for (size_t i = 0; i < nlk; i++) {
+            uint32_t e = ge[so->idx[i]];
+            const trace_event *l = &tr->events[c->launch[e]];
+            lk[i] = (struct lk){ l->track, e, l->ts, l->ts + l->dur };
+        }
+        free(ge);
+        free(tk);
     }
     di = 0;
     for (size_t e = 0; e < tr->nevents; e++) {
