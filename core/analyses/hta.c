@@ -234,10 +234,10 @@ hta *hta_build(const model *m, const unsigned char *keep, const hta_opts *opts, 
     c.names = names;
     hta_names_classify(&c, names);
     c.so = &so;
-    /* the sorts' scratch once the window's GPU events are counted: the
-       breakdown and the queue need 2 x theirs, the other sorts reuse it */
+    /* the sorts' scratch once the window's GPU events are counted: none
+       sorts more than those, and each reuses it */
     if (roles(&c) < 0 || window(&c, names, keep) < 0 ||
-        hta_sorter_init(&so, 2 * (size_t)h->gpu_events) < 0 || streams(&c) < 0 ||
+        hta_sorter_init(&so, h->gpu_events) < 0 || streams(&c) < 0 ||
         analyses(&c) < 0)
         goto nomem;
     for (size_t s = 0; s < h->nstreams; s++)

@@ -9,6 +9,7 @@
 #include "core/base/vec.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,9 +154,9 @@ int hta_breakdown(const hta_ctx *c)
     size_t n = c->ndev;
     struct run *r = vec_scratch(n, sizeof *r);
     struct run *t = vec_scratch(n, sizeof *t);
-    hta_sorter *so = c->so; /* room for 2 n: the edges below, two a run at most */
+    hta_sorter *so = c->so;
     int rc = -1;
-    if (!r || !t || hta_sorter_reserve(so, 2 * n) < 0)
+    if (!r || !t || hta_sorter_reserve(so, n) < 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
         const trace_event *ev = &tr->events[c->dev[i]];
@@ -191,35 +192,53 @@ int hta_breakdown(const hta_ctx *c)
     }
 
     /* kernel types: each type's union, then the time each set of types
-       runs. Its edges are sorted as keys (the time) carrying type << 1 |
-       start; at one instant the order is no figure's: only the set of
-       types running after the instant's last edge lasts */
-    size_t ne = 0;
+       runs. Each union's runs are in order and apart, so its edges (start,
+       end, start, ...) are too: the edges of all types are merged, not
+       sorted (no 2n sort keys beside the steps). At one instant the order
+       is no figure's: only the set of types running after the instant's
+       last edge lasts. */
+    size_t off[HTA_OTHER + 1] = { 0 };
     for (unsigned k = 0; k < HTA_OTHER; k++) {
-        size_t nt = 0;
+        size_t nt = off[k];
         for (size_t i = 0; i < n; i++)
             if (r[i].type == k)
                 t[nt++] = r[i];
-        nt = merge_runs(t, nt);
-        for (size_t i = 0; i < nt; i++) {
-            so->key[ne] = hta_key_i64(t[i].start);
-            so->idx[ne++] = k << 1 | 1;
-            so->key[ne] = hta_key_i64(t[i].end);
-            so->idx[ne++] = k << 1;
-        }
+        off[k + 1] = off[k] + merge_runs(t + off[k], nt - off[k]);
     }
-    hta_sorter_pass(so, ne);
     int64_t row[8] = { 0 };
     int active[HTA_OTHER] = { 0 };
-    for (size_t i = 0; i < ne; i++) {
-        active[so->idx[i] >> 1] += so->idx[i] & 1 ? 1 : -1;
-        if (i + 1 < ne) {
+    size_t at[HTA_OTHER]; /* each type's next edge: run at[k] / 2, its end when odd */
+    for (unsigned k = 0; k < HTA_OTHER; k++)
+        at[k] = 2 * off[k];
+    int64_t now = 0;
+    bool first = true;
+    for (;;) {
+        /* the earliest next edge; at a tie the lowest type */
+        unsigned best = HTA_OTHER;
+        int64_t when = 0;
+        for (unsigned k = 0; k < HTA_OTHER; k++) {
+            if (at[k] == 2 * off[k + 1])
+                continue;
+            const struct run *x = &t[at[k] / 2];
+            int64_t w = at[k] & 1 ? x->end : x->start;
+            if (best == HTA_OTHER || w < when) {
+                best = k;
+                when = w;
+            }
+        }
+        if (best == HTA_OTHER)
+            break;
+        if (!first) {
             unsigned mask = 0;
             for (unsigned k = 0; k < HTA_OTHER; k++)
                 if (active[k] > 0)
                     mask |= 1u << k;
-            row[mask] += (int64_t)(so->key[i + 1] - so->key[i]);
+            row[mask] += when - now;
         }
+        active[best] += at[best] & 1 ? -1 : 1;
+        at[best]++;
+        now = when;
+        first = false;
     }
     for (unsigned mask = 1; mask < 8; mask++)
         if (row[mask] > 0) {
