@@ -271,8 +271,8 @@ static int apply(load *ld, struct slot *s)
                 rc = -1;
             }
         }
-        for (size_t i = 0; i < s->recs.n && rc == 0; i++)
-            rc = trace_parse_apply(&ld->L, &s->recs.v[i], ld->map);
+        for (size_t at = 0; at < s->recs.n && rc == 0;)
+            rc = trace_parse_apply(&ld->L, &s->recs, &at, ld->map);
         ld->t->bytes_in = s->base + s->len;
         if (rc == 0 && s->end_at != SIZE_MAX) {
             pthread_mutex_lock(&p->mu);

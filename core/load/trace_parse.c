@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/base/num.h"
@@ -342,16 +343,60 @@ static int finish_event(trace_parser *L)
     }
 }
 
+/* trace_cur at an event's start: every id none, the NCCL counts -1, the
+   rest (and the padding, which record compares) zero */
+static void cur_init(struct trace_cur *c)
+{
+    memset(c, 0, sizeof *c);
+    c->name = c->cat = c->pid = c->tid = c->arg_name = c->arg_labels = STRTAB_NONE;
+    c->stack = c->dims = c->dims_lc = STRTAB_NONE;
+    c->coll_name = c->coll_pg = c->coll_dtype = STRTAB_NONE;
+    c->in_nelems = c->out_nelems = c->group_size = c->seq = -1;
+}
+
+/* A record (trace_recs): the header's byte 0 holds REC_NOT_EVENT, or which
+   groups follow the common fields (bit 1 << g for rec_at[g]..rec_at[g+1]). */
+#define REC_HEAD 8
+#define REC_NOT_EVENT 1u
+#define REC_GROUPS 3
+static const size_t rec_at[REC_GROUPS + 1] = {
+    offsetof(struct trace_cur, has_bytes), /* [memory] args */
+    offsetof(struct trace_cur, kflags),    /* kernel args */
+    offsetof(struct trace_cur, has_coll),  /* NCCL args */
+    sizeof(struct trace_cur),
+};
+
+static size_t rec_round(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
 /* Record mode: keeps the element just read (see trace_parser.recs). */
 static int record(trace_parser *L, bool not_event)
 {
     trace_recs *r = L->recs;
-    if (vec_grow_heap((void **)&r->v, &r->cap, r->n, sizeof *r->v) < 0)
+    if (vec_grow_heap((void **)&r->v, &r->cap, r->n + REC_HEAD + rec_round(sizeof L->c) + 8 * REC_GROUPS,
+                      1) < 0)
         return trace_pstate_nomem(L);
-    trace_rec *e = &r->v[r->n++];
-    e->not_event = not_event;
-    if (!not_event)
-        e->c = L->c;
+    unsigned char *p = r->v + r->n;
+    size_t len = REC_HEAD;
+    memset(p, 0, REC_HEAD);
+    if (not_event) {
+        p[0] = REC_NOT_EVENT;
+    } else {
+        const unsigned char *c = (const unsigned char *)&L->c, *c0 = (const unsigned char *)&L->c0;
+        memcpy(p + len, c, rec_at[0]);
+        len += rec_round(rec_at[0]);
+        for (unsigned g = 0; g < REC_GROUPS; g++) {
+            size_t a = rec_at[g], n = rec_at[g + 1] - a;
+            if (memcmp(c + a, c0 + a, n)) {
+                p[0] |= (unsigned char)(2u << g);
+                memcpy(p + len, c + a, n);
+                len += rec_round(n);
+            }
+        }
+    }
+    r->n += len;
     return 1;
 }
 
@@ -521,13 +566,7 @@ static int cb_start_map(void *ctx)
     } else if (L->ev_depth && d == L->ev_depth + 1) {
         L->in_event = true;
         L->key = K_OTHER;
-        L->c = (struct trace_cur){ .name = STRTAB_NONE, .cat = STRTAB_NONE, .pid = STRTAB_NONE,
-                             .tid = STRTAB_NONE, .arg_name = STRTAB_NONE,
-                             .arg_labels = STRTAB_NONE, .stack = STRTAB_NONE,
-                             .dims = STRTAB_NONE, .dims_lc = STRTAB_NONE,
-                             .coll_name = STRTAB_NONE, .coll_pg = STRTAB_NONE,
-                             .coll_dtype = STRTAB_NONE, .in_nelems = -1, .out_nelems = -1,
-                             .group_size = -1, .seq = -1 };
+        L->c = L->c0;
 
     } else if (L->in_event && d == L->ev_depth + 2 && L->key == K_ARGS) {
         L->in_args = true;
@@ -691,6 +730,7 @@ int trace_parse_init(trace_parser *L, trace *t, const char *path, t2p_error *err
     L->last_pid = L->last_tid = UINT32_MAX;
     L->free_begin = BEGIN_NONE;
     L->memo[0] = L->memo[1] = L->memo[2] = L->memo[3] = STRTAB_NONE;
+    cur_init(&L->c0);
     if (hmap_init(&L->tracks, 64) < 0 || hmap_init(&L->procs, 16) < 0) {
         error_set(err, T2P_ERR_NOMEM, path, -1, "out of memory");
         return -1;
@@ -740,14 +780,30 @@ int trace_parse_finish(trace_parser *L)
     return 0;
 }
 
-int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map)
+int trace_parse_apply(trace_parser *L, const trace_recs *r, size_t *at, const uint32_t *map)
 {
-    if (r->not_event) {
+    const unsigned char *p = r->v + *at;
+    size_t len = REC_HEAD;
+    if (p[0] & REC_NOT_EVENT) {
+        *at += len;
         L->t->events_read++;
         skip(L, TRACE_SKIP_NOT_EVENT);
         return 0;
     }
-    L->c = r->c;
+    unsigned char *b = (unsigned char *)&L->c;
+    const unsigned char *b0 = (const unsigned char *)&L->c0;
+    memcpy(b, p + len, rec_at[0]);
+    len += rec_round(rec_at[0]);
+    for (unsigned g = 0; g < REC_GROUPS; g++) {
+        size_t a = rec_at[g], n = rec_at[g + 1] - a;
+        if (p[0] & (2u << g)) {
+            memcpy(b + a, p + len, n);
+            len += rec_round(n);
+        } else {
+            memcpy(b + a, b0 + a, n);
+        }
+    }
+    *at += len;
     struct trace_cur *c = &L->c;
     uint32_t *ids[] = { &c->name, &c->cat, &c->pid, &c->tid, &c->arg_name, &c->arg_labels,
                         &c->stack, &c->dims, &c->dims_lc,

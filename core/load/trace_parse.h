@@ -25,9 +25,9 @@ void trace_parse_where(const trace_parser *L, char *buf, size_t size);
 
 void trace_parse_done(trace_parser *L);
 
-/* Applies a recorded element to L's trace as the callbacks would have,
-   its string ids mapped through map (worker id -> L's table). Returns 0,
-   or -1 with err set. */
-int trace_parse_apply(trace_parser *L, const trace_rec *r, const uint32_t *map);
+/* Applies the element recorded at r->v[*at] to L's trace as the callbacks
+   would have, its string ids mapped through map (worker id -> L's table),
+   and moves *at past it. Returns 0, or -1 with err set. */
+int trace_parse_apply(trace_parser *L, const trace_recs *r, size_t *at, const uint32_t *map);
 
 #endif

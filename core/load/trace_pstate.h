@@ -98,6 +98,7 @@ typedef struct trace_parser {
     bool saw_events, saw_exec_graph, any_token, any_object;
     enum trace_key top_key, key, args_key, dist_key;
     struct trace_cur c;
+    struct trace_cur c0; /* c at an event's start: its padding zero, so groups compare bytewise */
     bool failed;      /* a callback set err and aborted */
     size_t trackcap, proccap;
     hmap tracks, procs;
@@ -128,15 +129,14 @@ typedef struct trace_parser {
     pyrepr dims;
 } trace_parser;
 
-/* An element of the events array as a worker read it: an event object
-   (its string ids in the worker's own table) or anything else. */
-typedef struct trace_rec {
-    struct trace_cur c;
-    bool not_event;
-} trace_rec;
-
+/* The elements of the events array as a worker read them, one after
+   another in v[0..n) (bytes): each an 8-byte header, then for an event
+   object its trace_cur (string ids in the worker's own table) less the
+   groups of fields it left as they were at the event's start (trace_cur's
+   [memory], kernel and NCCL args: most events have none of them), 136
+   bytes for most events where the whole trace_cur took 320. */
 typedef struct trace_recs {
-    trace_rec *v;
+    unsigned char *v;
     size_t n, cap;
 } trace_recs;
 
