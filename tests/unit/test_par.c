@@ -53,6 +53,9 @@ static void same_trace(const trace *a, const trace *b)
     ARR_EQ(a, b, stacks, nstacks);
     ARR_EQ(a, b, kargs, nkargs); /* the kernels' launch figures (issue 26) */
     ARR_EQ(a, b, flows, nflows); /* the fwdbwd flow ends */
+    ARR_EQ(a, b, colls, ncolls); /* the NCCL args */
+    ARR_EQ(a, b, shapes, nshapes);
+    ARR_EQ(a, b, pyids, npyids);
     ARR_EQ(a, b, mems, nmems);
     if (a->mem_stream || b->mem_stream) {
         assert_non_null(a->mem_stream);
