@@ -365,6 +365,11 @@ static const size_t rec_at[REC_GROUPS + 1] = {
     offsetof(struct trace_cur, has_coll),  /* NCCL args */
     sizeof(struct trace_cur),
 };
+_Static_assert(offsetof(struct trace_cur, has_bytes) < offsetof(struct trace_cur, kflags) &&
+                   offsetof(struct trace_cur, kflags) < offsetof(struct trace_cur, has_coll),
+               "trace_cur's arg groups lie in rec_at's order, after the common fields");
+/* the longest record: every group, each rounded up */
+#define REC_MAX (REC_HEAD + sizeof(struct trace_cur) + 7 * (REC_GROUPS + 1))
 
 static size_t rec_round(size_t n)
 {
@@ -375,8 +380,7 @@ static size_t rec_round(size_t n)
 static int record(trace_parser *L, bool not_event)
 {
     trace_recs *r = L->recs;
-    if (vec_grow_heap((void **)&r->v, &r->cap, r->n + REC_HEAD + rec_round(sizeof L->c) + 8 * REC_GROUPS,
-                      1) < 0)
+    if (vec_grow_heap((void **)&r->v, &r->cap, r->n + REC_MAX, 1) < 0)
         return trace_pstate_nomem(L);
     unsigned char *p = r->v + r->n;
     size_t len = REC_HEAD;

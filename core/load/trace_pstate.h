@@ -61,7 +61,8 @@ struct trace_cur {
     int64_t ts, dur, sort_index;
     uint64_t corr;
     uint32_t ext; /* External id + 1, 0 none */
-    /* [memory] args */
+    /* [memory] args; from here on three groups that a worker's record
+       keeps only when set (trace_parse.c's rec_at): keep each together */
     bool has_bytes, has_addr, has_dev_type, has_total_alloc, has_total_res;
     int64_t bytes, dev_type, dev_id, total_alloc, total_res;
     uint64_t addr;
