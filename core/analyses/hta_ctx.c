@@ -59,16 +59,28 @@ void hta_names_classify(const hta_ctx *c, unsigned char *names)
     }
 }
 
+size_t hta_quantile_at(size_t n, double q, double *f)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    *f = pos - (double)lo;
+    return lo;
+}
+
+double hta_quantile_lerp(int64_t a, int64_t b, double f)
+{
+    return (double)a + (double)(b - a) * f;
+}
+
 double hta_quantile(const int64_t *a, size_t n, double q)
 {
     if (n == 0)
         return 0;
-    double pos = q * (double)(n - 1);
-    size_t lo = (size_t)floor(pos);
+    double f;
+    size_t lo = hta_quantile_at(n, q, &f);
     if (lo + 1 >= n)
         return (double)a[n - 1];
-    double f = pos - (double)lo;
-    return (double)a[lo] + (double)(a[lo + 1] - a[lo]) * f;
+    return hta_quantile_lerp(a[lo], a[lo + 1], f);
 }
 
 
@@ -81,21 +93,15 @@ int hta_sorter_init(hta_sorter *s, size_t n)
     return hta_sorter_reserve(s, n ? n : 1);
 }
 
-/* grows *p to n elements of size bytes; -1 (p unchanged) when out of memory */
-static int grow(void **p, size_t n, size_t size)
-{
-    return vec_scratch_grow(p, n, size);
-}
-
 int hta_sorter_reserve(hta_sorter *s, size_t n)
 {
     if (n <= s->cap)
         return 0;
     /* cap grows once all four have room: an array grown alone is harmless */
-    if (grow((void **)&s->key, n, sizeof *s->key) < 0 ||
-        grow((void **)&s->tkey, n, sizeof *s->tkey) < 0 ||
-        grow((void **)&s->idx, n, sizeof *s->idx) < 0 ||
-        grow((void **)&s->tidx, n, sizeof *s->tidx) < 0)
+    if (vec_scratch_grow((void **)&s->key, n, sizeof *s->key) < 0 ||
+        vec_scratch_grow((void **)&s->tkey, n, sizeof *s->tkey) < 0 ||
+        vec_scratch_grow((void **)&s->idx, n, sizeof *s->idx) < 0 ||
+        vec_scratch_grow((void **)&s->tidx, n, sizeof *s->tidx) < 0)
         return -1;
     s->cap = n;
     return 0;

@@ -110,4 +110,10 @@ static inline enum hta_ktype hta_name_type(const hta_ctx *c, uint32_t name)
 /* Linear interpolation between ranks of sorted a[0..n-1] (pandas' quantile). */
 double hta_quantile(const int64_t *a, size_t n, double q);
 
+/* hta_quantile in two halves, for values not held sorted in an array: q of
+   n values lies f of the way from the returned lo-th smallest (from 0) to
+   the next (the last when there is none), and hta_quantile_lerp gives it. */
+size_t hta_quantile_at(size_t n, double q, double *f);
+double hta_quantile_lerp(int64_t a, int64_t b, double f);
+
 #endif

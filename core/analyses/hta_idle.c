@@ -171,11 +171,10 @@ int hta_queue(const hta_ctx *c)
         s->qmean = (double)r.sum / (double)m;
         s->qmin = r.min;
         s->qmax = r.max;
-        /* pandas' median: between the two middle lengths (hta_quantile) */
-        double pos = 0.5 * (double)(m - 1);
-        uint64_t lo = (uint64_t)pos;
-        int64_t x = qnth(hist, r.min, lo), y = qnth(hist, r.min, lo + 1);
-        s->qp50 = (double)x + (double)(y - x) * (pos - (double)lo);
+        double f;
+        size_t lo = hta_quantile_at(m, 0.5, &f);
+        s->qp50 = hta_quantile_lerp(qnth(hist, r.min, lo),
+                                    qnth(hist, r.min, lo + 1 < m ? lo + 1 : lo), f);
     }
     rc = 0;
 out:
