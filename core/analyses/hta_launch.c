@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/radix.h"
 #include "core/base/vec.h"
 
 /* The figures over launches l[0..n-1] (one stream's, or all); v: their

@@ -54,36 +54,36 @@ static void *advise_block(void *p, size_t bytes)
     return p;
 }
 
-void *vec_scratch(size_t n, size_t elem)
+/* The bytes of a scratch array of n elements (one when n is 0); 0 when
+   they overflow. */
+static size_t scratch_bytes(size_t n, size_t elem)
 {
     if (!n)
         n = 1;
-    if (n > SIZE_MAX / elem)
-        return NULL;
-    return advise_block(malloc(n * elem), n * elem);
+    return n > SIZE_MAX / elem ? 0 : n * elem;
+}
+
+void *vec_scratch(size_t n, size_t elem)
+{
+    size_t bytes = scratch_bytes(n, elem);
+    return bytes ? advise_block(malloc(bytes), bytes) : NULL;
 }
 
 void *vec_scratch_zero(size_t n, size_t elem)
 {
-    if (!n)
-        n = 1;
-    if (n > SIZE_MAX / elem)
-        return NULL;
+    size_t bytes = scratch_bytes(n, elem);
     /* glibc's calloc knows a block it maps alone is zero and leaves its
        pages untouched, so the advice still comes before the first fault */
-    return advise_block(calloc(n, elem), n * elem);
+    return bytes ? advise_block(calloc(bytes, 1), bytes) : NULL;
 }
 
 int vec_scratch_grow(void **p, size_t n, size_t elem)
 {
-    if (!n)
-        n = 1;
-    if (n > SIZE_MAX / elem)
-        return -1;
-    void *q = realloc(*p, n * elem);
+    size_t bytes = scratch_bytes(n, elem);
+    void *q = bytes ? realloc(*p, bytes) : NULL;
     if (!q)
         return -1;
-    *p = advise_block(q, n * elem);
+    *p = advise_block(q, bytes);
     return 0;
 }
 
